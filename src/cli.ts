@@ -1,0 +1,90 @@
+import { Command, CommanderError, Option } from 'commander';
+import { isDusError } from './core/errors.js';
+import { SUITE_VERSION } from './core/version.js';
+import { COMMANDS } from './commands/index.js';
+import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
+import { formatError } from './commands/output.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+function globalsOf(program: Command, io: CommandIO): GlobalOptions {
+  const o = program.opts<{
+    configDir?: string;
+    nextcloud?: string;
+    hostDb?: string;
+    tablePrefix?: string;
+    hostUrl?: string;
+    logFile?: string;
+    color?: boolean;
+  }>();
+  const color = o.color !== false && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
+  return {
+    configDir: o.configDir ?? io.env.DUS_CONFIG_DIR,
+    nextcloud: o.nextcloud ?? io.env.DUS_NEXTCLOUD,
+    hostDb: o.hostDb ?? io.env.DUS_HOST_DB,
+    tablePrefix: o.tablePrefix ?? io.env.DUS_TABLE_PREFIX,
+    hostUrl: o.hostUrl ?? io.env.DUS_HOST_URL,
+    logFile: o.logFile ?? io.env.DUS_LOG_FILE,
+    color,
+  };
+}
+
+function register(program: Command, spec: CommandSpec, io: CommandIO, exit: { code: number }): void {
+  const command = program.command(spec.name).summary(spec.summary).description(spec.summary);
+  for (const alias of spec.aliases) command.alias(alias);
+  spec.configure(command);
+  if (spec.examples.length > 0) {
+    command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  }
+  command.action(async (...received: unknown[]) => {
+    const cmd = received[received.length - 1] as Command;
+    const args = cmd.args.slice(0, cmd.registeredArguments.length);
+    const globals = globalsOf(program, io);
+    exit.code = await spec.run(args, cmd.opts(), { io, globals });
+  });
+}
+
+export function buildProgram(io: CommandIO, exit: { code: number }): Command {
+  const program = new Command('docs-unified-search');
+  program
+    .version(SUITE_VERSION)
+    .description('Paperless-ngx full-text search for Nextcloud users, filtered through what each user can open.')
+    .option('--config-dir <dir>', 'settings directory (env DUS_CONFIG_DIR; default: XDG config dir)')
+    .option('--nextcloud <dir>', 'Nextcloud directory holding config/config.php (env DUS_NEXTCLOUD)')
+    .option('--host-db <url>', 'Nextcloud database URL: sqlite:///path, postgres://…, mysql://… (env DUS_HOST_DB)')
+    .option('--table-prefix <prefix>', 'Nextcloud table prefix (env DUS_TABLE_PREFIX; default oc_)')
+    .option('--host-url <url>', 'Nextcloud base URL for links (env DUS_HOST_URL; default overwrite.cli.url)')
+    .option('--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)')
+    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s.replace(/^error: /, 'Error [usage]: ')),
+    });
+  for (const spec of COMMANDS) register(program, spec, io, exit);
+  return program;
+}
+
+/** Runs the suite with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
+  const exit = { code: EXIT_OK };
+  const program = buildProgram(io, exit);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exit.code;
+  } catch (error: unknown) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+        return EXIT_OK;
+      }
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`${formatError(error)}\n`);
+    if (io.env.DUS_DEBUG === '1' && error instanceof Error && !isDusError(error)) io.stderr.write(`${error.stack ?? ''}\n`);
+    return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,14 @@
+import type { CommandSpec } from './types.js';
+
+// PLACEHOLDER: replaced by its owner; index.ts lists it so that commands can be written in parallel.
+export const command: CommandSpec = {
+  name: 'maintenance:repair',
+  aliases: ['repair'],
+  summary: 'Run the repair step',
+  examples: [],
+  configure: () => undefined,
+  run: async (_args, _options, { io }) => {
+    io.stderr.write('Error [internal]: not implemented yet\n');
+    return 1;
+  },
+};

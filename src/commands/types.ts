@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+
+/** Streams and environment a command runs with (the real process, or a test's capture). */
+export interface CommandIO {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Options every command accepts (declared on the root program). */
+export interface GlobalOptions {
+  readonly configDir?: string;
+  readonly nextcloud?: string;
+  readonly hostDb?: string;
+  readonly tablePrefix?: string;
+  readonly hostUrl?: string;
+  readonly logFile?: string;
+  readonly color: boolean;
+}
+
+export interface CommandContext {
+  readonly io: CommandIO;
+  readonly globals: GlobalOptions;
+}
+
+/**
+ * One command, declared beside its usage (npm/cli's `lib/commands` style): the file says
+ * its name, aliases, help text and options, parses, calls the core, prints.
+ */
+export interface CommandSpec {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly summary: string;
+  /** Lines shown under "Examples:" in --help and in the man page. */
+  readonly examples: readonly string[];
+  /** Declares arguments and options on the commander command. */
+  configure(command: Command): void;
+  /** Returns the exit code. `args` are the positional arguments, `options` the parsed options. */
+  run(args: readonly string[], options: Record<string, unknown>, context: CommandContext): Promise<number>;
+}

@@ -1,0 +1,89 @@
+/**
+ * What the rest of the core needs from the archive server (Paperless-ngx), independent
+ * of HTTP. `archive-client.ts` implements it over undici; nothing else talks to the server.
+ */
+
+/** Where and how to reach the archive server: the stored settings plus the decrypted token. */
+export interface ArchiveConnection {
+  /** Base URL as stored: no trailing slash, host in ASCII form, optional path prefix. */
+  readonly url: string;
+  readonly token: string;
+  /** The local-network switch: only this origin may be local, and no redirect is followed. */
+  readonly allowLocal: boolean;
+}
+
+/** Versions named by the archive server's last answer (`X-Version`, `X-Api-Version`). */
+export interface ArchiveVersions {
+  readonly version: string | null;
+  readonly apiVersion: string | null;
+}
+
+export interface ArchiveAnswer {
+  readonly versions: ArchiveVersions;
+}
+
+/** One hit of a full-text search page, only the fields a result shows. */
+export interface SearchHit {
+  readonly id: number;
+  readonly title: string;
+  /** `YYYY-MM-DD` (Paperless `created`). */
+  readonly created: string | null;
+  readonly correspondent: number | null;
+  readonly documentType: number | null;
+  /** `__search_hit__.highlights`, HTML fragment as the server sent it. */
+  readonly highlights: string | null;
+}
+
+export interface SearchPage extends ArchiveAnswer {
+  /** Total hits the archive server reports for the query. */
+  readonly count: number;
+  /** 1-based page number this answer is. */
+  readonly page: number;
+  readonly hits: readonly SearchHit[];
+  /** Whether a later page exists (derived from `count`, never from the server's `next` link). */
+  readonly hasMore: boolean;
+}
+
+export interface SearchRequest {
+  readonly term: string;
+  /** 1-based archive page of 25. */
+  readonly page: number;
+  /** Inclusive lower bound `YYYY-MM-DD` → `created__date__gte`. */
+  readonly since?: string;
+  /** Inclusive upper bound `YYYY-MM-DD` → `created__date__lt` of the following day. */
+  readonly until?: string;
+  /** Aborts the request (the pipeline's 3-second budget). */
+  readonly signal?: AbortSignal;
+}
+
+/** One of the newest documents (widget request). */
+export interface NewestDocument {
+  readonly id: number;
+  readonly title: string;
+  /** ISO 8601 moment the archive server added the document. */
+  readonly added: string;
+  readonly correspondent: number | null;
+  readonly documentType: number | null;
+}
+
+export interface NewestPage extends ArchiveAnswer {
+  readonly documents: readonly NewestDocument[];
+}
+
+/** Answer of the connection test (`page_size=1`, `fields=id`). */
+export interface ConnectionTestResult extends ArchiveAnswer {
+  /** Documents the token's account sees. */
+  readonly count: number;
+  /** Ids of every document the token's account sees (`all`, present under API version 9). */
+  readonly allIds: readonly number[] | null;
+}
+
+export type NameKind = 'correspondents' | 'document_types';
+
+export interface ArchiveClient {
+  testConnection(): Promise<ConnectionTestResult>;
+  search(request: SearchRequest): Promise<SearchPage>;
+  newest(): Promise<NewestPage>;
+  /** Names by id for one kind; one request (ids chunked only past URL-length limits). */
+  names(kind: NameKind, ids: readonly number[], signal?: AbortSignal): Promise<ReadonlyMap<number, string>>;
+}

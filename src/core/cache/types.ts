@@ -1,0 +1,16 @@
+/**
+ * A shared TTL cache, the project's stand-in for the host's memory cache. In-process by
+ * default; Redis when several wrapper processes must share names, the newest documents
+ * and the once-a-minute rule.
+ */
+export interface Cache {
+  get<T>(key: string): Promise<T | undefined>;
+  set<T>(key: string, value: T, ttlMs: number): Promise<void>;
+  delete(key: string): Promise<void>;
+  /**
+   * Runs `produce` for `key` at most once across every process sharing the cache while its
+   * result is fresh: concurrent callers wait for the one in flight and get its result.
+   */
+  getOrProduce<T>(key: string, ttlMs: number, produce: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

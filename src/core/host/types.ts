@@ -1,0 +1,84 @@
+/**
+ * What the rest of the core needs from the host (Nextcloud): accounts and the three
+ * file questions of the verdict table. Implemented read-only over the host database
+ * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
+ */
+
+export type Dialect = 'sqlite' | 'pgsql' | 'mysql';
+export type SqlValue = string | number | bigint | null;
+export type SqlRow = Record<string, unknown>;
+
+/** One read-only connection to the host database. Placeholders are `?` on every dialect. */
+export interface SqlClient {
+  readonly dialect: Dialect;
+  /** Table prefix, `oc_` by default. */
+  readonly prefix: string;
+  query<T extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** Round trips made so far (tests count queries per batch with it). */
+  readonly queryCount: number;
+  close(): Promise<void>;
+}
+
+/** Where the host is: an explicit database URL, or the Nextcloud directory holding config/config.php. */
+export interface HostLocation {
+  readonly dbUrl?: string;
+  readonly tablePrefix?: string;
+  readonly nextcloudDir?: string;
+  /** Host URL for links when config.php's `overwrite.cli.url` is absent or overridden. */
+  readonly hostUrl?: string;
+}
+
+export interface HostAccount {
+  /** The uid as the host stores it (its own spelling). */
+  readonly uid: string;
+  readonly enabled: boolean;
+  /** `core` `lang` preference, or the host's default language, or null. */
+  readonly language: string | null;
+  readonly displayName: string | null;
+}
+
+/** A file the user can open, as that user sees it. */
+export interface VisibleFile {
+  readonly documentId: number;
+  readonly fileId: number;
+  /** Path the user sees, from the root of the user's files, starting with `/`. */
+  readonly path: string;
+  readonly name: string;
+  readonly mimetype: string;
+  /** uid of the file's owner. */
+  readonly owner: string;
+}
+
+export interface MarkedFilesPage {
+  /** Total marked files of the archive account in its own folders. */
+  readonly total: number;
+  readonly files: readonly { readonly documentId: number; readonly fileId: number; readonly path: string }[];
+}
+
+export interface HostAdapter {
+  /** Base URL of the host for links and previews (config.php `overwrite.cli.url` or the given one). */
+  readonly hostUrl: string | null;
+  /** config.php `secret`, needed to check app passwords; null when unknown (explicit database URL). */
+  readonly instanceSecret: string | null;
+  readonly sql: SqlClient;
+
+  /** Account by uid, resolved the way the host resolves it (case-insensitive for the database backend). */
+  findAccount(uid: string): Promise<HostAccount | null>;
+  /** The sync add-on's account: `oc_appconfig` appid `docs_sync`, key `target_user`. */
+  syncAccount(): Promise<string | null>;
+  isAdmin(uid: string): Promise<boolean>;
+  groupsOf(uid: string): Promise<readonly string[]>;
+
+  /** Question 1: files of the archive account with the marker that the user can open (one query per call). */
+  visibleArchiveFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
+  /** Question 2: such files the archive account has in its own folders (one query per call). */
+  ownedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
+  /** Question 3: files with the marker the user can open that belong to another account (one query per call). */
+  visibleForeignFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
+  /** Marked files of the archive account, ordered by document id, for `check`'s coverage. */
+  markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage>;
+  /** Whether the batched query form is in use (false after the spec's fallback to one query per document). */
+  readonly batched: boolean;
+
+  close(): Promise<void>;
+}

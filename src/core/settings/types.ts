@@ -1,0 +1,63 @@
+/**
+ * The app configuration keys of the spec ("App configuration keys"), with their types,
+ * plus this project's own keys for finding the host. Stored by `settings-store.ts`.
+ */
+export interface AppConfig {
+  docs_url?: string;
+  allow_local?: boolean;
+  archive_owner?: string;
+  always_search?: boolean;
+  docs_version?: string;
+  docs_api_version?: string;
+  /** History of search problems as JSON text (lazy: loaded only when read). */
+  diagnostics?: string;
+  diagnostics_pending?: boolean;
+  /** Host generic keys that survive Disconnect. */
+  enabled?: boolean;
+  installed_version?: string;
+  /** Where the host is (this project's own keys; `setup` stores what it was given). */
+  host_db?: string;
+  table_prefix?: string;
+  nextcloud_dir?: string;
+  host_url?: string;
+  /** Keys of app version 0.3.0 that the repair step deletes. */
+  last_failure?: string;
+  last_recovery?: string;
+}
+
+export type AppConfigKey = keyof AppConfig;
+
+/** Keys the spec's Disconnect deletes (everything but `diagnostics_pending` and the host's generic keys). */
+export const DISCONNECT_KEYS: readonly AppConfigKey[] = [
+  'docs_url',
+  'allow_local',
+  'archive_owner',
+  'always_search',
+  'docs_version',
+  'docs_api_version',
+  'diagnostics',
+];
+
+export interface SettingsStore {
+  /** The whole stored configuration, validated. */
+  read(): AppConfig;
+  get<K extends AppConfigKey>(key: K): AppConfig[K];
+  /** Writes the given keys atomically; `undefined` values delete the key. */
+  update(patch: Partial<AppConfig>): void;
+  delete(keys: readonly AppConfigKey[]): void;
+  /** Directory holding the settings, the secret, the credential store and the logs. */
+  readonly directory: string;
+}
+
+/** What the credential store holds for `docs_unified_search.api-token`. */
+export type StoredToken =
+  | { readonly status: 'none' }
+  | { readonly status: 'unreadable' }
+  | { readonly status: 'ok'; readonly token: string; readonly origin: string };
+
+export interface CredentialStore {
+  load(): StoredToken;
+  /** Saves the token bound to the origin (scheme://host:port) it was given for. */
+  save(token: string, origin: string): void;
+  delete(): void;
+}
