@@ -87,3 +87,35 @@ export interface ArchiveClient {
   /** Names by id for one kind; one request (ids chunked only past URL-length limits). */
   names(kind: NameKind, ids: readonly number[], signal?: AbortSignal): Promise<ReadonlyMap<number, string>>;
 }
+
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
+
+/**
+ * Construction options of the archive client. Defaults are the spec's numbers and the real
+ * DNS and address rules; the seams exist so tests over loopback can stand in for a public
+ * network (a resolver answering fixed addresses, an address rule for a test network).
+ */
+export interface ArchiveClientOptions {
+  /** Resolves a host name once; default `dns.lookup` with `all: true`. */
+  readonly resolver?: (hostname: string) => Promise<readonly ResolvedAddress[]>;
+  /** Whether an address counts as local-network; default the full rule of `net/address-guard.ts`. */
+  readonly isLocalAddress?: (address: string) => boolean;
+  /** Extra trusted CA certificates in PEM (tests' self-signed archive server). */
+  readonly ca?: string | readonly string[];
+  readonly timeouts?: {
+    readonly connectMs?: number;
+    readonly answerMs?: number;
+    readonly widgetAnswerMs?: number;
+    /** Second-try window: a failure before a connection within this time may be tried once more. */
+    readonly retryWindowMs?: number;
+  };
+  /** Cap on an answer's body; larger answers fail as `not_paperless`. */
+  readonly maxBodyBytes?: number;
+  /** Called with the versions of every answer (the settings store keeps them). */
+  readonly onVersions?: (versions: ArchiveVersions) => void;
+  /** Host log for the spec's debug line on rejected queries. */
+  readonly logger?: import('pino').Logger;
+}

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { ArchiveClient, ArchiveClientOptions, ArchiveConnection } from './archive/types.js';
+import type { Cache } from './cache/types.js';
+import type { HostAdapter, HostLocation } from './host/types.js';
+import type { CredentialStore, SettingsStore } from './settings/types.js';
+
+/** How a command or the HTTP wrapper asks for a service context (`context.ts` builds it). */
+export interface ServiceOptions {
+  /** Settings directory; else `DUS_CONFIG_DIR`, else the XDG config directory. */
+  readonly configDir?: string;
+  /** Where the host is, as given now; missing parts come from the stored settings. */
+  readonly hostLocation?: HostLocation;
+  /** Host log destination (file, `-` for stderr); default `<configDir>/docs_unified_search.log`. */
+  readonly logFile?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly archiveClientOptions?: ArchiveClientOptions;
+  readonly cache?: Cache;
+}
+
+/** Audit records: which administrator tried a search as which user; never the term. */
+export interface AuditLog {
+  record(event: { readonly action: string; readonly admin: string; readonly user?: string; readonly detail?: Record<string, string | number | boolean> }): void;
+}
+
+/** Everything the core's use cases need, built once per command run or per wrapper process. */
+export interface ServiceContext {
+  readonly settings: SettingsStore;
+  readonly credentials: CredentialStore;
+  readonly logger: Logger;
+  readonly audit: AuditLog;
+  readonly cache: Cache;
+  readonly archiveClientOptions: ArchiveClientOptions;
+  /** The host adapter, opened on first use from the given or stored location. */
+  host(): Promise<HostAdapter>;
+  /** Stored URL and readable token, or null when not configured / token unreadable. */
+  archiveConnection(): ArchiveConnection | null;
+  /** A client for the stored connection that records versions into the settings; null when not configured. */
+  archiveClient(): ArchiveClient | null;
+  /** The archive account: `archive_owner`, else the sync add-on's account; as the host spells it; null when none exists. */
+  archiveAccount(): Promise<string | null>;
+  close(): Promise<void>;
+}
