@@ -1,13 +1,25 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** The suite's own version, read once from package.json (sent in the User-Agent, compared by the repair step). */
+/**
+ * The suite's own version (sent in the User-Agent, compared by the repair step), read from
+ * the nearest package.json above this file: the same code runs from src/, dist/ and dist-tools/.
+ */
 function readVersion(): string {
-  const url = new URL('../../package.json', import.meta.url);
-  const parsed: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  if (typeof parsed === 'object' && parsed !== null && 'version' in parsed && typeof parsed.version === 'string') {
-    return parsed.version;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      const parsed: unknown = JSON.parse(readFileSync(candidate, 'utf8'));
+      if (typeof parsed === 'object' && parsed !== null && 'name' in parsed && parsed.name === 'docs-unified-search' && 'version' in parsed && typeof parsed.version === 'string') {
+        return parsed.version;
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return '0.0.0';
+    dir = parent;
   }
-  return '0.0.0';
 }
 
 export const SUITE_VERSION: string = readVersion();
