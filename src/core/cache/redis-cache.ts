@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Cache } from './types.js';
+
+export interface RedisCacheOptions {
+  /** `redis://[user:password@]host:port[/db]`. */
+  readonly url: string;
+  /** Prepended to every key so that several instances (and test runs) can share one Redis. */
+  readonly keyPrefix?: string;
+  /**
+   * How long a producer may hold the cross-process lock. Bounds how long a crashed producer
+   * can block the others; longer than the widget's 5-second answer timeout by design.
+   */
+  readonly lockMs?: number;
+  /** Pause between looks for the value while another process produces it. */
+  readonly pollMs?: number;
+}
+
+/** Values are wrapped so that `null` and `false` results are cached like any other. */
+interface Envelope<T> {
+  readonly v: T;
+}
+
+// Deletes the lock only when this process still owns it (it may have expired and been taken).
+const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/**
+ * The shared cache on Redis (`--cache redis://…`). `getOrProduce` is single-flight across
+ * processes: one SET NX PX lock per key; the others poll for the value (bounded by the lock's
+ * lifetime) and, should the holder vanish, take the lock themselves.
+ */
+export class RedisCache implements Cache {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly lockMs: number;
+  private readonly pollMs: number;
+  /** In-process single flight: callers of one process share one wait on Redis. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(options: RedisCacheOptions) {
+    this.redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    this.prefix = options.keyPrefix ?? 'docs_unified_search:';
+    this.lockMs = options.lockMs ?? 15_000;
+    this.pollMs = options.pollMs ?? 25;
+  }
+
+  /** Connects now so that a wrong address fails at start, not at the first request. */
+  async connect(): Promise<void> {
+    if (this.redis.status === 'wait') await this.redis.connect();
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const raw = await this.redis.get(this.prefix + key);
+    if (raw === null) return undefined;
+    return (JSON.parse(raw) as Envelope<T>).v;
+  }
+
+  async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
+    const envelope: Envelope<T> = { v: value };
+    await this.redis.set(this.prefix + key, JSON.stringify(envelope), 'PX', Math.max(1, Math.round(ttlMs)));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
+  }
+
+  getOrProduce<T>(key: string, ttlMs: number, produce: () => Promise<T>): Promise<T> {
+    const running = this.inFlight.get(key);
+    if (running !== undefined) return running as Promise<T>;
+    const started = this.produceShared(key, ttlMs, produce).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, started);
+    return started;
+  }
+
+  private async produceShared<T>(key: string, ttlMs: number, produce: () => Promise<T>): Promise<T> {
+    const valueKey = this.prefix + key;
+    const lockKey = `${this.prefix}lock:${key}`;
+    for (;;) {
+      const cached = await this.readEnvelope<T>(valueKey);
+      if (cached !== undefined) return cached.v;
+      const owner = randomBytes(12).toString('hex');
+      const locked = await this.redis.set(lockKey, owner, 'PX', this.lockMs, 'NX');
+      if (locked === 'OK') {
+        try {
+          // The previous holder may have stored the value between our read and our lock.
+          const again = await this.readEnvelope<T>(valueKey);
+          if (again !== undefined) return again.v;
+          const value = await produce();
+          await this.set(key, value, ttlMs);
+          return value;
+        } finally {
+          await this.redis.eval(RELEASE_SCRIPT, 1, lockKey, owner);
+        }
+      }
+      const waited = await this.waitForValue<T>(valueKey, lockKey);
+      if (waited !== undefined) return waited.v;
+      // The holder released the lock without a value (its produce threw): try ourselves.
+    }
+  }
+
+  private async waitForValue<T>(valueKey: string, lockKey: string): Promise<Envelope<T> | undefined> {
+    const deadline = Date.now() + this.lockMs + this.pollMs;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+      const [value, lock] = await this.redis.mget(valueKey, lockKey);
+      if (value !== null && value !== undefined) return JSON.parse(value) as Envelope<T>;
+      if (lock === null || lock === undefined) return undefined;
+    }
+    return undefined;
+  }
+
+  private async readEnvelope<T>(valueKey: string): Promise<Envelope<T> | undefined> {
+    const raw = await this.redis.get(valueKey);
+    return raw === null ? undefined : (JSON.parse(raw) as Envelope<T>);
+  }
+
+  /** Deletes every key under this cache's prefix (tests and `serve` never share prefixes). */
+  async clearPrefix(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}*`, 'COUNT', 500);
+      if (keys.length > 0) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  async close(): Promise<void> {
+    if (this.redis.status === 'end' || this.redis.status === 'wait') {
+      this.redis.disconnect();
+      return;
+    }
+    await this.redis.quit();
+  }
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { RedisCache } from '../src/core/cache/redis-cache.js';
+
+const REDIS_URL = process.env.DUS_TEST_REDIS ?? 'redis://127.0.0.1:6379';
+const runPrefix = `dus-test-${randomBytes(6).toString('hex')}:`;
+
+async function redisReachable(): Promise<boolean> {
+  const probe = new RedisCache({ url: REDIS_URL, keyPrefix: runPrefix });
+  try {
+    await probe.connect();
+    await probe.get('probe');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await probe.close().catch(() => undefined);
+  }
+}
+
+const reachable = await redisReachable();
+if (!reachable) process.stdout.write(`SKIP redis-cache tests: Redis at ${REDIS_URL} is unreachable\n`);
+const describeRedis = reachable ? describe : describe.skip;
+
+describeRedis('RedisCache', () => {
+  const caches: RedisCache[] = [];
+  const open = (suffix: string, options: { lockMs?: number; pollMs?: number } = {}): RedisCache => {
+    const cache = new RedisCache({ url: REDIS_URL, keyPrefix: `${runPrefix}${suffix}:`, ...options });
+    caches.push(cache);
+    return cache;
+  };
+
+  beforeAll(async () => {
+    await Promise.all(caches.map((c) => c.connect()));
+  });
+
+  afterAll(async () => {
+    for (const cache of caches) {
+      await cache.clearPrefix();
+      await cache.close();
+    }
+  });
+
+  test('stores JSON values, including null and false, until they expire', async () => {
+    const cache = open('basic');
+    await cache.set('a', { n: 1, s: 'x' }, 60_000);
+    await cache.set('nothing', null, 60_000);
+    await cache.set('no', false, 60_000);
+    expect(await cache.get('a')).toEqual({ n: 1, s: 'x' });
+    expect(await cache.get('nothing')).toBeNull();
+    expect(await cache.get('no')).toBe(false);
+    expect(await cache.get('missing')).toBeUndefined();
+    await cache.set('short', 1, 30);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await cache.get('short')).toBeUndefined();
+    await cache.delete('a');
+    expect(await cache.get('a')).toBeUndefined();
+  });
+
+  test('three instances with 50 concurrent callers each produce once', async () => {
+    const shared = `${randomBytes(4).toString('hex')}`;
+    const instances = [open(shared), open(shared), open(shared)];
+    let produced = 0;
+    const produce = async (): Promise<{ docs: number[] }> => {
+      produced += 1;
+      await new Promise((r) => setTimeout(r, 60));
+      return { docs: [3, 2, 1] };
+    };
+    const calls = instances.flatMap((cache) => Array.from({ length: 50 }, () => cache.getOrProduce('newest', 60_000, produce)));
+    const results = await Promise.all(calls);
+    expect(produced).toBe(1);
+    for (const result of results) expect(result).toEqual({ docs: [3, 2, 1] });
+    // A later call is served from Redis without producing again.
+    expect(await instances[2]?.getOrProduce('newest', 60_000, produce)).toEqual({ docs: [3, 2, 1] });
+    expect(produced).toBe(1);
+  });
+
+  test('a producer that throws releases the lock; a waiting instance then produces', async () => {
+    const shared = `${randomBytes(4).toString('hex')}`;
+    const first = open(shared, { pollMs: 10 });
+    const second = open(shared, { pollMs: 10 });
+    let attempts = 0;
+    const failing = first.getOrProduce('k', 60_000, async () => {
+      attempts += 1;
+      await new Promise((r) => setTimeout(r, 40));
+      throw new Error('archive down');
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    const waiting = second.getOrProduce('k', 60_000, async () => {
+      attempts += 1;
+      return 'fresh';
+    });
+    await expect(failing).rejects.toThrow('archive down');
+    await expect(waiting).resolves.toBe('fresh');
+    expect(attempts).toBe(2);
+  });
+
+  test('a lock left by a vanished holder expires and the value is produced', async () => {
+    const shared = `${randomBytes(4).toString('hex')}`;
+    const holder = open(shared, { lockMs: 100, pollMs: 10 });
+    const other = open(shared, { lockMs: 100, pollMs: 10 });
+    // The holder never finishes: its produce hangs past the lock's lifetime.
+    void holder.getOrProduce('stuck', 60_000, () => new Promise<string>(() => undefined));
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(other.getOrProduce('stuck', 60_000, async () => 'recovered')).resolves.toBe('recovered');
+  });
+});
