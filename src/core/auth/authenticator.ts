@@ -1,0 +1,65 @@
+import type { HostAdapter } from '../host/types.js';
+import { appTokenOwner } from './app-token.js';
+import { spendDecoyCheck, verifyPasswordHash } from './password-hash.js';
+
+/** Who a request acts as, and how it proved it. */
+export interface Principal {
+  readonly uid: string;
+  readonly admin: boolean;
+  /** `password`: the login password (counts as a fresh password confirmation); `app-password` does not. */
+  readonly via: 'password' | 'app-password' | 'session';
+}
+
+export interface AuthenticatorOptions {
+  /** config.php `passwordsalt`, used only by legacy 60-character hashes. */
+  readonly legacySalt?: string;
+  readonly now?: () => number;
+}
+
+interface UserRow {
+  readonly uid: string;
+  readonly password: string | null;
+  [column: string]: unknown;
+}
+
+/**
+ * Checks a login and a password (or app password) against the host database. Every refusal
+ * (unknown login, wrong password, disabled account, bad token) is the same `null`, and an
+ * unknown login costs a bcrypt check too, so neither answer nor timing tells whether a user exists.
+ */
+export class Authenticator {
+  private readonly legacySalt: string;
+  private readonly now: () => number;
+
+  constructor(private readonly host: HostAdapter, options: AuthenticatorOptions = {}) {
+    this.legacySalt = options.legacySalt ?? '';
+    this.now = options.now ?? Date.now;
+  }
+
+  async authenticate(login: string, password: string): Promise<Principal | null> {
+    if (login === '' || password === '' || login.length > 255 || password.length > 4096) return null;
+    const tokenUid = await appTokenOwner(this.host.sql, this.host.instanceSecret, login, password, Math.floor(this.now() / 1000));
+    if (tokenUid !== null) return this.principal(tokenUid, 'app-password');
+
+    const sql = this.host.sql;
+    const rows = await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE uid_lower = ?`, [login.toLowerCase()]);
+    const row = rows[0];
+    if (row === undefined || row.password === null || row.password === '') {
+      await spendDecoyCheck(password);
+      return null;
+    }
+    if (!(await verifyPasswordHash(password, row.password, this.legacySalt))) return null;
+    return this.principal(row.uid, 'password');
+  }
+
+  /** The principal of a uid a session names, re-checked so a disabled or deleted account loses it. */
+  async sessionPrincipal(uid: string): Promise<Principal | null> {
+    return this.principal(uid, 'session');
+  }
+
+  private async principal(uid: string, via: Principal['via']): Promise<Principal | null> {
+    const account = await this.host.findAccount(uid);
+    if (account === null || !account.enabled) return null;
+    return { uid: account.uid, admin: await this.host.isAdmin(account.uid), via };
+  }
+}

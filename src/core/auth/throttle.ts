@@ -1,0 +1,60 @@
+import type { Cache } from '../cache/types.js';
+
+/**
+ * Failed-login throttling per client address, after the host's brute-force protection:
+ * failures counted over 12 hours; the next attempt from that address waits
+ * 100 ms × 2^failures (capped at 25 s); past 10 failures the address is refused (HTTP 429)
+ * until the window ends. A successful login clears the address's count.
+ */
+export const THROTTLE_WINDOW_MS = 12 * 60 * 60 * 1000;
+export const THROTTLE_BASE_MS = 100;
+export const THROTTLE_MAX_DELAY_MS = 25_000;
+export const THROTTLE_MAX_FAILURES = 10;
+
+interface FailureCount {
+  readonly failures: number;
+  readonly since: number;
+}
+
+export type ThrottleVerdict = { readonly refused: true } | { readonly refused: false; readonly delayMs: number };
+
+export class LoginThrottle {
+  constructor(
+    private readonly cache: Cache,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async verdict(address: string): Promise<ThrottleVerdict> {
+    const failures = await this.failures(address);
+    if (failures > THROTTLE_MAX_FAILURES) return { refused: true };
+    return { refused: false, delayMs: delayFor(failures) };
+  }
+
+  async registerFailure(address: string): Promise<void> {
+    const key = keyOf(address);
+    const current = await this.cache.get<FailureCount>(key);
+    const now = this.now();
+    const fresh = current !== undefined && now - current.since < THROTTLE_WINDOW_MS;
+    const next: FailureCount = fresh ? { failures: current.failures + 1, since: current.since } : { failures: 1, since: now };
+    await this.cache.set(key, next, THROTTLE_WINDOW_MS - (now - next.since));
+  }
+
+  async reset(address: string): Promise<void> {
+    await this.cache.delete(keyOf(address));
+  }
+
+  private async failures(address: string): Promise<number> {
+    const current = await this.cache.get<FailureCount>(keyOf(address));
+    if (current === undefined || this.now() - current.since >= THROTTLE_WINDOW_MS) return 0;
+    return current.failures;
+  }
+}
+
+export function delayFor(failures: number): number {
+  if (failures <= 0) return 0;
+  return Math.min(THROTTLE_BASE_MS * 2 ** failures, THROTTLE_MAX_DELAY_MS);
+}
+
+function keyOf(address: string): string {
+  return `auth:throttle:${address}`;
+}
