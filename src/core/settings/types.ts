@@ -45,6 +45,11 @@ export interface SettingsStore {
   /** Writes the given keys atomically; `undefined` values delete the key. */
   update(patch: Partial<AppConfig>): void;
   delete(keys: readonly AppConfigKey[]): void;
+  /**
+   * Runs `work` holding the store's cross-process lock, so that a use case writing the
+   * settings and the credential store together is never interleaved with another writer.
+   */
+  transaction<T>(work: () => T): T;
   /** Directory holding the settings, the secret, the credential store and the logs. */
   readonly directory: string;
 }
@@ -60,4 +65,10 @@ export interface CredentialStore {
   /** Saves the token bound to the origin (scheme://host:port) it was given for. */
   save(token: string, origin: string): void;
   delete(): void;
+  /** The stored record as it is on disk (null when none), for putting it back after a failed save. */
+  snapshot(): CredentialSnapshot;
+  restore(snapshot: CredentialSnapshot): void;
 }
+
+/** Opaque copy of the credential store's record; encrypted, never the token in clear. */
+export type CredentialSnapshot = { readonly record: string | null };

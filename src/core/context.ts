@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import { createArchiveClient } from './archive/archive-client.js';
+import type { ArchiveClient, ArchiveConnection, ArchiveVersions } from './archive/types.js';
+import { FileAuditLog } from './audit.js';
+import { MemoryCache } from './cache/memory-cache.js';
+import type { ServiceContext, ServiceOptions } from './context-types.js';
+import { DusError } from './errors.js';
+import { openHost } from './host/open-host.js';
+import type { HostAdapter } from './host/types.js';
+import { createLogger, type Logger } from './log.js';
+import { FileCredentialStore } from './settings/credential-store.js';
+import { effectiveHostLocation } from './settings/host-location.js';
+import { AUDIT_FILE, configDirectory, LOG_FILE } from './settings/paths.js';
+import { FileSettingsStore } from './settings/settings-store.js';
+import type { SettingsStore } from './settings/types.js';
+import { originOf } from './settings/url-rules.js';
+
+/** Keeps the versions of the archive server's last answer, writing only when they change. */
+function versionRecorder(settings: SettingsStore, logger: Logger): (versions: ArchiveVersions) => void {
+  return (versions) => {
+    try {
+      const stored = settings.read();
+      const version = versions.version ?? stored.docs_version;
+      const apiVersion = versions.apiVersion ?? stored.docs_api_version;
+      if (version === stored.docs_version && apiVersion === stored.docs_api_version) return;
+      settings.update({ docs_version: version, docs_api_version: apiVersion });
+    } catch (error: unknown) {
+      // A search must not fail because the versions could not be noted.
+      logger.debug({ detail: error instanceof Error ? error.message : String(error) }, 'versions of the archive server not stored');
+    }
+  };
+}
+
+export function openContext(options: ServiceOptions = {}): ServiceContext {
+  const env = options.env ?? process.env;
+  const directory = configDirectory(options.configDir, env);
+  const logger = createLogger({ destination: options.logFile ?? join(directory, LOG_FILE) });
+  const settings = new FileSettingsStore(directory);
+  const credentials = new FileCredentialStore({ directory, env, logger });
+  const audit = new FileAuditLog(join(directory, AUDIT_FILE));
+  const cache = options.cache ?? new MemoryCache();
+  const archiveClientOptions = { logger, ...options.archiveClientOptions };
+  let hostPromise: Promise<HostAdapter> | undefined;
+
+  function host(): Promise<HostAdapter> {
+    hostPromise ??= (async () => {
+      const location = effectiveHostLocation(settings.read(), options.hostLocation);
+      if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
+        throw new DusError('host_config', 'Where the host is is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
+      }
+      return openHost(location, { logger });
+    })();
+    return hostPromise;
+  }
+
+  function archiveConnection(): ArchiveConnection | null {
+    const stored = settings.read();
+    if (stored.docs_url === undefined) return null;
+    const token = credentials.load();
+    // The token goes only to the server it was saved for.
+    if (token.status !== 'ok' || token.origin !== originOf(stored.docs_url)) return null;
+    return { url: stored.docs_url, token: token.token, allowLocal: stored.allow_local ?? false };
+  }
+
+  function archiveClient(): ArchiveClient | null {
+    const connection = archiveConnection();
+    if (connection === null) return null;
+    return createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger) });
+  }
+
+  async function archiveAccount(): Promise<string | null> {
+    const adapter = await host();
+    const named = settings.get('archive_owner') ?? (await adapter.syncAccount());
+    if (named === null || named === '') return null;
+    const account = await adapter.findAccount(named);
+    return account?.uid ?? null;
+  }
+
+  async function close(): Promise<void> {
+    if (hostPromise !== undefined) {
+      const opened = await hostPromise.catch(() => null);
+      await opened?.close();
+    }
+    if (options.cache === undefined) await cache.close();
+    logger.flush();
+  }
+
+  return { settings, credentials, logger, audit, cache, archiveClientOptions, host, archiveConnection, archiveClient, archiveAccount, close };
+}

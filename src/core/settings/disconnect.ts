@@ -1,0 +1,20 @@
+import type { ServiceContext } from '../context-types.js';
+import { DusError } from '../errors.js';
+import { LOG_MESSAGES } from '../log.js';
+import { DISCONNECT_KEYS } from './types.js';
+
+/**
+ * The spec's Disconnect: deletes URL, token, switches, archive account, versions and history.
+ * `diagnostics_pending`, the host's generic keys and where the host is stay.
+ */
+export function disconnect(context: ServiceContext): void {
+  try {
+    context.settings.transaction(() => {
+      context.settings.delete(DISCONNECT_KEYS);
+      context.credentials.delete();
+    });
+  } catch (error: unknown) {
+    context.logger.error({ detail: error instanceof Error ? error.message : String(error) }, LOG_MESSAGES.saveFailed('internal'));
+    throw new DusError('internal', 'The settings could not be deleted. The host log has the detail.', { cause: error });
+  }
+}

@@ -1,0 +1,113 @@
+import { createArchiveClient } from '../archive/archive-client.js';
+import type { ArchiveConnection, ArchiveVersions } from '../archive/types.js';
+import type { ServiceContext } from '../context-types.js';
+import { DusError, isDusError } from '../errors.js';
+import type { HostLocation } from '../host/types.js';
+import { LOG_MESSAGES } from '../log.js';
+import { hostLocationPatch } from './host-location.js';
+import { settingsResponse, type SettingsResponse } from './settings-response.js';
+import type { AppConfig } from './types.js';
+import { normalizeArchiveUrl, originOf } from './url-rules.js';
+
+/** What an administrator submits (settings route or `setup`); an omitted field keeps its stored value. */
+export interface SaveSettingsInput {
+  readonly url: string;
+  /** Blank or omitted keeps the stored token, only for the server it was saved for. */
+  readonly token?: string;
+  /** '' means the synchronization add-on's account. */
+  readonly archiveOwner?: string;
+  readonly allowLocal?: boolean;
+  readonly alwaysSearch?: boolean;
+  /** Where the host is, to be stored with the settings (`setup`). */
+  readonly hostLocation?: HostLocation;
+}
+
+interface TokenChoice {
+  readonly token: string;
+  /** Whether the token is new and must be written. */
+  readonly fresh: boolean;
+}
+
+function chooseToken(context: ServiceContext, given: string | undefined, url: string): TokenChoice {
+  const typed = given?.trim() ?? '';
+  if (typed !== '') return { token: typed, fresh: true };
+  const stored = context.credentials.load();
+  if (stored.status === 'none') {
+    throw new DusError('token_required', 'No API token is stored: enter the API token of the archive server account the search should use.');
+  }
+  if (stored.status === 'unreadable') {
+    throw new DusError('token_required', "The stored API token can't be decrypted (the instance secret changed): enter the API token again.");
+  }
+  if (stored.origin !== originOf(url)) {
+    throw new DusError('token_for_other_server', 'The stored API token was saved for another server (scheme, host or port differ): enter the token for this server.');
+  }
+  return { token: stored.token, fresh: false };
+}
+
+async function testConnection(context: ServiceContext, connection: ArchiveConnection): Promise<ArchiveVersions> {
+  const client = createArchiveClient(connection, context.archiveClientOptions);
+  try {
+    const result = await client.testConnection();
+    return result.versions;
+  } catch (error: unknown) {
+    const failure = isDusError(error) ? error : new DusError('internal', 'The connection test failed unexpectedly; see the host log.', { cause: error });
+    context.logger.warn(LOG_MESSAGES.connectionTestFailed(failure.code));
+    throw failure;
+  }
+}
+
+/** The archive account to store: the host's spelling of the given one, or undefined for the sync add-on's account. */
+async function resolveArchiveOwner(context: ServiceContext, owner: string): Promise<string | undefined> {
+  if (owner === '') return undefined;
+  const host = await context.host();
+  const account = await host.findAccount(owner);
+  if (account === null) {
+    throw new DusError('unknown_archive_account', `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`);
+  }
+  return account.uid;
+}
+
+/**
+ * The save of the spec's configuration lifecycle: URL rules, token rule, connection test,
+ * archive account, then everything stored together. A failed test stores nothing; a failure
+ * while storing puts the previous token back and leaves the settings file as it was.
+ */
+export async function saveSettings(context: ServiceContext, input: SaveSettingsInput): Promise<SettingsResponse> {
+  const stored = context.settings.read();
+  const url = normalizeArchiveUrl(input.url);
+  const token = chooseToken(context, input.token, url);
+  const allowLocal = input.allowLocal ?? stored.allow_local ?? false;
+  const alwaysSearch = input.alwaysSearch ?? stored.always_search ?? false;
+  const versions = await testConnection(context, { url, token: token.token, allowLocal });
+  const archiveOwner = await resolveArchiveOwner(context, (input.archiveOwner ?? stored.archive_owner ?? '').trim());
+
+  const patch: Partial<AppConfig> = {
+    ...(input.hostLocation === undefined ? {} : hostLocationPatch(input.hostLocation)),
+    docs_url: url,
+    allow_local: allowLocal,
+    always_search: alwaysSearch,
+    archive_owner: archiveOwner,
+    docs_version: versions.version ?? undefined,
+    docs_api_version: versions.apiVersion ?? undefined,
+  };
+  store(context, patch, token.fresh ? token.token : null, originOf(url));
+  return settingsResponse(context);
+}
+
+function store(context: ServiceContext, patch: Partial<AppConfig>, newToken: string | null, origin: string): void {
+  try {
+    context.settings.transaction(() => {
+      const previous = context.credentials.snapshot();
+      try {
+        if (newToken !== null) context.credentials.save(newToken, origin);
+        context.settings.update(patch);
+      } catch (error: unknown) {
+        context.credentials.restore(previous);
+        throw error;
+      }
+    });
+  } catch (error: unknown) {
+    context.logger.error({ detail: error instanceof Error ? error.message : String(error) }, LOG_MESSAGES.saveFailed('internal'));
+    throw new DusError('internal', 'The settings could not be saved; nothing was changed. The host log has the detail.', { cause: error });
+  }
+}
