@@ -42,6 +42,13 @@ export interface SearchPage extends ArchiveAnswer {
   readonly hits: readonly SearchHit[];
   /** Whether a later page exists (derived from `count`, never from the server's `next` link). */
   readonly hasMore: boolean;
+  /**
+   * Set when the archive server rejected the query (400: a query still being typed, unparsable;
+   * 404 "Invalid page.": a page past the last). The page is then empty with `hasMore` false:
+   * the pipeline treats it as "no more results". The client has already logged the spec's
+   * debug line; it is not a failure and goes into no history.
+   */
+  readonly rejectedStatus?: number | null;
 }
 
 export interface SearchRequest {

@@ -1,0 +1,200 @@
+import { rootCertificates } from 'node:tls';
+import { performance } from 'node:perf_hooks';
+import { DusError } from '../errors.js';
+import { LOG_MESSAGES } from '../log.js';
+import { isLocalAddress } from '../net/address-guard.js';
+import { lookupAll } from '../net/resolve.js';
+import { notPaperless, statusFailure } from './failures.js';
+import {
+  CONNECTION_TEST_QUERY,
+  PAGE_SIZE,
+  WIDGET_QUERY,
+  endpoint,
+  nameChunks,
+  namesQuery,
+  parseBase,
+  searchQuery,
+  type SearchMode,
+} from './requests.js';
+import { validateDetail, validateIdPage, validateNamePage, validateNewestPage, validateSearchPage } from './schemas.js';
+import { getWithRedirects, type RawAnswer, type TransportConfig } from './transport.js';
+import type {
+  ArchiveClient,
+  ArchiveClientOptions,
+  ArchiveConnection,
+  ArchiveVersions,
+  ConnectionTestResult,
+  NameKind,
+  NewestPage,
+  SearchPage,
+  SearchRequest,
+} from './types.js';
+
+/** The spec's limits; tests shorten them through `ArchiveClientOptions.timeouts`. */
+export const DEFAULT_TIMEOUTS = {
+  connectMs: 3_000,
+  answerMs: 10_000,
+  widgetAnswerMs: 5_000,
+  retryWindowMs: 3_500,
+} as const;
+
+/** Largest answer read: far above a page of 25 plus the `all` id list of a very large archive. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+type Kind = 'search' | 'test' | 'widget' | 'names';
+
+interface Call {
+  readonly kind: Kind;
+  readonly url: URL;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export function createArchiveClient(connection: ArchiveConnection, options: ArchiveClientOptions = {}): ArchiveClient {
+  const base = parseBase(connection.url);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
+  let lastVersions: ArchiveVersions = { version: null, apiVersion: null };
+  const extraCa = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
+  const config: TransportConfig = {
+    token: connection.token,
+    allowLocal: connection.allowLocal,
+    configuredOrigin: base.origin,
+    resolver: options.resolver ?? lookupAll,
+    isLocalAddress: options.isLocalAddress ?? isLocalAddress,
+    // Extra CAs are trusted besides the usual ones, not instead of them.
+    ca: extraCa === undefined ? undefined : [...rootCertificates, ...extraCa],
+    connectMs: timeouts.connectMs,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    onVersions: (versions) => {
+      lastVersions = versions;
+      options.onVersions?.(versions);
+    },
+  };
+
+  /** The spec's second-try rule around one logical request. */
+  async function get(call: Call): Promise<RawAnswer> {
+    const limits = { answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs, signal: call.signal };
+    const started = performance.now();
+    try {
+      return await getWithRedirects(call.url, config, limits);
+    } catch (error) {
+      const secondTry =
+        call.kind !== 'widget' &&
+        error instanceof DusError &&
+        error.beforeConnection &&
+        error.code !== 'local_address' &&
+        call.signal?.aborted !== true &&
+        performance.now() - started <= timeouts.retryWindowMs;
+      if (!secondTry) throw error;
+      return getWithRedirects(call.url, config, limits);
+    }
+  }
+
+  async function searchOnce(request: SearchRequest, mode: SearchMode): Promise<RawAnswer> {
+    const url = endpoint(base, 'documents', searchQuery(request, mode));
+    return get({ kind: 'search', url, signal: request.signal });
+  }
+
+  function rejected(request: SearchRequest, status: number): SearchPage {
+    options.logger?.debug(LOG_MESSAGES.queryRejected(status));
+    return { versions: lastVersions, count: 0, page: request.page, hits: [], hasMore: false, rejectedStatus: status };
+  }
+
+  return {
+    async testConnection(): Promise<ConnectionTestResult> {
+      const answer = await get({ kind: 'test', url: endpoint(base, 'documents', CONNECTION_TEST_QUERY) });
+      const page = successBody(answer, '/api/documents/', validateIdPage);
+      return { versions: answer.versions, count: page.count, allIds: page.all ?? null };
+    },
+
+    async search(request: SearchRequest): Promise<SearchPage> {
+      if (!Number.isSafeInteger(request.page) || request.page < 1) {
+        throw new DusError('usage', 'The archive page of a search must be a whole number from 1.');
+      }
+      let answer = await searchOnce(request, 'query');
+      if (answer.status === 400 && isArchiveServer3(answer.versions.version === null && answer.versions.apiVersion === null ? lastVersions : answer.versions)) {
+        // Archive server 3 parses `query` strictly; `text` takes the term as plain words.
+        answer = await searchOnce(request, 'text');
+      }
+      if (answer.status === 400) return rejected(request, 400);
+      if (answer.status === 404 && isApiDetail(answer)) return rejected(request, 404);
+      const page = successBody(answer, '/api/documents/', validateSearchPage);
+      return {
+        versions: answer.versions,
+        count: page.count,
+        page: request.page,
+        hits: page.results.map((hit) => ({
+          id: hit.id,
+          title: hit.title,
+          created: hit.created ?? null,
+          correspondent: hit.correspondent ?? null,
+          documentType: hit.document_type ?? null,
+          highlights: hit.__search_hit__?.highlights ?? null,
+        })),
+        hasMore: request.page * PAGE_SIZE < page.count,
+        rejectedStatus: null,
+      };
+    },
+
+    async newest(): Promise<NewestPage> {
+      const answer = await get({ kind: 'widget', url: endpoint(base, 'documents', WIDGET_QUERY) });
+      const page = successBody(answer, '/api/documents/', validateNewestPage);
+      return {
+        versions: answer.versions,
+        documents: page.results.map((document) => ({
+          id: document.id,
+          title: document.title,
+          added: document.added,
+          correspondent: document.correspondent ?? null,
+          documentType: document.document_type ?? null,
+        })),
+      };
+    },
+
+    async names(kind: NameKind, ids: readonly number[], signal?: AbortSignal): Promise<ReadonlyMap<number, string>> {
+      const names = new Map<number, string>();
+      for (const chunk of nameChunks(ids)) {
+        const answer = await get({ kind: 'names', url: endpoint(base, kind, namesQuery(chunk)), signal });
+        const page = successBody(answer, `/api/${kind}/`, validateNamePage);
+        for (const object of page.results) names.set(object.id, object.name);
+      }
+      return names;
+    },
+  };
+}
+
+/** Archive server 3 is known by API version 10 and later, or a version 3 and later. */
+export function isArchiveServer3(versions: ArchiveVersions): boolean {
+  const api = versions.apiVersion === null ? Number.NaN : Number.parseInt(versions.apiVersion, 10);
+  const major = versions.version === null ? Number.NaN : Number.parseInt(versions.version, 10);
+  return api >= 10 || major >= 3;
+}
+
+function successBody<T>(answer: RawAnswer, path: string, validate: ((data: unknown) => data is T)): T {
+  if (answer.status !== 200) {
+    if (answer.status >= 200 && answer.status < 300) throw notPaperless(`HTTP ${answer.status} instead of a list`, answer.status);
+    throw statusFailure(answer.status, path);
+  }
+  const data = jsonOf(answer);
+  if (data === undefined) throw notPaperless('not JSON', answer.status);
+  if (!validate(data)) throw notPaperless('not a page of the expected objects', answer.status);
+  return data;
+}
+
+/** The parsed body when the answer declares and is JSON; undefined otherwise. */
+function jsonOf(answer: RawAnswer): unknown {
+  if (!/^application\/json\b/i.test(answer.contentType.trim())) return undefined;
+  try {
+    return JSON.parse(answer.body.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A 404 of the archive server's API itself (`{"detail": …}`), not of a wrong path. */
+function isApiDetail(answer: RawAnswer): boolean {
+  return validateDetail(jsonOf(answer));
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,114 @@
+import { DusError } from '../errors.js';
+import type { ConnectProgress } from '../net/pinned-connector.js';
+
+/**
+ * Turns every way a request to the archive server can fail into exactly one of the spec's
+ * error codes, with a message that says what to correct. Messages name at most the host and
+ * port: never the token, never a URL query.
+ */
+
+/** Certificate problems: the server was reached and spoke TLS, but is not trusted. */
+const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+  'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_NOT_YET_VALID',
+  'CERT_HAS_EXPIRED',
+  'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+  'ERROR_IN_CERT_NOT_AFTER_FIELD',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'PATH_LENGTH_EXCEEDED',
+  'INVALID_PURPOSE',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'HOSTNAME_MISMATCH',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_TLS_CERT_ALTNAME_FORMAT',
+]);
+
+const UNKNOWN_HOST_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
+
+const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'DUS_CONNECT_TIMEOUT']);
+
+export interface Where {
+  readonly host: string;
+  readonly port: string;
+}
+
+/** The first error code found along an error's cause chain. */
+export function errorCodeOf(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+    current = 'cause' in current ? current.cause : null;
+  }
+  return null;
+}
+
+/** A failure of the transport (no HTTP answer) as a spec error. */
+export function networkFailure(error: unknown, progress: ConnectProgress, where: Where): DusError {
+  const code = errorCodeOf(error);
+  const beforeConnection = !progress.tcpConnected;
+  const options = { beforeConnection, cause: error };
+  if (progress.timedOut || (code !== null && TIMEOUT_CODES.has(code))) {
+    return timeoutFailure(beforeConnection);
+  }
+  if (code !== null && UNTRUSTED_CERTIFICATE_CODES.has(code)) {
+    return new DusError('tls', `The certificate of ${where.host} is not trusted (${code}). Give the archive server a certificate the host trusts, or import its CA certificate.`, options);
+  }
+  if (progress.tlsStarted && !progress.ready) {
+    return new DusError('tls_handshake', `An encrypted connection to ${where.host}:${where.port} could not be set up${code === null ? '' : ` (${code})`}. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.`, options);
+  }
+  if (code !== null && UNKNOWN_HOST_CODES.has(code)) {
+    return unknownHost(where.host, error);
+  }
+  return new DusError('unreachable', `The connection to ${where.host}:${where.port} failed${code === null ? '' : ` (${code})`}. Check that the archive server runs and that the host can reach it.`, options);
+}
+
+export function timeoutFailure(beforeConnection: boolean): DusError {
+  return new DusError('timeout', 'The archive server did not answer in time. Check that it runs and is not overloaded, then try again.', { beforeConnection });
+}
+
+export function unknownHost(host: string, cause?: unknown): DusError {
+  return new DusError('unknown_host', `The host name ${host} of the archive server does not resolve. Check the URL.`, { beforeConnection: true, cause });
+}
+
+export function localAddressRefused(host: string, byRedirect: boolean): DusError {
+  const message = byRedirect
+    ? `The archive server forwards the request to ${host}, an address in the local network; the host never follows a forward there.`
+    : `The address of ${host} is in the local network, which the host refuses. If the archive server runs in your local network, switch on "archive server runs in my local network".`;
+  return new DusError('local_address', message, { beforeConnection: true });
+}
+
+export function redirectRefused(reason: 'local_switch' | 'too_many' | 'bad_target', status: number): DusError {
+  const messages = {
+    local_switch: `The URL forwards elsewhere (HTTP ${status}); with "archive server runs in my local network" on, no forward is followed. Enter the address the archive server forwards to.`,
+    too_many: `The URL forwards more than 5 times (HTTP ${status}). Enter the final address of the archive server.`,
+    bad_target: `The URL forwards to an address that is not HTTP or HTTPS (HTTP ${status}). Enter the final address of the archive server.`,
+  } as const;
+  return new DusError('redirect', messages[reason], { status });
+}
+
+export function statusFailure(status: number, path: string): DusError {
+  if (status === 401 || status === 403) {
+    return new DusError('unauthorized', `The archive server refused the API token (HTTP ${status}). Enter the token of an archive-server account that may view documents.`, { status });
+  }
+  if (status === 404) {
+    return new DusError('not_found', `The archive server answered HTTP 404 for ${path}: the path of the URL is wrong. Enter the address under which the archive server's web interface opens.`, { status });
+  }
+  if (status === 406) {
+    return new DusError('unsupported_version', 'The archive server does not speak version 9 of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.', { status });
+  }
+  return new DusError('http', `The archive server answered HTTP ${status}. Check that it runs properly, then try again.`, { status });
+}
+
+export function notPaperless(reason: string, status?: number): DusError {
+  return new DusError('not_paperless', `The answer is not a list of documents of the archive server (${reason}). Check that the URL is the address of Paperless-ngx.`, status === undefined ? {} : { status });
+}

@@ -1,0 +1,186 @@
+import { Agent, request } from 'undici';
+import { DusError } from '../errors.js';
+import { USER_AGENT } from '../version.js';
+import { chooseDestination } from '../net/destination.js';
+import { createPinnedConnector, newConnectProgress, type ConnectProgress } from '../net/pinned-connector.js';
+import { localAddressRefused, networkFailure, notPaperless, redirectRefused, timeoutFailure, unknownHost, type Where } from './failures.js';
+import type { ArchiveVersions, ResolvedAddress } from './types.js';
+
+/**
+ * One GET to the archive server as the host's HTTP client would make it: the local-address
+ * guard on every hop, the connection pinned to the checked address, redirects followed by
+ * hand under the spec's rules, one deadline for the answer, a cap on the body. Statuses are
+ * returned as they are; what they mean depends on the request and is decided by the caller.
+ */
+
+export const MAX_REDIRECTS = 5;
+
+export interface TransportConfig {
+  readonly token: string;
+  readonly allowLocal: boolean;
+  /** `scheme://host:port` of the stored URL: the token goes only there, the switch applies only there. */
+  readonly configuredOrigin: string;
+  readonly resolver: (hostname: string) => Promise<readonly ResolvedAddress[]>;
+  readonly isLocalAddress: (address: string) => boolean;
+  readonly ca: readonly string[] | undefined;
+  readonly connectMs: number;
+  readonly maxBodyBytes: number;
+  readonly onVersions: (versions: ArchiveVersions) => void;
+}
+
+export interface RawAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+  readonly versions: ArchiveVersions;
+}
+
+export interface CallLimits {
+  readonly answerMs: number;
+  readonly signal: AbortSignal | undefined;
+}
+
+interface HopResult {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+}
+
+export async function getWithRedirects(start: URL, config: TransportConfig, limits: CallLimits): Promise<RawAnswer> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), limits.answerMs);
+  const signal = limits.signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, limits.signal]);
+  let connectedOnce = false;
+  try {
+    let url = start;
+    for (let redirects = 0; ; redirects += 1) {
+      const progress = newConnectProgress();
+      let hop: HopResult;
+      try {
+        hop = await oneHop(url, config, signal, progress, redirects > 0);
+      } catch (error) {
+        throw asFailure(error, progress, url, signal, connectedOnce);
+      } finally {
+        connectedOnce ||= progress.tcpConnected;
+      }
+      const versions = versionsOf(hop.headers);
+      if (versions.version !== null || versions.apiVersion !== null) config.onVersions(versions);
+      if (hop.status < 300 || hop.status > 399) {
+        return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions };
+      }
+      const location = headerText(hop.headers.location);
+      if (location === '') throw notPaperless(`HTTP ${hop.status} without a target`, hop.status);
+      if (config.allowLocal) throw redirectRefused('local_switch', hop.status);
+      if (redirects >= MAX_REDIRECTS) throw redirectRefused('too_many', hop.status);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw redirectRefused('bad_target', hop.status);
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw redirectRefused('bad_target', hop.status);
+      url = next;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, progress: ConnectProgress, redirected: boolean): Promise<HopResult> {
+  const sameOrigin = url.origin === config.configuredOrigin;
+  // With the switch on no redirect is followed, so only the first hop can be local.
+  const destination = await abortable(
+    chooseDestination(url, { localAllowed: config.allowLocal && sameOrigin && !redirected, isLocalAddress: config.isLocalAddress, resolver: config.resolver }),
+    signal,
+  );
+  if (destination.kind === 'local') throw localAddressRefused(url.hostname, redirected);
+  if (destination.kind === 'unresolved') throw unknownHost(url.hostname, destination.cause);
+
+  const agent = new Agent({
+    connect: createPinnedConnector({
+      pinned: destination.pinned,
+      hostname: destination.hostname,
+      hostIsAddress: destination.hostIsAddress,
+      ca: config.ca,
+      connectMs: config.connectMs,
+      progress,
+    }),
+    connections: 1,
+    pipelining: 1,
+    // The caller's deadline governs; undici's own (minutes) would only hide it.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  try {
+    const headers: Record<string, string> = {
+      accept: 'application/json; version=9',
+      'user-agent': USER_AGENT,
+    };
+    // The token goes only to the server it was saved for (scheme, host and port).
+    if (sameOrigin) headers.authorization = `Token ${config.token}`;
+    const answer = await request(url, { dispatcher: agent, method: 'GET', headers, signal });
+    const declared = Number(headerText(answer.headers['content-length']));
+    if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
+      answer.body.destroy();
+      throw tooLarge(config.maxBodyBytes, answer.statusCode);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer.body) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      size += buffer.length;
+      if (size > config.maxBodyBytes) {
+        answer.body.destroy();
+        throw tooLarge(config.maxBodyBytes, answer.statusCode);
+      }
+      chunks.push(buffer);
+    }
+    return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks) };
+  } finally {
+    agent.destroy().catch(() => undefined);
+  }
+}
+
+function tooLarge(limit: number, status: number): DusError {
+  return notPaperless(`the answer is larger than ${limit} bytes`, status);
+}
+
+function asFailure(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal, connectedOnce: boolean): DusError {
+  const failure = classify(error, progress, url, signal);
+  // A failure on a later hop still comes after a connection: no second try for it.
+  if (!connectedOnce || !failure.beforeConnection) return failure;
+  return new DusError(failure.code, failure.message, { status: failure.status, beforeConnection: false, cause: error });
+}
+
+function classify(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal): DusError {
+  if (error instanceof DusError) return error;
+  if (signal.aborted) return timeoutFailure(!progress.tcpConnected);
+  const where: Where = { host: url.hostname, port: url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port };
+  return networkFailure(error, progress, where);
+}
+
+/** Lets the deadline cut a slow name lookup short. */
+async function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) throw new DOMException('aborted', 'AbortError');
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new DOMException('aborted', 'AbortError'));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function headerText(value: string | string[] | undefined): string {
+  if (value === undefined) return '';
+  return Array.isArray(value) ? (value[0] ?? '') : value;
+}
+
+function versionsOf(headers: Record<string, string | string[] | undefined>): ArchiveVersions {
+  const version = headerText(headers['x-version']).trim();
+  const apiVersion = headerText(headers['x-api-version']).trim();
+  return { version: version === '' ? null : version, apiVersion: apiVersion === '' ? null : apiVersion };
+}

@@ -1,0 +1,50 @@
+import type { ResolvedAddress } from '../archive/types.js';
+import { isLocalHostname, literalAddress } from './address-guard.js';
+
+/**
+ * Decides where one request may connect: the URL's host is resolved once, every address is
+ * checked, and the first one becomes the only address the connection may use.
+ */
+
+export interface DestinationRules {
+  /** The local-network switch applies to this host (it is the configured origin). */
+  readonly localAllowed: boolean;
+  readonly isLocalAddress: (address: string) => boolean;
+  readonly resolver: (hostname: string) => Promise<readonly ResolvedAddress[]>;
+}
+
+export type Destination =
+  | { readonly kind: 'pinned'; readonly pinned: ResolvedAddress; readonly hostname: string; readonly hostIsAddress: boolean }
+  | { readonly kind: 'local' }
+  | { readonly kind: 'unresolved'; readonly cause: unknown };
+
+/** The URL parser's host without IPv6 brackets. */
+export function bareHostname(url: URL): string {
+  const host = url.hostname;
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+export async function chooseDestination(url: URL, rules: DestinationRules): Promise<Destination> {
+  const hostname = bareHostname(url);
+  const literal = literalAddress(hostname);
+  if (literal !== null) {
+    if (!rules.localAllowed && rules.isLocalAddress(literal)) return { kind: 'local' };
+    return { kind: 'pinned', pinned: { address: literal, family: literal.includes(':') ? 6 : 4 }, hostname, hostIsAddress: true };
+  }
+  if (!rules.localAllowed && isLocalHostname(hostname)) return { kind: 'local' };
+  let answers: readonly ResolvedAddress[];
+  try {
+    answers = await rules.resolver(hostname);
+  } catch (error) {
+    return { kind: 'unresolved', cause: error };
+  }
+  // A resolver answer is checked in its normalised form; one that is no address at all counts as local.
+  const addresses = answers.map((answer) => literalAddress(answer.address));
+  if (addresses.length === 0) return { kind: 'unresolved', cause: null };
+  if (!rules.localAllowed && addresses.some((address) => address === null || rules.isLocalAddress(address))) {
+    return { kind: 'local' };
+  }
+  const first = addresses.find((address): address is string => address !== null);
+  if (first === undefined) return { kind: 'unresolved', cause: null };
+  return { kind: 'pinned', pinned: { address: first, family: first.includes(':') ? 6 : 4 }, hostname, hostIsAddress: false };
+}

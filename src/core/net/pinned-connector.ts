@@ -1,0 +1,95 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import type { buildConnector } from 'undici';
+import type { ResolvedAddress } from '../archive/types.js';
+
+/**
+ * An undici connector that opens its socket to one address checked beforehand, whatever
+ * name the URL carries: no DNS lookup happens here, so a second DNS answer can never be used
+ * (DNS rebinding). TLS still names and verifies the URL's host.
+ */
+
+/** What happened on the way to a connection; the error classification reads it. */
+export interface ConnectProgress {
+  /** The TCP connection was established (second-try rule: no second try after this). */
+  tcpConnected: boolean;
+  /** TLS was being negotiated on an established TCP connection. */
+  tlsStarted: boolean;
+  /** The connection (TCP and TLS where used) was ready to carry the request. */
+  ready: boolean;
+  /** The connect timeout fired. */
+  timedOut: boolean;
+}
+
+export interface PinnedConnectorOptions {
+  readonly pinned: ResolvedAddress;
+  /** The URL's host as the URL parser gives it (IPv6 without brackets). */
+  readonly hostname: string;
+  /** Whether the host is an IP literal: then the certificate is checked for the IP, no SNI is sent. */
+  readonly hostIsAddress: boolean;
+  /** Trusted certificates in PEM; undefined keeps Node's default store. */
+  readonly ca: readonly string[] | undefined;
+  /** Time for TCP and TLS set-up together. */
+  readonly connectMs: number;
+  readonly progress: ConnectProgress;
+}
+
+export function newConnectProgress(): ConnectProgress {
+  return { tcpConnected: false, tlsStarted: false, ready: false, timedOut: false };
+}
+
+export class ConnectTimeoutError extends Error {
+  readonly code = 'DUS_CONNECT_TIMEOUT';
+  constructor() {
+    super('The connection could not be set up in time');
+    this.name = 'ConnectTimeoutError';
+  }
+}
+
+export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
+  const { pinned, progress } = options;
+  return (target, callback) => {
+    const secure = target.protocol === 'https:';
+    const port = target.port === '' ? (secure ? 443 : 80) : Number(target.port);
+    let settled = false;
+    let current: net.Socket = net.connect({ host: pinned.address, port, family: pinned.family });
+
+    const finish = (error: Error | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      current.off('error', finish);
+      if (error === null) {
+        progress.ready = true;
+        callback(null, current);
+      } else {
+        current.destroy();
+        callback(error, null);
+      }
+    };
+    const timer = setTimeout(() => {
+      progress.timedOut = true;
+      finish(new ConnectTimeoutError());
+    }, options.connectMs);
+
+    current.once('error', finish);
+    current.once('connect', () => {
+      progress.tcpConnected = true;
+      if (!secure) {
+        finish(null);
+        return;
+      }
+      progress.tlsStarted = true;
+      const tcp = current;
+      // Errors of the raw socket now surface on the TLS socket; the listener stays so none goes unhandled.
+      current = tls.connect({
+        socket: tcp,
+        ...(options.hostIsAddress ? { host: options.hostname } : { servername: options.hostname, host: options.hostname }),
+        ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
+        ALPNProtocols: ['http/1.1'],
+      });
+      current.once('error', finish);
+      current.once('secureConnect', () => finish(null));
+    });
+  };
+}
