@@ -1,14 +1,113 @@
+import { openContext } from '../core/context.js';
+import { DusError } from '../core/errors.js';
+import { parseConfigValue, plainConfigValue } from '../core/settings/app-config-values.js';
+import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
+import type { AppConfigKey } from '../core/settings/types.js';
+import { APP_ID } from '../core/version.js';
+import { EXIT_FAILURE, EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
-// PLACEHOLDER: replaced by its owner; index.ts lists it so that commands can be written in parallel.
+interface SetOptions {
+  readonly value?: string;
+  readonly type?: string;
+  readonly lazy?: boolean;
+  readonly sensitive?: boolean;
+  readonly updateOnly?: boolean;
+}
+
+const OCC_TYPES = ['mixed', 'string', 'integer', 'float', 'boolean', 'array'];
+
+function refuse(message: string): DusError {
+  return new DusError('config_refused', message);
+}
+
+/** The key to set, or a refusal that says what to do instead. */
+function settableKey(app: string, name: string): AppConfigKey {
+  if (app !== APP_ID) throw refuse(`This suite holds only the keys of ${APP_ID}; ${app} is not one of them.`);
+  if (name === 'docs_url') {
+    throw refuse(
+      'docs_url cannot be changed with config:app:set: the stored API token would follow the URL to the new server. ' +
+        'Run setup --url=URL with --token-stdin or --token-env=NAME, which tests the new server and asks for its token.',
+    );
+  }
+  if (!isAppConfigKey(name)) throw refuse(`${name} is not a key of ${APP_ID}; the keys are: ${APP_CONFIG_KEYS.join(', ')}.`);
+  return name;
+}
+
+/** The flags of every key are fixed, as by a host config lexicon: a request to change them is refused. */
+function checkFlags(key: AppConfigKey, options: SetOptions): void {
+  const definition = KEY_DEFINITIONS[key];
+  if (options.type !== undefined) {
+    if (!OCC_TYPES.includes(options.type)) throw refuse(`Unknown type ${options.type}: use one of ${OCC_TYPES.join(', ')}.`);
+    if (options.type !== definition.type) throw refuse(`${key} is stored as ${definition.type}: use --type=${definition.type}.`);
+  }
+  if (options.lazy !== undefined && options.lazy !== definition.lazy) {
+    throw refuse(`${key} is ${definition.lazy ? '' : 'not '}lazy and stays so: leave out --${options.lazy ? '' : 'no-'}lazy.`);
+  }
+  if (options.sensitive === true) {
+    throw refuse('No key of this app is sensitive: the API token is kept in the encrypted credential store, set it with setup.');
+  }
+}
+
 export const command: CommandSpec = {
   name: 'config:app:set',
   aliases: ['config:set'],
-  summary: 'Set an app configuration key',
-  examples: [],
-  configure: () => undefined,
-  run: async (_args, _options, { io }) => {
-    io.stderr.write('Error [internal]: not implemented yet\n');
-    return 1;
+  summary: 'Set an app configuration key (typed as the key requires)',
+  examples: [
+    'docs-unified-search config:app:set docs_unified_search always_search --value=true --type=boolean',
+    'docs-unified-search config:app:set docs_unified_search archive_owner --value=archive',
+    'docs-unified-search config:app:set docs_unified_search allow_local --value=false --update-only',
+  ],
+  configure: (command) => {
+    command
+      .argument('<app>', 'app id: docs_unified_search')
+      .argument('<name>', 'name of the key')
+      .option('--value <value>', 'the new value')
+      .option('--type <type>', 'value type: string or boolean (each key has one fixed type)')
+      .option('--lazy', 'accepted when the key is lazy (diagnostics)')
+      .option('--no-lazy', 'accepted when the key is not lazy')
+      .option('--sensitive', 'refused: no key of this app is sensitive')
+      .option('--no-sensitive', 'accepted')
+      .option('--update-only', 'change the value only when the key is set already')
+      .addHelpText(
+        'after',
+        '\ndocs_url is never set this way: the stored token would follow the URL to another server; use setup.\nExit codes: 0 set or unchanged, 1 refused or --update-only on a key that is not set.',
+      );
+  },
+  run: async (args, rawOptions, context) => {
+    const options = rawOptions as SetOptions;
+    const { io } = context;
+    const [app = '', name = ''] = args;
+    try {
+      const key = settableKey(app, name);
+      checkFlags(key, options);
+      const service = openContext(serviceOptionsOf(context));
+      try {
+        const current = service.settings.get(key);
+        if (options.updateOnly === true && current === undefined) {
+          io.stdout.write(`Config value ${name} for app ${app} not updated, as it has not been set before.\n`);
+          return EXIT_FAILURE;
+        }
+        if (options.value === undefined) {
+          io.stdout.write('Config value were not updated\n');
+          return EXIT_OK;
+        }
+        const type = KEY_DEFINITIONS[key].type;
+        const value = parseConfigValue(type, options.value);
+        if (value === null) throw refuse(`Value is not a boolean, please use 'true' or 'false' (${key} is a switch).`);
+        if (value === current) {
+          io.stdout.write('Config value were not updated\n');
+          return EXIT_OK;
+        }
+        service.settings.update({ [key]: value });
+        const where = KEY_DEFINITIONS[key].lazy ? 'lazy cache' : 'fast cache';
+        io.stdout.write(`Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value)}', stored as ${type} in ${where}\n`);
+        return EXIT_OK;
+      } finally {
+        await service.close();
+      }
+    } catch (error: unknown) {
+      return reportFailure(io, error);
+    }
   },
 };

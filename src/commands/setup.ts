@@ -1,14 +1,114 @@
-import type { CommandSpec } from './types.js';
+import { Option } from 'commander';
+import { openContext } from '../core/context.js';
+import { DusError } from '../core/errors.js';
+import { saveSettings, type SaveSettingsInput } from '../core/settings/save-settings.js';
+import type { SettingsResponse } from '../core/settings/settings-response.js';
+import { EXIT_OK, hostLocationOf, readFirstLine, redactOptionValuesInErrors, reportFailure, serviceOptionsOf } from './shared-options.js';
+import type { CommandIO, CommandSpec } from './types.js';
 
-// PLACEHOLDER: replaced by its owner; index.ts lists it so that commands can be written in parallel.
+interface SetupOptions {
+  readonly url?: string;
+  readonly token?: string | boolean;
+  readonly tokenStdin?: boolean;
+  readonly tokenEnv?: string;
+  readonly archiveAccount?: string;
+  readonly allowLocal?: boolean;
+  readonly alwaysSearch?: boolean;
+}
+
+function usage(message: string): DusError {
+  return new DusError('usage', message);
+}
+
+/** The token from its one allowed source, or undefined to keep the stored one (Rule 3). */
+async function readToken(options: SetupOptions, io: CommandIO): Promise<string | undefined> {
+  if (options.tokenStdin === true && options.tokenEnv !== undefined) {
+    throw usage('give the API token through one source only: --token-stdin or --token-env=NAME.');
+  }
+  let token: string | undefined;
+  if (options.tokenStdin === true) {
+    token = (await readFirstLine(io.stdin)).trim();
+    if (token === '') throw usage('--token-stdin read an empty first line: pipe the API token into standard input.');
+  } else if (options.tokenEnv !== undefined) {
+    token = io.env[options.tokenEnv]?.trim() ?? '';
+    if (token === '') throw usage(`the environment variable ${options.tokenEnv} named by --token-env is empty or not set.`);
+  }
+  return token;
+}
+
+function onOff(value: boolean): string {
+  return value ? 'on' : 'off';
+}
+
+function describe(saved: SettingsResponse): string {
+  const version = saved.docsVersion ?? 'unknown';
+  const apiVersion = saved.docsApiVersion ?? 'unknown';
+  const account = saved.archiveOwner !== ''
+    ? saved.archiveOwner
+    : `${saved.syncAccount ?? 'none'} (the synchronization add-on's account)`;
+  const lines = [
+    `Saved. The archive server at ${saved.url ?? ''} answered: version ${version}, API version ${apiVersion}.`,
+    `Archive account: ${account}${saved.archiveOwnerMissing ? ' (does not exist on the host: set --archive-account=ID)' : ''}`,
+    `Local network: ${onOff(saved.allowLocal)}. Always search: ${onOff(saved.alwaysSearch)}.`,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 export const command: CommandSpec = {
   name: 'docs_unified_search:setup',
   aliases: ['setup'],
   summary: 'Test the connection with URL and token, then save the settings',
-  examples: [],
-  configure: () => undefined,
-  run: async (_args, _options, { io }) => {
-    io.stderr.write('Error [internal]: not implemented yet\n');
-    return 1;
+  examples: [
+    'docs-unified-search setup --url=https://paperless.example.com --token-stdin < token.txt --host-db=sqlite:///var/www/nextcloud/data/nextcloud.db',
+    'PAPERLESS_TOKEN=… docs-unified-search setup --url=https://paperless.example.com --token-env=PAPERLESS_TOKEN --archive-account=archive',
+    'docs-unified-search setup --url=http://192.168.1.20:8000 --allow-local --no-always-search   # keeps the stored token (same server)',
+  ],
+  configure: (command) => {
+    command
+      .option('--url <url>', 'address of the archive server, with its path if it runs under one (required)')
+      .option('--token-stdin', 'read the API token from the first line of standard input')
+      .option('--token-env <name>', 'read the API token from the environment variable NAME')
+      .option('--archive-account <id>', "archive account; empty means the synchronization add-on's account")
+      .option('--allow-local', 'the archive server runs in the local network')
+      .option('--no-allow-local', 'the archive server does not run in the local network')
+      .option('--always-search', 'ask the archive server on every search')
+      .option('--no-always-search', 'ask the archive server only when the user chose it')
+      // Declared so that an attempt is refused with a hint, rather than echoed as an unknown option.
+      .addOption(new Option('--token [token]').hideHelp())
+      .addHelpText('after', '\nThe API token is never accepted on the command line. Without a token source the stored token is kept, but only for the server it was saved for.\nAn omitted option keeps its stored value. Exit codes: 0 saved, 1 the archive server does not answer or a setting is wrong, 2 wrong call.');
+    redactOptionValuesInErrors(command);
+  },
+  run: async (_args, rawOptions, context) => {
+    const options = rawOptions as SetupOptions;
+    const { io } = context;
+    let input: SaveSettingsInput;
+    try {
+      if (options.token !== undefined) {
+        throw usage('the API token is never accepted on the command line (it would show in the process list and the shell history): use --token-stdin or --token-env=NAME.');
+      }
+      if (options.url === undefined || options.url.trim() === '') {
+        throw usage('--url=URL is required: the address of the archive server.');
+      }
+      const token = await readToken(options, io);
+      input = {
+        url: options.url,
+        ...(token === undefined ? {} : { token }),
+        ...(options.archiveAccount === undefined ? {} : { archiveOwner: options.archiveAccount }),
+        ...(options.allowLocal === undefined ? {} : { allowLocal: options.allowLocal }),
+        ...(options.alwaysSearch === undefined ? {} : { alwaysSearch: options.alwaysSearch }),
+        hostLocation: hostLocationOf(context.globals),
+      };
+    } catch (error: unknown) {
+      return reportFailure(io, error);
+    }
+    const service = openContext(serviceOptionsOf(context));
+    try {
+      io.stdout.write(describe(await saveSettings(service, input)));
+      return EXIT_OK;
+    } catch (error: unknown) {
+      return reportFailure(io, error);
+    } finally {
+      await service.close();
+    }
   },
 };

@@ -58,8 +58,10 @@ async function testConnection(context: ServiceContext, connection: ArchiveConnec
 
 /** The archive account to store: the host's spelling of the given one, or undefined for the sync add-on's account. */
 async function resolveArchiveOwner(context: ServiceContext, owner: string): Promise<string | undefined> {
-  if (owner === '') return undefined;
+  // Opened even for the sync add-on's account: the answer names it, and a host that cannot be
+  // reached must stop the save before anything is stored.
   const host = await context.host();
+  if (owner === '') return undefined;
   const account = await host.findAccount(owner);
   if (account === null) {
     throw new DusError('unknown_archive_account', `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`);

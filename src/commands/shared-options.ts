@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import type { ServiceOptions } from '../core/context-types.js';
+import { isDusError } from '../core/errors.js';
+import type { HostLocation } from '../core/host/types.js';
+import { formatError } from './output.js';
+import type { CommandContext, CommandIO, GlobalOptions } from './types.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+function given(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Where the host is, as the global options and their environment variables name it now. */
+export function hostLocationOf(globals: GlobalOptions): HostLocation {
+  const dbUrl = given(globals.hostDb);
+  const nextcloudDir = given(globals.nextcloud);
+  const tablePrefix = given(globals.tablePrefix);
+  const hostUrl = given(globals.hostUrl);
+  return {
+    ...(dbUrl === undefined ? {} : { dbUrl }),
+    ...(nextcloudDir === undefined ? {} : { nextcloudDir }),
+    ...(tablePrefix === undefined ? {} : { tablePrefix }),
+    ...(hostUrl === undefined ? {} : { hostUrl }),
+  };
+}
+
+/** The service options of a command run: config directory, host log, host location, environment. */
+export function serviceOptionsOf(context: CommandContext): ServiceOptions {
+  const { globals, io } = context;
+  const configDir = given(globals.configDir);
+  const logFile = given(globals.logFile);
+  return {
+    ...(configDir === undefined ? {} : { configDir }),
+    ...(logFile === undefined ? {} : { logFile }),
+    hostLocation: hostLocationOf(globals),
+    env: io.env,
+  };
+}
+
+/** Prints a failure as one coded line and returns its exit code (2 for a wrong call, else 1). */
+export function reportFailure(io: CommandIO, error: unknown): number {
+  io.stderr.write(`${formatError(error)}\n`);
+  return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
+}
+
+/** The first line of a stream (without its line end); reading stops there. */
+export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (text.includes('\n')) break;
+  }
+  const end = text.indexOf('\n');
+  return (end === -1 ? text : text.slice(0, end)).replace(/\r$/, '');
+}
+
+/**
+ * Keeps option values out of this command's usage errors: `--token-stdin=…` or a mistyped
+ * `--tokn=…` would otherwise be echoed by commander with whatever followed the `=`.
+ */
+export function redactOptionValuesInErrors(command: Command): void {
+  const inherited = command.configureOutput();
+  command.configureOutput({
+    outputError: (message, write) => {
+      const redacted = message.replace(/(--[A-Za-z0-9-]+)=[^\n]*/g, "$1=…'");
+      if (inherited.outputError === undefined) write(redacted);
+      else inherited.outputError(redacted, write);
+    },
+  });
+}
+
+/** occ's `--output` formats. */
+export type OutputFormat = 'plain' | 'json' | 'json_pretty';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['plain', 'json', 'json_pretty'];
+
+export function formatJson(value: unknown, format: 'json' | 'json_pretty'): string {
+  return format === 'json' ? JSON.stringify(value) : JSON.stringify(value, null, 4);
+}

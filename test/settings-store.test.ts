@@ -1,0 +1,137 @@
+import { describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DusError } from '../src/core/errors.js';
+import { configDirectory } from '../src/core/settings/paths.js';
+import { FileSettingsStore } from '../src/core/settings/settings-store.js';
+
+function freshDir(): string {
+  return mkdtempSync(join(tmpdir(), 'dus-settings-'));
+}
+
+function failureOf(work: () => unknown): DusError {
+  try {
+    work();
+  } catch (error: unknown) {
+    if (error instanceof DusError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('config directory', () => {
+  test('given, else DUS_CONFIG_DIR, else XDG_CONFIG_HOME, else ~/.config', () => {
+    expect(configDirectory('/given', { DUS_CONFIG_DIR: '/env' })).toBe('/given');
+    expect(configDirectory(undefined, { DUS_CONFIG_DIR: '/env', XDG_CONFIG_HOME: '/xdg' })).toBe('/env');
+    expect(configDirectory(undefined, { DUS_CONFIG_DIR: '', XDG_CONFIG_HOME: '/xdg' })).toBe('/xdg/docs-unified-search');
+    expect(configDirectory(undefined, { HOME: '/home/ada' })).toBe('/home/ada/.config/docs-unified-search');
+  });
+});
+
+describe('settings store', () => {
+  test('keeps typed values, deletes with undefined, writes a private file', () => {
+    const dir = freshDir();
+    const store = new FileSettingsStore(dir);
+    expect(store.read()).toEqual({});
+    store.update({ docs_url: 'https://p.example.com', allow_local: true, always_search: false });
+    store.update({ allow_local: undefined, docs_version: '2.20.3' });
+    const again = new FileSettingsStore(dir);
+    expect(again.read()).toEqual({ docs_url: 'https://p.example.com', always_search: false, docs_version: '2.20.3' });
+    expect(again.get('always_search')).toBe(false);
+    again.delete(['docs_url', 'docs_version']);
+    expect(store.read()).toEqual({ always_search: false });
+    expect(statSync(join(dir, 'settings.json')).mode & 0o777).toBe(0o600);
+  });
+
+  test('a value of the wrong type is refused and nothing is written', () => {
+    const dir = freshDir();
+    const store = new FileSettingsStore(dir);
+    store.update({ docs_url: 'https://p.example.com' });
+    const error = failureOf(() => store.update({ always_search: 'yes' as unknown as boolean, docs_url: 'https://q.example.com' }));
+    expect(error.code).toBe('internal');
+    expect(error.message).toContain('always_search');
+    expect(store.read()).toEqual({ docs_url: 'https://p.example.com' });
+  });
+
+  test.each([
+    ['not JSON', '{ "docs_url": ', /broken/],
+    ['a wrong type', '{ "allow_local": "yes" }', /allow_local must be boolean/],
+    ['an unknown key', '{ "docs_urll": "x" }', /unknown key "docs_urll"/],
+  ])('a hand-broken file (%s) gives an internal error naming the file', (_what, content, reason) => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.json'), content);
+    const error = failureOf(() => new FileSettingsStore(dir).read());
+    expect(error.code).toBe('internal');
+    expect(error.message).toContain(join(dir, 'settings.json'));
+    expect(error.message).toMatch(reason);
+    expect(error.message).not.toMatch(/\n\s+at /);
+  });
+
+  test('a lock held by a live process makes a writer give up after its timeout with a clear error', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.lock'), String(process.pid));
+    const store = new FileSettingsStore(dir, { lock: { timeoutMs: 50 } });
+    const error = failureOf(() => store.update({ docs_version: '1' }));
+    expect(error.code).toBe('internal');
+    expect(error.message).toContain('settings.lock');
+  });
+
+  test('a lock left by a process that no longer runs is broken', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.lock'), '999999999');
+    const store = new FileSettingsStore(dir, { lock: { timeoutMs: 50 } });
+    store.update({ docs_version: '1' });
+    expect(store.get('docs_version')).toBe('1');
+  });
+});
+
+const CHILD = `
+import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    try { return next(specifier, context); }
+    catch (error) {
+      if (specifier.startsWith('.') && specifier.endsWith('.js')) return next(specifier.slice(0, -3) + '.ts', context);
+      throw error;
+    }
+  },
+});
+const [storeModule, dir, key, rounds] = process.argv.slice(2);
+const { FileSettingsStore } = await import(storeModule);
+const store = new FileSettingsStore(dir, { lock: { timeoutMs: 30000 } });
+for (let i = 1; i <= Number(rounds); i += 1) {
+  // Own key: update() alone must not lose the other process's key.
+  store.update({ [key]: String(i) });
+  // Shared key: a read-modify-write inside a transaction must not lose the other's append.
+  store.transaction(() => store.update({ diagnostics: (store.get('diagnostics') ?? '') + key[5] }));
+}
+`;
+
+function runChild(script: string, dir: string, key: string, rounds: number): Promise<{ code: number | null; stderr: string }> {
+  const storeModule = resolve('src/core/settings/settings-store.ts');
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--no-warnings', script, storeModule, dir, key, String(rounds)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => done({ code, stderr }));
+  });
+}
+
+describe('two processes saving at once', () => {
+  test('lose no update and never leave a broken file', async () => {
+    const dir = freshDir();
+    const script = join(dir, 'child.mjs');
+    writeFileSync(script, CHILD);
+    const rounds = 150;
+    const results = await Promise.all([runChild(script, dir, 'docs_version', rounds), runChild(script, dir, 'docs_api_version', rounds)]);
+    for (const result of results) expect(result).toEqual({ code: 0, stderr: '' });
+    const final = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as Record<string, string>;
+    expect(final.docs_version).toBe(String(rounds));
+    expect(final.docs_api_version).toBe(String(rounds));
+    const appended = final.diagnostics ?? '';
+    expect(appended.length).toBe(2 * rounds);
+    expect([...appended].filter((c) => c === 'v').length).toBe(rounds);
+  });
+});
