@@ -1,14 +1,117 @@
+import { Option } from 'commander';
+import type { Cache } from '../core/cache/types.js';
+import { RedisCache } from '../core/cache/redis-cache.js';
+import type { ServiceContext } from '../core/context-types.js';
+import { openContext } from '../core/context.js';
+import { DusError } from '../core/errors.js';
+import { readNextcloudConfig } from '../core/host/config-php.js';
+import { effectiveHostLocation } from '../core/settings/host-location.js';
+import { buildServer, type WrapperOptions } from '../http/server.js';
+import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
-// PLACEHOLDER: replaced by its owner; index.ts lists it so that commands can be written in parallel.
+interface ServeOptions {
+  readonly listen: string;
+  readonly cache?: string;
+  readonly trustProxy?: string;
+}
+
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\s]+)):(\d{1,5})$/.exec(value.trim());
+  const port = match === null ? NaN : Number(match[3]);
+  const host = match?.[1] ?? match?.[2];
+  if (host === undefined || !Number.isInteger(port) || port > 65535) {
+    throw new DusError('usage', `--listen takes HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080, not "${value}".`);
+  }
+  return { host, port };
+}
+
+/** `true`/`false`, a hop count, or a comma-separated list of proxy addresses and CIDR ranges. */
+export function parseTrustProxy(value: string | undefined): WrapperOptions['trustProxy'] {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  if (list.length === 0 || list.some((part) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(part) && !['loopback', 'linklocal', 'uniquelocal'].includes(part))) {
+    throw new DusError('usage', '--trust-proxy takes true, a hop count, or addresses/CIDR ranges of the proxies separated by commas (or loopback, linklocal, uniquelocal).');
+  }
+  return list;
+}
+
+async function openCache(url: string | undefined): Promise<Cache | undefined> {
+  if (url === undefined || url === '') return undefined;
+  if (!/^rediss?:\/\//.test(url)) throw new DusError('usage', '--cache takes a Redis URL: redis://host:port[/db].');
+  const cache = new RedisCache({ url });
+  try {
+    await cache.connect();
+  } catch (error: unknown) {
+    await cache.close().catch(() => undefined);
+    throw new DusError('usage', `The cache at --cache does not answer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return cache;
+}
+
+/** config.php's `passwordsalt` (only legacy 60-character hashes use it); '' when the host is a database URL. */
+async function legacySaltOf(service: ServiceContext, given: ReturnType<typeof serviceOptionsOf>): Promise<string> {
+  const location = effectiveHostLocation(service.settings.read(), given.hostLocation);
+  if (location.nextcloudDir === undefined) return '';
+  const config = await readNextcloudConfig(location.nextcloudDir).catch(() => null);
+  const salt = config?.passwordsalt;
+  return typeof salt === 'string' ? salt : '';
+}
+
 export const command: CommandSpec = {
   name: 'serve',
   aliases: ['http'],
   summary: 'Serve the provider calls, settings routes and the admin page over HTTP',
-  examples: [],
-  configure: () => undefined,
-  run: async (_args, _options, { io }) => {
-    io.stderr.write('Error [internal]: not implemented yet\n');
-    return 1;
+  examples: [
+    'docs-unified-search serve --listen 127.0.0.1:8080',
+    'docs-unified-search serve --listen 0.0.0.0:8080 --cache redis://127.0.0.1:6379/0 --trust-proxy 10.0.0.0/8',
+  ],
+  configure: (command) => {
+    command
+      .addOption(new Option('--listen <host:port>', 'address to listen on').default('127.0.0.1:8080'))
+      .option('--cache <url>', 'shared cache for several processes: redis://host:port[/db]')
+      .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)')
+      .addHelpText(
+        'after',
+        '\nThe admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic\n(login and password) and the header OCS-APIRequest: true. SIGINT or SIGTERM stops the server cleanly.',
+      );
+  },
+  run: async (_args, rawOptions, context) => {
+    const options = rawOptions as unknown as ServeOptions;
+    const { io } = context;
+    let service: ServiceContext | undefined;
+    let cache: Cache | undefined;
+    try {
+      const { host, port } = parseListen(options.listen);
+      const trustProxy = parseTrustProxy(options.trustProxy);
+      cache = await openCache(options.cache);
+      const given = serviceOptionsOf(context);
+      service = openContext({ ...given, ...(cache === undefined ? {} : { cache }) });
+      const legacySalt = await legacySaltOf(service, given);
+      const app = await buildServer({ context: service, trustProxy, legacySalt });
+      await app.listen({ host, port });
+      const address = app.server.address();
+      const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
+      io.stdout.write(`Listening on http://${shown}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await app.close();
+      io.stdout.write('Stopped.\n');
+      return EXIT_OK;
+    } catch (error: unknown) {
+      return reportFailure(io, error);
+    } finally {
+      await service?.close();
+      await cache?.close();
+    }
   },
 };
