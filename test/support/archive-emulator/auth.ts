@@ -1,0 +1,40 @@
+import type { VersionProfile } from './profiles.js';
+
+/** Who a request is, as DRF's authentication classes decide it (reference §2). */
+export type Identity =
+  | { readonly kind: 'user'; readonly canView: boolean }
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'failed'; readonly detail: string };
+
+export interface TokenBook {
+  readonly tokens: readonly string[];
+  readonly forbiddenTokens: readonly string[];
+}
+
+/**
+ * PaperlessBasicAuthentication runs first, then TokenAuthentication; a scheme neither
+ * knows (Bearer, …) leaves the request anonymous. Basic logins are not emulated: every
+ * Basic credential is refused as a wrong password.
+ */
+export function authenticate(authorization: string | undefined, book: TokenBook): Identity {
+  const parts = (authorization ?? '').split(/\s+/).filter((p) => p !== '');
+  const scheme = parts[0]?.toLowerCase();
+  if (scheme === 'basic') {
+    if (parts.length === 1) return { kind: 'failed', detail: 'Invalid basic header. No credentials provided.' };
+    if (parts.length > 2) return { kind: 'failed', detail: 'Invalid basic header. Credentials string should not contain spaces.' };
+    return { kind: 'failed', detail: 'Invalid username/password.' };
+  }
+  if (scheme !== 'token') return { kind: 'anonymous' };
+  if (parts.length === 1) return { kind: 'failed', detail: 'Invalid token header. No credentials provided.' };
+  if (parts.length > 2) return { kind: 'failed', detail: 'Invalid token header. Token string should not contain spaces.' };
+  const key = parts[1] ?? '';
+  if (book.tokens.includes(key)) return { kind: 'user', canView: true };
+  if (book.forbiddenTokens.includes(key)) return { kind: 'user', canView: false };
+  return { kind: 'failed', detail: 'Invalid token.' };
+}
+
+/** `WWW-Authenticate` of a 401: `Token` from 2.20.12 on unless the client tried Basic. */
+export function challenge(authorization: string | undefined, profile: VersionProfile): string {
+  const triedBasic = (authorization ?? '').toLowerCase().startsWith('basic ');
+  return profile.tokenChallenge && !triedBasic ? 'Token' : 'Basic realm="api"';
+}

@@ -1,0 +1,187 @@
+import type { Dataset } from '../dataset.js';
+import type { EmulatorDocument } from '../types.js';
+import { utcDay } from '../values.js';
+import { analyze, type QueryNode, type TextField } from './query-parser.js';
+
+/** A document's searchable text, analysed once per request. */
+export interface IndexedDocument {
+  readonly doc: EmulatorDocument;
+  readonly fields: Readonly<Record<TextField, readonly string[]>>;
+}
+
+const DEFAULT_FIELDS: readonly TextField[] = ['title', 'content', 'correspondent', 'type'];
+/** Title matches weigh double (Tantivy's default-field boost; Whoosh scores title hits higher too). */
+const BOOST: Record<TextField, number> = { title: 2, content: 1, correspondent: 1, type: 1 };
+
+export function indexDocument(doc: EmulatorDocument, data: Dataset): IndexedDocument {
+  return {
+    doc,
+    fields: {
+      title: analyze(doc.title),
+      content: analyze(doc.content),
+      correspondent: analyze(data.correspondentName(doc.correspondent) ?? ''),
+      type: analyze(data.documentTypeName(doc.documentType) ?? ''),
+    },
+  };
+}
+
+function termMatches(token: string, text: string, prefix: boolean): boolean {
+  return prefix ? token.startsWith(text) : token === text;
+}
+
+function countTerm(tokens: readonly string[], text: string, prefix: boolean): number {
+  let n = 0;
+  for (const token of tokens) if (termMatches(token, text, prefix)) n++;
+  return n;
+}
+
+function countPhrase(tokens: readonly string[], words: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i + words.length <= tokens.length; i++) {
+    if (words.every((w, k) => tokens[i + k] === w)) n++;
+  }
+  return n;
+}
+
+type Leaf = Extract<QueryNode, { kind: 'term' } | { kind: 'phrase' }>;
+
+function leafFrequencies(leaf: Leaf, indexed: IndexedDocument): Array<[TextField, number]> {
+  return (leaf.fields ?? DEFAULT_FIELDS).map((field) => {
+    const tokens = indexed.fields[field];
+    return [field, leaf.kind === 'term' ? countTerm(tokens, leaf.text, leaf.prefix) : countPhrase(tokens, leaf.words)];
+  });
+}
+
+function leafKey(leaf: Leaf): string {
+  return JSON.stringify(leaf);
+}
+
+/** Evaluates a parsed query over a set of documents with a BM25-like score. */
+export class Matcher {
+  private readonly documentFrequency = new Map<string, number>();
+
+  constructor(private readonly corpus: readonly IndexedDocument[]) {}
+
+  private idf(leaf: Leaf): number {
+    const key = leafKey(leaf);
+    let df = this.documentFrequency.get(key);
+    if (df === undefined) {
+      df = this.corpus.filter((d) => leafFrequencies(leaf, d).some(([, n]) => n > 0)).length;
+      this.documentFrequency.set(key, df);
+    }
+    const n = this.corpus.length;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /** Score of a matching document, or null when it does not match. */
+  score(node: QueryNode, indexed: IndexedDocument): number | null {
+    switch (node.kind) {
+      case 'term':
+      case 'phrase': {
+        const freqs = leafFrequencies(node, indexed);
+        if (!freqs.some(([, n]) => n > 0)) return null;
+        const idf = this.idf(node);
+        return freqs.reduce((sum, [field, tf]) => sum + (BOOST[field] * idf * tf * 2.2) / (tf + 1.2), 0);
+      }
+      case 'date': {
+        const day = node.field === 'created' ? indexed.doc.created : utcDay(indexed.doc.added);
+        return day >= node.from && day < node.to ? 1 : null;
+      }
+      case 'nothing':
+        return null;
+      case 'not':
+        return this.score(node.child, indexed) === null ? 0 : null;
+      case 'and': {
+        let total = 0;
+        for (const child of node.children) {
+          const s = this.score(child, indexed);
+          if (s === null) return null;
+          total += s;
+        }
+        return total;
+      }
+      case 'or': {
+        let total: number | null = null;
+        for (const child of node.children) {
+          const s = this.score(child, indexed);
+          if (s !== null) total = (total ?? 0) + s;
+        }
+        return total;
+      }
+    }
+  }
+}
+
+/** Whether a query has any clause that is not negated (Tantivy matches nothing without one). */
+export function hasPositiveClause(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'not':
+      return false;
+    case 'and':
+    case 'or':
+      return node.children.some(hasPositiveClause);
+    default:
+      return true;
+  }
+}
+
+/** Content terms to highlight: positive term and phrase words aimed at content or the default fields. */
+export function highlightTerms(node: QueryNode): Array<{ text: string; prefix: boolean }> {
+  switch (node.kind) {
+    case 'term':
+      return node.fields === null || node.fields.includes('content') ? [{ text: node.text, prefix: node.prefix }] : [];
+    case 'phrase':
+      return node.fields === null || node.fields.includes('content') ? node.words.map((w) => ({ text: w, prefix: false })) : [];
+    case 'and':
+    case 'or':
+      return node.children.flatMap(highlightTerms);
+    default:
+      return [];
+  }
+}
+
+/** Spelling suggestion over the index vocabulary (Whoosh `correct_query`), used on 2.x only. */
+export function correctQuery(query: string, node: QueryNode, corpus: readonly IndexedDocument[]): string | null {
+  const vocabulary = new Map<string, number>();
+  for (const d of corpus) for (const field of DEFAULT_FIELDS) for (const t of d.fields[field]) vocabulary.set(t, (vocabulary.get(t) ?? 0) + 1);
+  const unknown = highlightTerms(node).filter((t) => !t.prefix && !vocabulary.has(t.text));
+  if (unknown.length === 0) return null;
+  let corrected = query;
+  let changed = false;
+  for (const term of unknown) {
+    let best: string | null = null;
+    let bestDistance = 3;
+    let bestFrequency = 0;
+    for (const [word, frequency] of vocabulary) {
+      const d = editDistance(term.text, word, bestDistance);
+      if (d < bestDistance || (d === bestDistance && best !== null && frequency > bestFrequency)) {
+        best = word;
+        bestDistance = d;
+        bestFrequency = frequency;
+      }
+    }
+    if (best !== null && bestDistance <= 2) {
+      corrected = corrected.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(term.text)}(?![\\p{L}\\p{N}_])`, 'iu'), best);
+      changed = true;
+    }
+  }
+  return changed ? corrected : null;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? limit;
+}

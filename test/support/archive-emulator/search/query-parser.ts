@@ -1,0 +1,337 @@
+/**
+ * The full-text query language, close enough to Whoosh (2.x) and Tantivy (3.x) for the
+ * queries a search box produces: words, `word*`, "phrases", `field:value`, AND / OR / NOT,
+ * `+` / `-`, parentheses, and date clauses on `created` / `added`. In strict (3.x) mode
+ * what Tantivy refuses is an error; in lenient (2.x) mode the parser makes the best of it
+ * as Whoosh does.
+ */
+import { addDays, isoDate } from '../values.js';
+
+export type TextField = 'title' | 'content' | 'correspondent' | 'type';
+export type DateField = 'created' | 'added';
+
+export type QueryNode =
+  | { readonly kind: 'term'; readonly fields: readonly TextField[] | null; readonly text: string; readonly prefix: boolean }
+  | { readonly kind: 'phrase'; readonly fields: readonly TextField[] | null; readonly words: readonly string[] }
+  /** Days `from` (inclusive) to `to` (exclusive), YYYY-MM-DD. */
+  | { readonly kind: 'date'; readonly field: DateField; readonly from: string; readonly to: string }
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'and'; readonly children: readonly QueryNode[] }
+  | { readonly kind: 'or'; readonly children: readonly QueryNode[] }
+  | { readonly kind: 'not'; readonly child: QueryNode };
+
+export type ParseOutcome =
+  | { readonly ok: true; readonly node: QueryNode | null }
+  | { readonly ok: false; readonly error: 'syntax' }
+  | { readonly ok: false; readonly error: 'date'; readonly field: DateField; readonly value: string };
+
+const TEXT_FIELDS: Record<string, TextField> = {
+  title: 'title',
+  content: 'content',
+  correspondent: 'correspondent',
+  type: 'type',
+  document_type: 'type',
+};
+const DATE_FIELDS: Record<string, DateField> = { created: 'created', added: 'added', modified: 'added' };
+/** Fields that exist in the index but hold nothing in the emulator. */
+const EMPTY_FIELDS = new Set(['tag', 'tags', 'notes', 'note', 'custom_fields', 'path', 'storage_path', 'owner', 'asn', 'checksum']);
+
+type Token =
+  | { readonly t: 'lparen' }
+  | { readonly t: 'rparen' }
+  | { readonly t: 'op'; readonly op: 'AND' | 'OR' | 'NOT' }
+  | { readonly t: 'mod'; readonly mod: '+' | '-' }
+  | { readonly t: 'word'; readonly field: string | null; readonly value: string; readonly quoted: boolean };
+
+class QuerySyntaxError extends Error {}
+class QueryDateError extends Error {
+  constructor(
+    readonly field: DateField,
+    readonly value: string,
+  ) {
+    super(`Invalid date value '${value}' for field '${field}'.`);
+  }
+}
+
+/** Lower-cased word tokens, as both engines' analyzers split text. */
+export function analyze(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice();
+}
+
+function lex(query: string, strict: boolean): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
+  const readQuoted = (): string => {
+    const end = query.indexOf('"', i + 1);
+    if (end === -1) {
+      if (strict) throw new QuerySyntaxError('unterminated quote');
+      const value = query.slice(i + 1);
+      i = query.length;
+      return value;
+    }
+    const value = query.slice(i + 1, end);
+    i = end + 1;
+    return value;
+  };
+  while (i < query.length) {
+    const c = query[i];
+    if (isSpace(c)) {
+      i++;
+    } else if (c === '(') {
+      tokens.push({ t: 'lparen' });
+      i++;
+    } else if (c === ')') {
+      tokens.push({ t: 'rparen' });
+      i++;
+    } else if (c === '+' || c === '-') {
+      const next = query[i + 1];
+      // A dangling modifier is dropped by both engines (Tantivy's translate step strips it).
+      if (next !== undefined && !isSpace(next) && next !== ')') tokens.push({ t: 'mod', mod: c });
+      i++;
+    } else if (c === '"') {
+      tokens.push({ t: 'word', field: null, value: readQuoted(), quoted: true });
+    } else {
+      let j = i;
+      while (j < query.length && !isSpace(query[j]) && !'()"'.includes(query[j] ?? '')) {
+        if (query[j] === ':') break;
+        j++;
+      }
+      if (query[j] === ':' && j > i) {
+        const field = query.slice(i, j).toLowerCase();
+        i = j + 1;
+        if (query[i] === '"') {
+          tokens.push({ t: 'word', field, value: readQuoted(), quoted: true });
+        } else if (query[i] === '[') {
+          const end = query.indexOf(']', i);
+          if (end === -1 && strict) throw new QuerySyntaxError('unterminated range');
+          const stop = end === -1 ? query.length : end + 1;
+          tokens.push({ t: 'word', field, value: query.slice(i, stop), quoted: false });
+          i = stop;
+        } else {
+          let k = i;
+          while (k < query.length && !isSpace(query[k]) && !'()"'.includes(query[k] ?? '')) k++;
+          tokens.push({ t: 'word', field, value: query.slice(i, k), quoted: false });
+          i = k;
+        }
+      } else {
+        let k = j;
+        while (k < query.length && !isSpace(query[k]) && !'()"'.includes(query[k] ?? '')) k++;
+        const word = query.slice(i, k);
+        i = k;
+        if (word === 'AND' || word === 'OR' || word === 'NOT') tokens.push({ t: 'op', op: word });
+        else tokens.push({ t: 'word', field: null, value: word, quoted: false });
+      }
+    }
+  }
+  return tokens;
+}
+
+const RELATIVE_DAYS: Record<string, (today: string) => [string, string]> = {
+  today: (t) => [t, addDays(t, 1)],
+  yesterday: (t) => [addDays(t, -1), t],
+  'this week': (t) => [mondayOf(t), addDays(t, 1)],
+  'last week': (t) => [addDays(mondayOf(t), -7), mondayOf(t)],
+  'previous week': (t) => [addDays(mondayOf(t), -7), mondayOf(t)],
+  'this month': (t) => [`${t.slice(0, 7)}-01`, addDays(t, 1)],
+  'last month': (t) => [monthBefore(t), `${t.slice(0, 7)}-01`],
+  'previous month': (t) => [monthBefore(t), `${t.slice(0, 7)}-01`],
+  'this year': (t) => [`${t.slice(0, 4)}-01-01`, addDays(t, 1)],
+  'last year': (t) => [`${Number(t.slice(0, 4)) - 1}-01-01`, `${t.slice(0, 4)}-01-01`],
+  'previous year': (t) => [`${Number(t.slice(0, 4)) - 1}-01-01`, `${t.slice(0, 4)}-01-01`],
+};
+
+function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+function monthBefore(day: string): string {
+  const year = Number(day.slice(0, 4));
+  const month = Number(day.slice(5, 7));
+  return month === 1 ? `${year - 1}-12-01` : `${year}-${String(month - 1).padStart(2, '0')}-01`;
+}
+
+/** One date value: a day, a month, a year, 8 digits, or a relative keyword → [from, to). */
+function dateSpan(value: string, today: string): [string, string] | null {
+  const v = value.trim().toLowerCase();
+  const relative = RELATIVE_DAYS[v];
+  if (relative !== undefined) return relative(today);
+  let m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
+  if (m !== null) {
+    const day = isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
+    return day === null ? null : [day, addDays(day, 1)];
+  }
+  m = /^(\d{4})-(\d{2})$/.exec(v);
+  if (m !== null) {
+    const first = isoDate(Number(m[1]), Number(m[2]), 1);
+    if (first === null) return null;
+    const next = Number(m[2]) === 12 ? `${Number(m[1]) + 1}-01-01` : `${m[1]}-${String(Number(m[2]) + 1).padStart(2, '0')}-01`;
+    return [first, next];
+  }
+  m = /^(\d{4})$/.exec(v);
+  if (m !== null) return [`${m[1]}-01-01`, `${Number(m[1]) + 1}-01-01`];
+  return null;
+}
+
+function dateNode(field: DateField, value: string, today: string): QueryNode {
+  const range = /^\[(.*?)\s+to\s+(.*?)\]$/i.exec(value.trim());
+  if (range !== null) {
+    const fromText = range[1] ?? '';
+    const toText = range[2] ?? '';
+    const from = fromText === '' || fromText === '*' ? ['0001-01-01', ''] : dateSpan(fromText, today);
+    const to = toText === '' || toText === '*' ? ['', '9999-12-31'] : dateSpan(toText, today);
+    if (from === null) throw new QueryDateError(field, fromText);
+    if (to === null) throw new QueryDateError(field, toText);
+    return { kind: 'date', field, from: from[0] ?? '', to: to[1] ?? '' };
+  }
+  const span = dateSpan(value, today);
+  if (span === null) throw new QueryDateError(field, value);
+  return { kind: 'date', field, from: span[0], to: span[1] };
+}
+
+function textNode(fields: readonly TextField[] | null, value: string, quoted: boolean): QueryNode | null {
+  const words = analyze(value);
+  if (words.length === 0) return null;
+  if (quoted) return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
+  const prefix = value.endsWith('*');
+  const terms: QueryNode[] = words.map((w, index) => ({ kind: 'term', fields, text: w, prefix: prefix && index === words.length - 1 }));
+  return terms.length === 1 ? (terms[0] ?? null) : { kind: 'and', children: terms };
+}
+
+class Parser {
+  private pos = 0;
+
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly strict: boolean,
+    private readonly today: string,
+  ) {}
+
+  parse(): QueryNode | null {
+    const node = this.parseOr();
+    while (this.pos < this.tokens.length) {
+      // Only a stray ')' can be left over.
+      if (this.strict) throw new QuerySyntaxError('unbalanced parenthesis');
+      this.pos++;
+      const more = this.parseOr();
+      if (more !== null) return node === null ? more : { kind: 'and', children: [node, more] };
+    }
+    return node;
+  }
+
+  private peek(): Token | undefined {
+    return this.tokens[this.pos];
+  }
+
+  private parseOr(): QueryNode | null {
+    const children: QueryNode[] = [];
+    let first = this.parseAnd();
+    if (first !== null) children.push(first);
+    for (;;) {
+      const token = this.peek();
+      if (token?.t !== 'op' || token.op !== 'OR') break;
+      this.pos++;
+      if (first === null && this.strict) throw new QuerySyntaxError('dangling OR');
+      const next = this.parseAnd();
+      if (next === null) {
+        if (this.strict) throw new QuerySyntaxError('dangling OR');
+      } else children.push(next);
+      first = next;
+    }
+    if (children.length === 0) return null;
+    return children.length === 1 ? (children[0] ?? null) : { kind: 'or', children };
+  }
+
+  private parseAnd(): QueryNode | null {
+    const children: QueryNode[] = [];
+    let expectOperand = false;
+    for (;;) {
+      const token = this.peek();
+      if (token === undefined || token.t === 'rparen') break;
+      if (token.t === 'op' && token.op === 'OR') break;
+      if (token.t === 'op' && token.op === 'AND') {
+        this.pos++;
+        if ((children.length === 0 || expectOperand) && this.strict) throw new QuerySyntaxError('dangling AND');
+        expectOperand = true;
+        continue;
+      }
+      const unit = this.parseUnary();
+      expectOperand = false;
+      if (unit !== null) children.push(unit);
+    }
+    if (expectOperand && this.strict) throw new QuerySyntaxError('dangling AND');
+    if (children.length === 0) return null;
+    return children.length === 1 ? (children[0] ?? null) : { kind: 'and', children };
+  }
+
+  private parseUnary(): QueryNode | null {
+    const token = this.peek();
+    if (token?.t === 'op' && token.op === 'NOT') {
+      this.pos++;
+      const child = this.parseUnary();
+      if (child === null) {
+        if (this.strict) throw new QuerySyntaxError('dangling NOT');
+        return null;
+      }
+      return { kind: 'not', child };
+    }
+    if (token?.t === 'mod') {
+      this.pos++;
+      const child = this.parsePrimary();
+      if (child === null) return null;
+      return token.mod === '-' ? { kind: 'not', child } : child;
+    }
+    return this.parsePrimary();
+  }
+
+  private parsePrimary(): QueryNode | null {
+    const token = this.peek();
+    if (token === undefined) return null;
+    this.pos++;
+    if (token.t === 'lparen') {
+      const inner = this.parseOr();
+      if (this.peek()?.t === 'rparen') this.pos++;
+      else if (this.strict) throw new QuerySyntaxError('unbalanced parenthesis');
+      return inner;
+    }
+    if (token.t === 'word') return this.clause(token.field, token.value, token.quoted);
+    // An operator or parenthesis where a clause belongs.
+    if (this.strict) throw new QuerySyntaxError('misplaced operator');
+    return null;
+  }
+
+  private clause(field: string | null, value: string, quoted: boolean): QueryNode | null {
+    if (field === null) return textNode(null, value, quoted);
+    if (value.trim() === '') {
+      if (this.strict) throw new QuerySyntaxError('field without value');
+      return null;
+    }
+    const textField = TEXT_FIELDS[field];
+    if (textField !== undefined) return textNode([textField], value, quoted);
+    const dateField = DATE_FIELDS[field];
+    if (dateField !== undefined) {
+      try {
+        return dateNode(dateField, value, this.today);
+      } catch (e) {
+        // Whoosh's date plugin turns an unreadable date into a clause that matches nothing.
+        if (e instanceof QueryDateError && !this.strict) return { kind: 'nothing' };
+        throw e;
+      }
+    }
+    if (EMPTY_FIELDS.has(field)) return { kind: 'nothing' };
+    if (this.strict) throw new QuerySyntaxError(`unknown field ${field}`);
+    return textNode(null, `${field} ${value}`, quoted);
+  }
+}
+
+export function parseQuery(query: string, strict: boolean, today: string): ParseOutcome {
+  try {
+    const node = new Parser(lex(query, strict), strict, today).parse();
+    return { ok: true, node };
+  } catch (e) {
+    if (e instanceof QueryDateError) return { ok: false, error: 'date', field: e.field, value: e.value };
+    if (e instanceof QuerySyntaxError) return { ok: false, error: 'syntax' };
+    throw e;
+  }
+}

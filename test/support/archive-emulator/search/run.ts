@@ -1,0 +1,174 @@
+import type { Dataset } from '../dataset.js';
+import { compareKeys, DOCUMENT_ORDERING_FIELDS, parseOrdering, sortDocuments } from '../ordering.js';
+import type { VersionProfile } from '../profiles.js';
+import type { JsonObject } from '../serialize.js';
+import type { EmulatorDocument } from '../types.js';
+import { tantivySnippet, whooshHighlights, type HighlightTerm } from './highlight.js';
+import { correctQuery, hasPositiveClause, highlightTerms, indexDocument, Matcher, type IndexedDocument } from './match.js';
+import { analyze, parseQuery } from './query-parser.js';
+
+/** An answer that ends the request early (400 / 403), already in Paperless's form. */
+export interface SearchRefusal {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+export interface Hit {
+  readonly doc: EmulatorDocument;
+  readonly score: number;
+}
+
+export type SearchOutcome =
+  | {
+      readonly ok: true;
+      /** Every hit in answer order (the page is cut from this). */
+      readonly hits: readonly Hit[];
+      readonly correctedQuery: string | null;
+      /** `__search_hit__` of the hit at 0-based position `index` of `hits`. */
+      hitJson(index: number): JsonObject;
+    }
+  | { readonly ok: false; readonly refusal: SearchRefusal };
+
+const SEARCH_PARAMS_3X = ['text', 'title_search', 'query', 'more_like_id'] as const;
+/** Orderings Whoosh sorts by itself, which leaves `score` null (index.py @2.20.15). */
+const WHOOSH_SORT_FIELDS = new Set(['created', 'modified', 'added', 'title', 'correspondent__name', 'document_type__name', 'archive_serial_number', 'num_notes', 'owner', 'page_count']);
+
+const LISTING_ERROR: SearchRefusal = {
+  status: 400,
+  contentType: 'text/html; charset=utf-8',
+  body: 'Error listing search results, check logs for more detail.',
+};
+
+function json(status: number, body: unknown): SearchRefusal {
+  return { status, contentType: 'application/json', body: JSON.stringify(body) };
+}
+
+/** Whether the request is in search mode at all (2.x: `query` or `more_like_id`; 3.x: any of four). */
+export function isSearchRequest(params: ReadonlyMap<string, string>, profile: VersionProfile): boolean {
+  if (profile.engine === 'whoosh') return params.has('query') || params.has('more_like_id');
+  return SEARCH_PARAMS_3X.some((p) => params.has(p));
+}
+
+interface Matched {
+  readonly hits: Hit[];
+  readonly terms: readonly HighlightTerm[];
+  readonly correctedQuery: string | null;
+  /** Tantivy scores more_like_id results 0.0. */
+  readonly zeroScores: boolean;
+}
+
+function relevanceOrder(a: Hit, b: Hit): number {
+  return b.score - a.score || a.doc.id - b.doc.id;
+}
+
+function moreLikeThis(target: EmulatorDocument, corpus: readonly IndexedDocument[], data: Dataset): Matched {
+  const counts = new Map<string, number>();
+  for (const t of indexDocument(target, data).fields.content) if (t.length >= 4) counts.set(t, (counts.get(t) ?? 0) + 1);
+  const keyTerms = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([t]) => t);
+  const hits: Hit[] = [];
+  for (const d of corpus) {
+    if (d.doc.id === target.id) continue;
+    const shared = keyTerms.filter((t) => d.fields.content.includes(t) || d.fields.title.includes(t)).length;
+    if (shared > 0) hits.push({ doc: d.doc, score: shared });
+  }
+  return { hits, terms: keyTerms.map((text) => ({ text, prefix: false })), correctedQuery: null, zeroScores: true };
+}
+
+function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedDocument[]): Matched {
+  const tokens = analyze(value);
+  const hits: Hit[] = [];
+  for (const d of corpus) {
+    const haystacks = titleOnly ? [d.doc.title.toLowerCase()] : [d.doc.title.toLowerCase(), d.doc.content.toLowerCase()];
+    const matched = tokens.filter((t) => haystacks.some((h) => h.includes(t))).length;
+    if (matched > 0) hits.push({ doc: d.doc, score: matched });
+  }
+  // The highlight query is a plain term query on content: substring-only matches give "".
+  return { hits, terms: titleOnly ? [] : tokens.map((text) => ({ text, prefix: false })), correctedQuery: null, zeroScores: false };
+}
+
+function match(params: ReadonlyMap<string, string>, profile: VersionProfile, corpus: readonly IndexedDocument[], data: Dataset, today: string): Matched | SearchRefusal {
+  const tantivy = profile.engine === 'tantivy';
+  if (tantivy && SEARCH_PARAMS_3X.filter((p) => params.has(p)).length > 1) {
+    return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
+  }
+  const query = params.get('query');
+  if (query === undefined) {
+    const text = tantivy ? params.get('text') : undefined;
+    if (text !== undefined) return simpleText(text, false, corpus);
+    const title = tantivy ? params.get('title_search') : undefined;
+    if (title !== undefined) return simpleText(title, true, corpus);
+    const raw = params.get('more_like_id') ?? '';
+    const target = /^\d+$/.test(raw) ? data.documents.find((d) => d.id === Number(raw)) : undefined;
+    if (target === undefined) return { status: 403, contentType: 'text/html; charset=utf-8', body: 'Invalid more_like_id' };
+    return moreLikeThis(target, corpus, data);
+  }
+  const parsed = parseQuery(query, tantivy, today);
+  if (!parsed.ok) {
+    if (parsed.error === 'date') return json(400, { query: [`Invalid date value '${parsed.value}' for field '${parsed.field}'.`] });
+    return LISTING_ERROR;
+  }
+  const node = parsed.node;
+  if (node === null || (tantivy && !hasPositiveClause(node))) return { hits: [], terms: [], correctedQuery: null, zeroScores: false };
+  const matcher = new Matcher(corpus);
+  const hits: Hit[] = [];
+  for (const d of corpus) {
+    const score = matcher.score(node, d);
+    if (score !== null) hits.push({ doc: d.doc, score });
+  }
+  return { hits, terms: highlightTerms(node), correctedQuery: tantivy ? null : correctQuery(query, node, corpus), zeroScores: false };
+}
+
+/**
+ * Full-text search over the documents the ORM filters kept. Relevance order is score
+ * descending, then id ascending.
+ */
+export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset, params: ReadonlyMap<string, string>, profile: VersionProfile, today: string): SearchOutcome {
+  const corpus = candidates.map((d) => indexDocument(d, data));
+  const matched = match(params, profile, corpus, data, today);
+  if ('status' in matched) return { ok: false, refusal: matched };
+  const tantivy = profile.engine === 'tantivy';
+  const ordering = params.get('ordering');
+  let hits = [...matched.hits].sort(relevanceOrder);
+  let scoresShown = true;
+  if (!tantivy && ordering !== undefined && WHOOSH_SORT_FIELDS.has(ordering.replace(/^-/, ''))) {
+    const byId = new Map(hits.map((h) => [h.doc.id, h]));
+    hits = sortDocuments(hits.map((h) => h.doc), parseOrdering(ordering, DOCUMENT_ORDERING_FIELDS), data).flatMap((d) => byId.get(d.id) ?? []);
+    scoresShown = false;
+  } else if (tantivy && ordering !== undefined) {
+    const trimmed = ordering.trim();
+    if (trimmed === 'score') hits = [...matched.hits].sort((a, b) => compareKeys(a.score, b.score, false) || a.doc.id - b.doc.id);
+    else if (trimmed !== '-score') {
+      const terms = parseOrdering(ordering, DOCUMENT_ORDERING_FIELDS);
+      if (terms.length > 0) {
+        const byId = new Map(hits.map((h) => [h.doc.id, h]));
+        hits = sortDocuments(hits.map((h) => h.doc), terms, data).flatMap((d) => byId.get(d.id) ?? []);
+      }
+    }
+  }
+  const best = matched.hits.reduce((max, h) => Math.max(max, h.score), 0);
+  const finalHits = hits;
+  return {
+    ok: true,
+    hits: finalHits,
+    correctedQuery: matched.correctedQuery,
+    hitJson(index: number): JsonObject {
+      const hit = finalHits[index];
+      if (hit === undefined) return {};
+      if (tantivy) {
+        return {
+          score: matched.zeroScores ? 0 : Math.round(hit.score * 10000) / 10000,
+          highlights: matched.zeroScores ? '' : tantivySnippet(hit.doc.content, matched.terms),
+          note_highlights: null,
+          rank: index + 1,
+        };
+      }
+      return {
+        score: scoresShown && best > 0 ? hit.score / best : null,
+        highlights: whooshHighlights(hit.doc.content, matched.terms),
+        note_highlights: '',
+        rank: index,
+      };
+    },
+  };
+}

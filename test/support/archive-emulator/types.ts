@@ -1,0 +1,110 @@
+/** Public shapes of the archive-server emulator (a test double of Paperless-ngx). */
+
+/** 2.15 speaks API 1–8 only; 2.20 speaks 1–9 (default 9); 3.0 speaks 9 and 10 (default 10). */
+export type EmulatedVersion = '2.15' | '2.20' | '3.0';
+
+export interface EmulatorDocument {
+  id: number;
+  title: string;
+  content: string;
+  /** YYYY-MM-DD */
+  created: string;
+  /** ISO 8601 with offset (`Z` or `±HH:MM`); served exactly as given. */
+  added: string;
+  correspondent: number | null;
+  documentType: number | null;
+}
+
+export interface NamedObject {
+  id: number;
+  name: string;
+}
+
+export interface EmulatorOptions {
+  /** Default '2.20'. */
+  version?: EmulatedVersion;
+  /** Default `sampleArchive().documents`. */
+  documents?: EmulatorDocument[];
+  /** Default `sampleArchive().correspondents`. */
+  correspondents?: NamedObject[];
+  /** Default `sampleArchive().documentTypes`. */
+  documentTypes?: NamedObject[];
+  /** Accepted API tokens; default ['emulator-token']. */
+  tokens?: string[];
+  /** Tokens of an account without `documents.view_*` permissions: authenticated, answered 403. */
+  forbiddenTokens?: string[];
+  /** Serve TLS with the committed self-signed certificate of test/support/tls. */
+  https?: boolean;
+  /** E.g. '/paperless': the API is served under it (and 404s outside it). */
+  pathPrefix?: string;
+  /** Listen address, default '127.0.0.1'; the port is always ephemeral. */
+  host?: string;
+}
+
+export interface Fault {
+  /** Applies to request paths starting with this (path after pathPrefix, e.g. '/api/documents/'); default every path. */
+  match?: string;
+  /** How many matching requests it applies to, then it is spent; default unlimited. */
+  times?: number;
+  status?: number;
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** 200 with a non-JSON body. */
+  garbage?: boolean;
+  /** 200 JSON-looking body of this many bytes. */
+  hugeBodyBytes?: number;
+  /** Headers at once, body dribbled over this time. */
+  slowBodyMs?: number;
+  /** Accept the connection, answer nothing for this long (then answer as the rest of the fault says). */
+  hangMs?: number;
+  /** Close the connection without answering. */
+  destroySocket?: boolean;
+  /** Absolute URL or path; Location header. */
+  redirectTo?: string;
+  /** Default 302. */
+  redirectStatus?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Full path incl. prefix, no query. */
+  path: string;
+  /** Decoded as Django decodes it; the last value of a repeated key wins. */
+  query: Record<string, string>;
+  /** Lowercased names. */
+  headers: Record<string, string | undefined>;
+  /** Date.now() when the request arrived. */
+  at: number;
+}
+
+export interface ArchiveEmulator {
+  /** Base URL incl. pathPrefix, no trailing slash, e.g. http://127.0.0.1:41234/paperless */
+  readonly url: string;
+  /** E.g. http://127.0.0.1:41234 */
+  readonly origin: string;
+  readonly port: number;
+  /** PEM of the certificate when https. */
+  readonly ca: string | undefined;
+  readonly requests: RecordedRequest[];
+  /** TCP connections accepted so far. */
+  connections: number;
+  /** Added before every answer; settable at any time. */
+  latencyMs: number;
+  /** Consulted in order for every request; the first live match applies; settable at any time. */
+  faults: Fault[];
+  /** Settable at any time. */
+  version: EmulatedVersion;
+  /** Settable (tests add/remove documents). */
+  documents: EmulatorDocument[];
+  /** Settable. */
+  correspondents: NamedObject[];
+  /** Settable. */
+  documentTypes: NamedObject[];
+  /** Settable: accepted tokens. */
+  tokens: string[];
+  /** Settable: tokens answered 403. */
+  forbiddenTokens: string[];
+  clearRequests(): void;
+  close(): Promise<void>;
+}
