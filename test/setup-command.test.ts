@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { FileCredentialStore } from '../src/core/settings/credential-store.js';
+import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
+import { captureIO } from './support/capture-io.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+
+const TOKEN = 'emulator-token';
+const SECOND_TOKEN = 'second-token-3f9a';
+
+let archive: ArchiveEmulator;
+let otherPort: ArchiveEmulator;
+let host: HostFixture;
+const roots: string[] = [];
+
+interface Run {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-setup-'));
+  roots.push(dir);
+  return dir;
+}
+
+async function run(dir: string, args: readonly string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; hostDb?: boolean } = {}): Promise<Run> {
+  const io = captureIO({ ...(options.stdin === undefined ? {} : { stdin: options.stdin }), env: options.env ?? {} });
+  const globals = ['--config-dir', dir, ...(options.hostDb === false ? [] : ['--host-db', host.dbUrl])];
+  const code = await main([...globals, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+function settingsOf(dir: string): Record<string, unknown> {
+  const path = join(dir, 'settings.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+}
+
+function tokenOf(dir: string): ReturnType<FileCredentialStore['load']> {
+  return new FileCredentialStore({ directory: dir, env: {} }).load();
+}
+
+function logOf(dir: string): string {
+  const path = join(dir, 'docs_unified_search.log');
+  return existsSync(path) ? readFileSync(path, 'utf8') : '';
+}
+
+/** Every byte under a directory, for proving that the token is nowhere in clear. */
+function everything(dir: string): string {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => readFileSync(path, 'latin1'))
+    .join('\n');
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+function saveArgs(url: string, ...more: string[]): string[] {
+  return ['setup', `--url=${url}`, ...more];
+}
+
+beforeAll(async () => {
+  archive = await startArchiveEmulator({ tokens: [TOKEN, SECOND_TOKEN], pathPrefix: '/paperless' });
+  otherPort = await startArchiveEmulator({ tokens: [TOKEN, SECOND_TOKEN], pathPrefix: '/paperless' });
+  host = await createHostFixture('sqlite');
+  await host.addUser('Archive');
+  await host.addUser('alice');
+  await host.setAppConfig('docs_sync', 'target_user', 'alice');
+});
+
+afterAll(async () => {
+  await archive.close();
+  await otherPort.close();
+  await host.drop();
+});
+
+describe('setup saves after a working connection test', () => {
+  test('exit 0: URL, switches, archive account in the host spelling, versions, token bound to the origin', async () => {
+    const dir = freshDir();
+    const result = await run(dir, saveArgs(`${archive.url}/`, '--token-stdin', '--allow-local', '--archive-account=archive'), { stdin: `${TOKEN}\nignored second line\n` });
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).toContain(archive.url);
+    const stored = settingsOf(dir);
+    expect(stored).toMatchObject({ docs_url: archive.url, allow_local: true, always_search: false, archive_owner: 'Archive', host_db: host.dbUrl });
+    expect(typeof stored.docs_version).toBe('string');
+    expect(typeof stored.docs_api_version).toBe('string');
+    expect(result.out).toContain(String(stored.docs_version));
+    expect(tokenOf(dir)).toEqual({ status: 'ok', token: TOKEN, origin: `${archive.origin}` });
+    const test = archive.requests.at(-1);
+    expect(test?.path).toBe('/paperless/api/documents/');
+    expect(test?.query).toMatchObject({ page_size: '1', fields: 'id' });
+    expect(test?.headers.authorization).toBe(`Token ${TOKEN}`);
+  });
+
+  test('the token from an environment variable; blank archive account means the sync add-on account', async () => {
+    const dir = freshDir();
+    const result = await run(dir, saveArgs(archive.url, '--token-env=PAPERLESS_TOKEN', '--allow-local', '--archive-account='), { env: { PAPERLESS_TOKEN: ` ${TOKEN} ` } });
+    expect(result.code).toBe(0);
+    expect(settingsOf(dir).archive_owner).toBeUndefined();
+    expect(result.out).toContain("alice (the synchronization add-on's account)");
+    expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: TOKEN });
+  });
+
+  test('the host location is stored: later commands need no --host-db', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);
+    const later = await run(dir, ['config:app:get', 'docs_sync', 'target_user'], { hostDb: false });
+    expect(later).toEqual({ code: 0, out: 'alice\n', err: '' });
+  });
+});
+
+describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
+  test('a loopback URL without --allow-local: local_address, warning logged, nothing stored', async () => {
+    const dir = freshDir();
+    const result = await run(dir, saveArgs(archive.url, '--token-stdin'), { stdin: TOKEN });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[local_address\]/);
+    expect(settingsOf(dir)).toEqual({});
+    expect(tokenOf(dir)).toEqual({ status: 'none' });
+    expect(logOf(dir)).toContain('The test of the connection to the archive server failed: reason (local_address)');
+  });
+
+  test('an archive server that does not answer: exit 1 unreachable, nothing stored', async () => {
+    const dir = freshDir();
+    const result = await run(dir, saveArgs(`http://127.0.0.1:${await closedPort()}`, '--token-stdin', '--allow-local'), { stdin: TOKEN });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unreachable\]/);
+    expect(settingsOf(dir)).toEqual({});
+  });
+
+  test('a refused token: exit 1 unauthorized, the earlier settings and token stay', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);
+    const before = settingsOf(dir);
+    const result = await run(dir, saveArgs(archive.url, '--token-stdin', '--always-search'), { stdin: 'wrong-token' });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unauthorized\]/);
+    expect(settingsOf(dir)).toEqual(before);
+    expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: TOKEN });
+    expect(logOf(dir)).toContain('reason (unauthorized)');
+  });
+
+  test('an archive account the host does not have: exit 1 unknown_archive_account, nothing stored', async () => {
+    const dir = freshDir();
+    const result = await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local', '--archive-account=nobody'), { stdin: TOKEN });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unknown_archive_account\]/);
+    expect(settingsOf(dir)).toEqual({});
+    expect(tokenOf(dir)).toEqual({ status: 'none' });
+  });
+
+  test.each([
+    ['a bad URL', ['--url=paperless.example.com', '--token-stdin'], 'invalid_url'],
+    ['a URL with a query', ['--url=https://p.example.com/?x=1', '--token-stdin'], 'url_extras'],
+    ['a Unicode host', ['--url=https://bücher.example', '--token-stdin'], 'host_not_ascii'],
+    ['no token at all', ['--url=https://p.example.com'], 'token_required'],
+  ])('%s: exit 1 with its code', async (_what, args, code) => {
+    const dir = freshDir();
+    const result = await run(dir, ['setup', ...args], { stdin: TOKEN });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(new RegExp(`^Error \\[${code}\\]`));
+    expect(settingsOf(dir)).toEqual({});
+  });
+
+  test.each([
+    ['missing --url', ['setup', '--token-stdin'], TOKEN, /--url/],
+    ['an empty first line on stdin', ['setup', '--url=https://p.example.com', '--token-stdin'], '\nsecond', /empty/],
+    ['an unset token variable', ['setup', '--url=https://p.example.com', '--token-env=NOT_SET'], undefined, /NOT_SET/],
+    ['two token sources', ['setup', '--url=https://p.example.com', '--token-stdin', '--token-env=X'], TOKEN, /one source/],
+  ])('%s: exit 2, a usage message', async (_what, args, stdin, message) => {
+    const dir = freshDir();
+    const result = await run(dir, args, stdin === undefined ? {} : { stdin });
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]/);
+    expect(result.err).toMatch(message);
+    expect(settingsOf(dir)).toEqual({});
+  });
+});
+
+describe('Rule 1: the token is never accepted on the command line', () => {
+  test.each([
+    [['--token=cmdline-secret-771']],
+    [['--token', 'cmdline-secret-771']],
+    [['--token']],
+    [['--token-stdin=cmdline-secret-771']],
+    [['--token-env=X=cmdline-secret-771', '--tokn=cmdline-secret-771']],
+  ])('%j: exit 2, pointed to --token-stdin / --token-env, value not echoed, nothing stored', async (tokenArgs) => {
+    const dir = freshDir();
+    const result = await run(dir, ['setup', `--url=${archive.url}`, '--allow-local', ...tokenArgs], { stdin: TOKEN });
+    expect(result.code).toBe(2);
+    expect(result.out + result.err).not.toContain('cmdline-secret-771');
+    expect(settingsOf(dir)).toEqual({});
+    expect(archive.requests.filter((r) => r.headers.authorization?.includes('cmdline-secret-771'))).toEqual([]);
+  });
+
+  test('--token names the two allowed sources', async () => {
+    const result = await run(freshDir(), ['setup', `--url=${archive.url}`, '--token=abc'], { stdin: TOKEN });
+    expect(result.err).toMatch(/^Error \[usage\]: .*--token-stdin.*--token-env/);
+  });
+});
+
+describe('Rules 2 and 3: omitted options keep stored values; a blank token only for the same server', () => {
+  test('an omitted switch or account keeps its stored value; a given one changes it', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local', '--always-search', '--archive-account=Archive'), { stdin: TOKEN })).code).toBe(0);
+    expect((await run(dir, saveArgs(archive.url))).code).toBe(0);
+    expect(settingsOf(dir)).toMatchObject({ allow_local: true, always_search: true, archive_owner: 'Archive' });
+    expect((await run(dir, saveArgs(archive.url, '--no-always-search'))).code).toBe(0);
+    expect(settingsOf(dir)).toMatchObject({ allow_local: true, always_search: false, archive_owner: 'Archive' });
+    expect((await run(dir, saveArgs(archive.url, '--archive-account='))).code).toBe(0);
+    expect(settingsOf(dir).archive_owner).toBeUndefined();
+  });
+
+  test('without a token the stored one is kept and sent for the same origin, also under another path', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-env=T', '--allow-local'), { env: { T: SECOND_TOKEN } })).code).toBe(0);
+    archive.clearRequests();
+    const result = await run(dir, saveArgs(`${archive.origin}/paperless/`));
+    expect(result.code).toBe(0);
+    expect(archive.requests.at(-1)?.headers.authorization).toBe(`Token ${SECOND_TOKEN}`);
+    expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: SECOND_TOKEN });
+  });
+
+  test('token_for_other_server when only the port changes; nothing sent there, nothing changed', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);
+    const before = settingsOf(dir);
+    otherPort.clearRequests();
+    const result = await run(dir, saveArgs(otherPort.url));
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[token_for_other_server\]/);
+    expect(otherPort.requests).toEqual([]);
+    expect(settingsOf(dir)).toEqual(before);
+    // With the token given again the other server is accepted and the token re-bound to it.
+    expect((await run(dir, saveArgs(otherPort.url, '--token-stdin'), { stdin: TOKEN })).code).toBe(0);
+    expect(tokenOf(dir)).toMatchObject({ status: 'ok', origin: otherPort.origin });
+  });
+
+  test('a stored token that cannot be decrypted must be given again', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN, env: { DUS_SECRET: 'one' } })).code).toBe(0);
+    const result = await run(dir, saveArgs(archive.url), { env: { DUS_SECRET: 'two' } });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[token_required\]: .*can't be decrypted/);
+    expect(logOf(dir)).toContain("The stored API token can't be decrypted");
+  });
+});
+
+describe('the token stays secret', () => {
+  test('never in stdout, stderr, the log, the settings or any other file of the config directory', async () => {
+    const dir = freshDir();
+    const outputs: Run[] = [];
+    outputs.push(await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN, env: { DUS_LOG_LEVEL: 'debug' } }));
+    outputs.push(await run(dir, saveArgs(archive.url, '--token-stdin'), { stdin: SECOND_TOKEN }));
+    outputs.push(await run(dir, saveArgs(otherPort.url)));
+    outputs.push(await run(dir, saveArgs(archive.url, '--token-stdin'), { stdin: 'rejected-token-5521' }));
+    outputs.push(await run(dir, ['test']));
+    outputs.push(await run(dir, ['config:app:get', 'docs_unified_search', 'docs_url']));
+    expect(outputs.map((o) => o.code)).toEqual([0, 0, 1, 1, 0, 0]);
+    const text = outputs.map((o) => o.out + o.err).join('\n') + everything(dir);
+    for (const secret of [TOKEN, SECOND_TOKEN, 'rejected-token-5521']) expect(text).not.toContain(secret);
+    expect(logOf(dir)).not.toBe('');
+  });
+});
+
+describe('help', () => {
+  test('lists the options and examples, and no --token', async () => {
+    const result = await run(freshDir(), ['setup', '--help']);
+    expect(result.code).toBe(0);
+    for (const option of ['--url', '--token-stdin', '--token-env', '--archive-account', '--no-allow-local', '--no-always-search', 'Examples:']) {
+      expect(result.out).toContain(option);
+    }
+    expect(result.out).not.toMatch(/--token \[/);
+  });
+});
