@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { createArchiveClient } from '../src/core/archive/archive-client.js';
+import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
+import { DusError } from '../src/core/errors.js';
+import { isLocalAddress } from '../src/core/net/address-guard.js';
+import { lookupAll } from '../src/core/net/resolve.js';
+import { startArchiveEmulator } from './support/archive-emulator/index.js';
+import type { ArchiveEmulator } from './support/archive-emulator/types.js';
+
+/**
+ * Every way a request can fail, over real loopback HTTP and HTTPS, mapped to exactly one of
+ * the spec's codes; the second-try rule; the token never in an error.
+ */
+
+const TOKEN = 'failure-test-token-Zq81xw';
+const TIMEOUTS = { connectMs: 400, answerMs: 1500, widgetAnswerMs: 1500, retryWindowMs: 3500 };
+
+async function failureOf(work: Promise<unknown>): Promise<DusError> {
+  const error = await work.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DusError);
+  const failure = error as DusError;
+  // The token and any URL query stay out of everything a caller could print.
+  const printable = [failure.message, String(failure.stack), String(failure.cause), JSON.stringify(failure)].join('\n');
+  expect(printable).not.toContain(TOKEN);
+  expect(failure.message).not.toMatch(/\?|page_size|fields=/);
+  return failure;
+}
+
+/** A resolver seam that counts lookups: one per try. */
+function countingResolver(answers: readonly ResolvedAddress[] | Error, delayMs = 0): { resolver: NonNullable<ArchiveClientOptions['resolver']>; calls: () => number } {
+  let calls = 0;
+  return {
+    resolver: async () => {
+      calls += 1;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (answers instanceof Error) throw answers;
+      return answers;
+    },
+    calls: () => calls,
+  };
+}
+
+function notFoundError(host: string): Error {
+  return Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
+}
+
+const LOOPBACK: readonly ResolvedAddress[] = [{ address: '127.0.0.1', family: 4 }];
+
+/** A port on which nothing listens (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('statuses and answers over HTTP', () => {
+  let emulator: ArchiveEmulator;
+  const client = (options: ArchiveClientOptions = {}, token = TOKEN) => createArchiveClient({ url: emulator.url, token, allowLocal: true }, { timeouts: TIMEOUTS, ...options });
+
+  beforeAll(async () => {
+    emulator = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN], forbiddenTokens: ['no-permission-token'] });
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+  beforeEach(() => {
+    emulator.clearRequests();
+    emulator.faults = [];
+    emulator.latencyMs = 0;
+  });
+
+  it('401 for an unknown token → unauthorized', async () => {
+    const failure = await failureOf(client({}, 'wrong-token').testConnection());
+    expect([failure.code, failure.status]).toEqual(['unauthorized', 401]);
+  });
+
+  it('403 for an account without permission → unauthorized', async () => {
+    const failure = await failureOf(client({}, 'no-permission-token').testConnection());
+    expect([failure.code, failure.status]).toEqual(['unauthorized', 403]);
+  });
+
+  it('404 on the connection test → not_found', async () => {
+    emulator.faults = [{ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' }];
+    const failure = await failureOf(client().testConnection());
+    expect([failure.code, failure.status]).toEqual(['not_found', 404]);
+  });
+
+  it('404 of a search that is no API answer → not_found, not a rejected query', async () => {
+    emulator.faults = [{ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' }];
+    expect((await failureOf(client().search({ term: 'x', page: 2 }))).code).toBe('not_found');
+  });
+
+  it.each([500, 502, 503, 429, 418])('HTTP %i → http with the status', async (status) => {
+    emulator.faults = [{ status, contentType: 'text/plain', body: 'nope' }];
+    const failure = await failureOf(client().testConnection());
+    expect([failure.code, failure.status]).toEqual(['http', status]);
+    expect(failure.message).toContain(String(status));
+  });
+
+  it('406 → unsupported_version', async () => {
+    emulator.faults = [{ status: 406, contentType: 'application/json', body: '{"detail":"Invalid version in \\"Accept\\" header."}' }];
+    expect((await failureOf(client().testConnection())).code).toBe('unsupported_version');
+  });
+
+  it.each([
+    ['a non-JSON body', { garbage: true }],
+    ['an HTML page', { status: 200, contentType: 'text/html', body: '<html><body>Login</body></html>' }],
+    ['JSON of another shape', { status: 200, contentType: 'application/json', body: '{"results":"none"}' }],
+    ['items without ids', { status: 200, contentType: 'application/json', body: '{"count":1,"next":null,"previous":null,"results":[{"title":"x"}]}' }],
+    ['JSON under a text type', { status: 200, contentType: 'text/plain', body: '{"count":0,"next":null,"previous":null,"results":[]}' }],
+    ['204 without a list', { status: 204, body: '' }],
+    ['a redirect without a target', { status: 302, body: '' }],
+  ])('%s → not_paperless', async (_name, fault) => {
+    emulator.faults = [fault];
+    expect((await failureOf(client().testConnection())).code).toBe('not_paperless');
+  });
+
+  it('an answer beyond the body cap → not_paperless', async () => {
+    emulator.faults = [{ hugeBodyBytes: 300_000 }];
+    const failure = await failureOf(client({ maxBodyBytes: 100_000 }).testConnection());
+    expect(failure.code).toBe('not_paperless');
+    expect(failure.message).toContain('100000');
+    emulator.faults = [{ hugeBodyBytes: 300_000 }];
+    // The same answer (a valid empty page, padded) within a larger cap is read and accepted.
+    await expect(client({ maxBodyBytes: 1_000_000 }).testConnection()).resolves.toMatchObject({ count: 0 });
+  });
+
+  it('a widget answer of the wrong shape → not_paperless', async () => {
+    emulator.faults = [{ status: 200, contentType: 'application/json', body: '{"count":1,"next":null,"previous":null,"results":[{"id":1,"title":"t"}]}' }];
+    expect((await failureOf(client().newest())).code).toBe('not_paperless');
+  });
+
+  it('no answer within the answer timeout → timeout, no second try after the connection', async () => {
+    emulator.faults = [{ hangMs: 2000 }];
+    const failure = await failureOf(client({ timeouts: { ...TIMEOUTS, answerMs: 150 } }).testConnection());
+    expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('a body dribbled past the answer timeout → timeout', async () => {
+    emulator.faults = [{ slowBodyMs: 1500 }];
+    expect((await failureOf(client({ timeouts: { ...TIMEOUTS, answerMs: 200 } }).testConnection())).code).toBe('timeout');
+  });
+
+  it('the widget has its own, shorter answer timeout', async () => {
+    emulator.latencyMs = 400;
+    const options = { timeouts: { ...TIMEOUTS, answerMs: 1500, widgetAnswerMs: 150 } };
+    await expect(client(options).testConnection()).resolves.toMatchObject({ count: expect.any(Number) });
+    expect((await failureOf(client(options).newest())).code).toBe('timeout');
+  });
+
+  it("the caller's abort (the pipeline's budget) → timeout", async () => {
+    emulator.faults = [{ hangMs: 2000 }];
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    expect((await failureOf(client().search({ term: 'x', page: 1, signal: controller.signal }))).code).toBe('timeout');
+  });
+
+  it('a connection closed without an answer → unreachable, and no second try', async () => {
+    emulator.faults = [{ destroySocket: true }];
+    const before = emulator.connections;
+    const failure = await failureOf(client().testConnection());
+    expect([failure.code, failure.beforeConnection]).toEqual(['unreachable', false]);
+    expect(emulator.requests).toHaveLength(1);
+    expect(emulator.connections - before).toBe(1);
+  });
+});
+
+describe('connections that fail before an answer', () => {
+  it('a refused connection → unreachable, tried exactly twice', async () => {
+    const port = await closedPort();
+    const dns = countingResolver(LOOPBACK);
+    const client = createArchiveClient({ url: `http://archive.test:${port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver });
+    const failure = await failureOf(client.testConnection());
+    expect([failure.code, failure.beforeConnection]).toEqual(['unreachable', true]);
+    expect(dns.calls()).toBe(2);
+  });
+
+  it('the widget request gets no second try', async () => {
+    const port = await closedPort();
+    const dns = countingResolver(LOOPBACK);
+    const client = createArchiveClient({ url: `http://archive.test:${port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver });
+    expect((await failureOf(client.newest())).code).toBe('unreachable');
+    expect(dns.calls()).toBe(1);
+  });
+
+  it('a name that does not resolve → unknown_host, tried twice within the window', async () => {
+    const dns = countingResolver(notFoundError('archive.test'));
+    const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: TIMEOUTS, resolver: dns.resolver });
+    const failure = await failureOf(client.search({ term: 'x', page: 1 }));
+    expect([failure.code, failure.beforeConnection]).toEqual(['unknown_host', true]);
+    expect(dns.calls()).toBe(2);
+  });
+
+  it('no second try for a failure that took longer than the window', async () => {
+    const dns = countingResolver(notFoundError('archive.test'), 80);
+    const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: { ...TIMEOUTS, retryWindowMs: 40 }, resolver: dns.resolver });
+    expect((await failureOf(client.names('correspondents', [1]))).code).toBe('unknown_host');
+    expect(dns.calls()).toBe(1);
+  });
+
+  it('no second try for an address the host refused', async () => {
+    const dns = countingResolver(LOOPBACK);
+    const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: TIMEOUTS, resolver: dns.resolver });
+    const failure = await failureOf(client.testConnection());
+    expect([failure.code, failure.beforeConnection]).toEqual(['local_address', true]);
+    expect(dns.calls()).toBe(1);
+  });
+
+  it('the default resolver answers from the system', async () => {
+    const answers = await lookupAll('localhost');
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((answer) => isLocalAddress(answer.address))).toBe(true);
+  });
+});
+
+describe('TLS', () => {
+  let secure: ArchiveEmulator;
+  let plain: ArchiveEmulator;
+  beforeAll(async () => {
+    secure = await startArchiveEmulator({ version: '3.0', https: true, tokens: [TOKEN] });
+    plain = await startArchiveEmulator({ version: '3.0', tokens: [TOKEN] });
+  });
+  afterAll(async () => {
+    await secure.close();
+    await plain.close();
+  });
+
+  it('a self-signed certificate without its CA → tls', async () => {
+    const failure = await failureOf(createArchiveClient({ url: secure.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    expect(failure.code).toBe('tls');
+    expect(failure.message).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY/);
+    expect(secure.requests).toHaveLength(0);
+  });
+
+  it('succeeds with the CA given, speaking to the checked address', async () => {
+    expect(secure.ca).toBeDefined();
+    const result = await createArchiveClient({ url: secure.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, ca: secure.ca }).testConnection();
+    expect(result.versions.apiVersion).toBe('10');
+    expect(secure.requests[0]?.headers.authorization).toBe(`Token ${TOKEN}`);
+  });
+
+  it('a certificate for another name → tls (the name, not the pinned address, is verified)', async () => {
+    const dns = countingResolver(LOOPBACK);
+    const client = createArchiveClient(
+      { url: `https://archive.test:${secure.port}`, token: TOKEN, allowLocal: true },
+      { timeouts: TIMEOUTS, ca: secure.ca, resolver: dns.resolver },
+    );
+    const failure = await failureOf(client.testConnection());
+    expect(failure.code).toBe('tls');
+    expect(failure.message).toContain('ERR_TLS_CERT_ALTNAME_INVALID');
+  });
+
+  it('https to a plain-HTTP port → tls_handshake', async () => {
+    const failure = await failureOf(createArchiveClient({ url: plain.url.replace('http:', 'https:'), token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    expect(failure.code).toBe('tls_handshake');
+    expect(failure.beforeConnection).toBe(false);
+  });
+
+  it('a server that accepts but never completes the handshake → timeout after the connect timeout', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const client = createArchiveClient({ url: `https://127.0.0.1:${port}`, token: TOKEN, allowLocal: true }, { timeouts: { ...TIMEOUTS, connectMs: 150, answerMs: 5000 } });
+      const failure = await failureOf(client.testConnection());
+      expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
+      expect(sockets.size).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createArchiveClient } from '../src/core/archive/archive-client.js';
+import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
+import { DusError } from '../src/core/errors.js';
+import { isLocalAddress } from '../src/core/net/address-guard.js';
+import { startArchiveEmulator } from './support/archive-emulator/index.js';
+import type { ArchiveEmulator } from './support/archive-emulator/types.js';
+
+/**
+ * Redirect rules and the local-address guard over loopback. Test-only seams stand in for
+ * the public network: `archive.test` and `other.test` resolve to 127.0.0.1, and the address
+ * rule treats 127.0.0.1 as public while every other address keeps the real rule.
+ */
+
+const TOKEN = 'redirect-test-token-Pw93kd';
+const TIMEOUTS = { connectMs: 500, answerMs: 2000, widgetAnswerMs: 2000, retryWindowMs: 3500 };
+
+const NAMES: Record<string, readonly ResolvedAddress[]> = {
+  'archive.test': [{ address: '127.0.0.1', family: 4 }],
+  'other.test': [{ address: '127.0.0.1', family: 4 }],
+  'rebind.test': [{ address: '127.0.0.1', family: 4 }],
+  'mixed.test': [
+    { address: '93.184.215.14', family: 4 },
+    { address: '10.0.0.7', family: 4 },
+  ],
+  'mapped.test': [{ address: '::ffff:192.168.0.10', family: 6 }],
+  'mapped-hex.test': [{ address: '::ffff:a9fe:a9fe', family: 6 }],
+  'private6.test': [{ address: 'fd00::5', family: 6 }],
+  'linklocal6.test': [{ address: 'fe80::1', family: 6 }],
+  'metadata.test': [{ address: '169.254.169.254', family: 4 }],
+  'cgnat.test': [{ address: '100.100.100.200', family: 4 }],
+  'zero.test': [{ address: '0.0.0.0', family: 4 }],
+  'loop6.test': [{ address: '::1', family: 6 }],
+  'nat64.test': [{ address: '64:ff9b::a00:1', family: 6 }],
+  'sixtofour.test': [{ address: '2002:c0a8:1::1', family: 6 }],
+  'odd.test': [{ address: '0x7f.1', family: 4 }],
+};
+
+const lookups: string[] = [];
+async function resolver(hostname: string): Promise<readonly ResolvedAddress[]> {
+  lookups.push(hostname);
+  const answers = NAMES[hostname];
+  if (answers === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  return answers;
+}
+
+/** Loopback 127.0.0.1 plays the public internet; everything else is judged by the real rule. */
+function testNetworkIsLocal(address: string): boolean {
+  return address === '127.0.0.1' ? false : isLocalAddress(address);
+}
+
+const seams: ArchiveClientOptions = { timeouts: TIMEOUTS, resolver, isLocalAddress: testNetworkIsLocal };
+
+async function failureOf(work: Promise<unknown>): Promise<DusError> {
+  const error = await work.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(DusError);
+  const failure = error as DusError;
+  expect(`${failure.message}\n${String(failure.cause)}`).not.toContain(TOKEN);
+  return failure;
+}
+
+describe('redirects', () => {
+  let emulator: ArchiveEmulator;
+  let base: string;
+  beforeAll(async () => {
+    emulator = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN], pathPrefix: '/paperless' });
+    base = `http://archive.test:${emulator.port}/paperless`;
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+  beforeEach(() => {
+    emulator.clearRequests();
+    emulator.faults = [];
+    lookups.length = 0;
+  });
+
+  it('follows a same-origin redirect and keeps the token', async () => {
+    emulator.faults = [{ match: '/old/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id`, redirectStatus: 301 }];
+    const client = createArchiveClient({ url: `http://archive.test:${emulator.port}/paperless/old`, token: TOKEN, allowLocal: false }, seams);
+    const result = await client.testConnection();
+    expect(result.count).toBeGreaterThan(0);
+    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/paperless/old/api/documents/', `Token ${TOKEN}`],
+      ['/paperless/api/documents/', `Token ${TOKEN}`],
+    ]);
+    expect(lookups).toEqual(['archive.test', 'archive.test']);
+  });
+
+  it('leaves the token out on a hop to another origin (the archive server then refuses)', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://other.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    expect(failure.code).toBe('unauthorized');
+    expect(emulator.requests.map((r) => [r.headers.host, r.headers.authorization])).toEqual([
+      [`archive.test:${emulator.port}`, `Token ${TOKEN}`],
+      [`other.test:${emulator.port}`, undefined],
+    ]);
+  });
+
+  it('follows up to 5 redirects', async () => {
+    emulator.faults = [
+      { match: '/hop1/', times: 1, redirectTo: '/paperless/hop2/' },
+      { match: '/hop2/', times: 1, redirectTo: '/paperless/hop3/' },
+      { match: '/hop3/', times: 1, redirectTo: '/paperless/hop4/' },
+      { match: '/hop4/', times: 1, redirectTo: '/paperless/api/documents/?page_size=1&fields=id' },
+      { match: '/api/documents/', times: 1, redirectTo: '/paperless/hop1/' },
+    ];
+    const result = await createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection();
+    expect(result.count).toBeGreaterThan(0);
+    expect(emulator.requests).toHaveLength(6);
+  });
+
+  it('refuses a sixth redirect', async () => {
+    emulator.faults = [{ match: '/api/documents/', redirectTo: '/paperless/api/documents/?page_size=1&fields=id' }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    expect(failure.code).toBe('redirect');
+    expect(emulator.requests).toHaveLength(6);
+  });
+
+  it('follows none with the local-network switch on', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: '/paperless/api/documents/?page_size=1&fields=id' }];
+    const failure = await failureOf(createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    expect(failure.code).toBe('redirect');
+    expect(failure.status).toBe(302);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['a loopback address', (port: number) => `http://127.0.0.2:${port}/paperless/api/documents/`],
+    ['an odd spelling of loopback', (port: number) => `http://2130706434:${port}/paperless/api/documents/`],
+    ['a private address', (_port: number) => 'http://10.1.2.3/api/documents/'],
+    ['the metadata address', (_port: number) => 'http://169.254.169.254/latest/meta-data/'],
+    ['an IPv4-mapped loopback', (port: number) => `http://[::ffff:127.0.0.2]:${port}/paperless/api/documents/`],
+    ['localhost', (port: number) => `http://localhost:${port}/paperless/api/documents/`],
+    ['a dot-less name', (port: number) => `http://paperless:${port}/paperless/api/documents/`],
+    ['a name resolving to a local address', (_port: number) => 'http://metadata.test/'],
+  ])('never follows one to %s', async (_name, target) => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target(emulator.port) }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    expect(failure.code).toBe('local_address');
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('with the switch on, follows none even back to the same local server', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://127.0.0.1:${emulator.port}/paperless/api/documents/` }];
+    const failure = await failureOf(createArchiveClient({ url: `http://localhost:${emulator.port}/paperless`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    expect(failure.code).toBe('redirect');
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('refuses a redirect to another scheme than HTTP(S)', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: 'ftp://archive.test/api/documents/' }];
+    expect((await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection())).code).toBe('redirect');
+  });
+});
+
+describe('local-network addresses are refused before any connection', () => {
+  let emulator: ArchiveEmulator;
+  beforeAll(async () => {
+    emulator = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN] });
+  });
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  const literalHosts = (port: number): string[] => [
+    `127.0.0.1:${port}`,
+    `127.0.0.2:${port}`,
+    `2130706433:${port}`,
+    `0177.0.0.1:${port}`,
+    `0x7f.1:${port}`,
+    `0x7f000001:${port}`,
+    `127.1:${port}`,
+    `017700000001:${port}`,
+    `[::1]:${port}`,
+    `[::ffff:127.0.0.1]:${port}`,
+    `[::ffff:7f00:1]:${port}`,
+    `[0:0:0:0:0:ffff:7f00:1]:${port}`,
+    `[::127.0.0.1]:${port}`,
+    `[64:ff9b::7f00:1]:${port}`,
+    `[2002:7f00:1::]:${port}`,
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.178.1',
+    '169.254.169.254',
+    '0xA9FEA9FE',
+    '100.64.0.1',
+    '100.100.100.200',
+    '0.0.0.0',
+    '0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '198.18.0.1',
+    '168.63.129.16',
+    '[fe80::1]',
+    '[fc00::1]',
+    '[fd00:ec2::254]',
+    '[::]',
+    '[ff02::1]',
+    '[::ffff:10.0.0.1]',
+    '[::ffff:a9fe:a9fe]',
+    `localhost:${port}`,
+    `LOCALHOST.:${port}`,
+    `paperless:${port}`,
+    'archive.local',
+    'docs.internal',
+    'nas.lan',
+    'server.home',
+  ];
+
+  const resolvedHosts = [
+    'mixed.test', // a public answer first, a local one second
+    'mapped.test',
+    'mapped-hex.test',
+    'private6.test',
+    'linklocal6.test',
+    'metadata.test',
+    'cgnat.test',
+    'zero.test',
+    'loop6.test',
+    'nat64.test',
+    'sixtofour.test',
+    'odd.test',
+  ];
+
+  it('refuses at least 40 local forms with local_address and never reaches the server', async () => {
+    const hosts = [...literalHosts(emulator.port), ...resolvedHosts];
+    expect(hosts.length).toBeGreaterThanOrEqual(40);
+    const refused: string[] = [];
+    for (const host of hosts) {
+      emulator.clearRequests();
+      lookups.length = 0;
+      // The real address rule; the resolver seam only supplies the answers of the .test names.
+      const client = createArchiveClient({ url: `http://${host}`, token: TOKEN, allowLocal: false }, { timeouts: TIMEOUTS, resolver });
+      const failure = await failureOf(client.testConnection());
+      if (failure.code === 'local_address' && failure.beforeConnection && emulator.requests.length === 0) refused.push(host);
+      expect(lookups.length).toBeLessThanOrEqual(1);
+    }
+    expect(refused).toEqual(hosts);
+    expect(emulator.connections).toBe(0);
+  });
+
+  it('lets the configured origin be local with the switch on, and only that origin', async () => {
+    const local = createArchiveClient({ url: `http://localhost:${emulator.port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS });
+    await expect(local.testConnection()).resolves.toMatchObject({ count: expect.any(Number) });
+  });
+});
