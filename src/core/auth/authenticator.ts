@@ -1,3 +1,4 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { HostAdapter } from '../host/types.js';
 import { appTokenOwner } from './app-token.js';
 import { spendDecoyCheck, verifyPasswordHash } from './password-hash.js';
@@ -27,9 +28,20 @@ interface UserRow {
  * (unknown login, wrong password, disabled account, bad token) is the same `null`, and an
  * unknown login costs a bcrypt check too, so neither answer nor timing tells whether a user exists.
  */
+/** How long a verified login password is remembered (keyed by its stored hash too). */
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 1000;
+
 export class Authenticator {
   private readonly legacySalt: string;
   private readonly now: () => number;
+  /**
+   * Scripts send Basic auth on every call and argon2id costs the host's work per check. A
+   * success is remembered briefly under an HMAC with a per-process key of uid, stored hash
+   * and password: a changed password (new hash) or another password never matches.
+   */
+  private readonly verified = new Map<string, number>();
+  private readonly verifiedKey = randomBytes(32);
 
   constructor(private readonly host: HostAdapter, options: AuthenticatorOptions = {}) {
     this.legacySalt = options.legacySalt ?? '';
@@ -48,7 +60,13 @@ export class Authenticator {
       await spendDecoyCheck(password);
       return null;
     }
-    if (!(await verifyPasswordHash(password, row.password, this.legacySalt))) return null;
+    const remembered = createHmac('sha256', this.verifiedKey).update(`${row.uid}\0${row.password}\0${password}`).digest('hex');
+    const until = this.verified.get(remembered);
+    if (until === undefined || until < this.now()) {
+      if (!(await verifyPasswordHash(password, row.password, this.legacySalt))) return null;
+      if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+      this.verified.set(remembered, this.now() + VERIFIED_TTL_MS);
+    }
     return this.principal(row.uid, 'password');
   }
 

@@ -81,9 +81,9 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
     return { lastLogin: Math.floor(at / 1000) };
   });
 
-  app.get('/login/whoami', { config: { dus: { access: 'user', csrf: 'none' } } }, async (request) => {
-    const principal = request.principal;
-    if (principal === null) throw unauthenticated();
-    return { uid: principal.uid, admin: principal.admin };
+  // The host's `/csrftoken`: the session's request token, readable only same-origin (no CORS).
+  app.get('/csrftoken', { config: { dus: { access: 'user', csrf: 'none' } } }, async (request) => {
+    if (request.session === null) throw unauthenticated();
+    return { token: request.session.record.csrfToken };
   });
 }

@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
+import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+
+const SETTINGS = '/apps/docs_unified_search/settings';
+const WIDGETS = '/ocs/v2.php/apps/dashboard/api/v1/widgets';
+const OCS = { 'ocs-apirequest': 'true' };
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+describe('who may call', () => {
+  test('anonymous callers get 401 (OCS envelope on OCS routes) and the admin page sends them to the login form', async () => {
+    const plain = await call(h, 'GET', SETTINGS);
+    expect(plain.status).toBe(401);
+    expect(plain.json()).toEqual({ message: expect.any(String), code: 'unauthenticated' });
+    const ocs = await call(h, 'GET', WIDGETS);
+    expect(ocs.status).toBe(401);
+    expect(ocs.json<{ ocs: { meta: { statuscode: number } } }>().ocs.meta.statuscode).toBe(401);
+    const page = await call(h, 'GET', '/settings/admin/docs_unified_search', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(303);
+    expect(page.headers.location).toBe('/login?redirect_url=%2Fsettings%2Fadmin%2Fdocs_unified_search');
+  });
+
+  test('unknown login, wrong password and disabled account get the very same answer', async () => {
+    const answers = await Promise.all([
+      call(h, 'GET', SETTINGS, { basic: ['nobody', 'whatever-1'], from: '10.1.0.1' }),
+      call(h, 'GET', SETTINGS, { basic: ['admin', 'wrong-password'], from: '10.1.0.2' }),
+      call(h, 'GET', SETTINGS, { basic: ['carol', PASSWORDS.carol], from: '10.1.0.3' }),
+    ]);
+    for (const answer of answers) expect(answer.status).toBe(401);
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  });
+
+  test('a user who is not an administrator gets 403 on settings routes but may use the widget API', async () => {
+    const settings = await call(h, 'GET', SETTINGS, { basic: ['alice', PASSWORDS.alice] });
+    expect(settings.status).toBe(403);
+    expect(settings.json().code).toBe('forbidden');
+    const clear = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { basic: ['alice', PASSWORDS.alice], headers: OCS });
+    expect(clear.status).toBe(403);
+    const widgets = await call(h, 'GET', WIDGETS, { basic: ['alice', PASSWORDS.alice] });
+    expect(widgets.status).toBe(200);
+  });
+
+  test('the login is case-insensitive on the uid; bcrypt (1|$2y$) and argon2id (3|) hashes both verify', async () => {
+    const upper = await call(h, 'GET', SETTINGS, { basic: ['ADMIN', PASSWORDS.admin] });
+    expect(upper.status).toBe(200);
+    const bob = await call(h, 'GET', WIDGETS, { basic: ['Bob', PASSWORDS.bob] });
+    expect(bob.status).toBe(200);
+  });
+
+  test('an administrator reads the settings response, never the token', async () => {
+    const answer = await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin] });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toMatchObject({ url: h.emulator.url, tokenConfigured: true, archiveOwner: 'archive' });
+    expect(answer.text).not.toContain(ARCHIVE_TOKEN);
+  });
+});
+
+describe('CSRF', () => {
+  test('Basic auth on a state-changing route needs OCS-APIRequest: true (412 without)', async () => {
+    const without = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { basic: ['admin', PASSWORDS.admin] });
+    expect(without.status).toBe(412);
+    expect(without.json().code).toBe('csrf');
+    const withHeader = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { basic: ['admin', PASSWORDS.admin], headers: OCS });
+    expect(withHeader.status).toBe(200);
+  });
+
+  test('a cookie session needs its request token on state-changing and OCS calls; OCS-APIRequest does not replace it', async () => {
+    const session = await login(h, 'admin', PASSWORDS.admin);
+    expect(session.requestToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const missing = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie });
+    expect(missing.status).toBe(412);
+    const headerOnly = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie, headers: OCS });
+    expect(headerOnly.status).toBe(412);
+    const wrong = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie, headers: { requesttoken: 'x'.repeat(43) } });
+    expect(wrong.status).toBe(412);
+    const right = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie, headers: { requesttoken: session.requestToken } });
+    expect(right.status).toBe(200);
+    const asField = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie, form: { requesttoken: session.requestToken } });
+    expect(asField.status).toBe(200);
+    const ocsWithout = await call(h, 'GET', WIDGETS, { cookie: session.cookie });
+    expect(ocsWithout.status).toBe(412);
+    const ocsWith = await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } });
+    expect(ocsWith.status).toBe(200);
+    // A plain read of the settings needs no token.
+    expect((await call(h, 'GET', SETTINGS, { cookie: session.cookie })).status).toBe(200);
+  });
+
+  test('the session cookie is HttpOnly and SameSite=Strict; Secure only when the trusted proxy says HTTPS', async () => {
+    const plain = await call(h, 'POST', '/login', { form: { user: 'alice', password: PASSWORDS.alice } });
+    const cookie = String(plain.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toMatch(/Secure/);
+    const proxied = await call(h, 'POST', '/login', { form: { user: 'alice', password: PASSWORDS.alice }, headers: { 'x-forwarded-proto': 'https' } });
+    expect(String(proxied.headers['set-cookie'])).toMatch(/Secure/);
+  });
+
+  test('logout ends the session', async () => {
+    const session = await login(h, 'alice', PASSWORDS.alice);
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } })).status).toBe(200);
+    const out = await call(h, 'POST', '/logout', { cookie: session.cookie, form: { requesttoken: session.requestToken } });
+    expect(out.status).toBe(303);
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } })).status).toBe(401);
+  });
+});
+
+describe('password confirmation', () => {
+  test('Basic auth with the login password counts as confirmed: Disconnect works', async () => {
+    const answer = await call(h, 'DELETE', SETTINGS, { basic: ['admin', PASSWORDS.admin], headers: OCS });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toMatchObject({ url: null, tokenConfigured: false });
+  });
+
+  test('a session confirms at login, expires after 30 minutes, and is confirmed again with the password', async () => {
+    const session = await login(h, 'admin', PASSWORDS.admin);
+    const headers = { requesttoken: session.requestToken };
+    const fresh = await call(h, 'DELETE', SETTINGS, { cookie: session.cookie, headers });
+    expect(fresh.status).toBe(200);
+
+    h.clock.now += 31 * 60 * 1000;
+    const stale = await call(h, 'DELETE', SETTINGS, { cookie: session.cookie, headers });
+    expect(stale.status).toBe(403);
+    expect(stale.json().code).toBe('password_confirmation_required');
+    // Clear history needs no confirmation.
+    expect((await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie, headers })).status).toBe(200);
+
+    const wrong = await call(h, 'POST', '/login/confirm', { cookie: session.cookie, headers, json: { password: 'not-it' } });
+    expect(wrong.status).toBe(403);
+    const right = await call(h, 'POST', '/login/confirm', { cookie: session.cookie, headers, json: { password: PASSWORDS.admin } });
+    expect(right.status).toBe(200);
+    expect(right.json<{ lastLogin: number }>().lastLogin).toBe(Math.floor(h.clock.now / 1000));
+    expect((await call(h, 'DELETE', SETTINGS, { cookie: session.cookie, headers })).status).toBe(200);
+  });
+});
+
+describe('app passwords (oc_authtoken)', () => {
+  const appPassword = 'AppPw-abcde-fghij-klmno-pqrst';
+  const hash = (token: string): string => createHash('sha512').update(token).digest('hex');
+  let nextId = 100;
+  const addToken = async (token: string, o: { login?: string; type?: number; expires?: number | null; invalid?: number }): Promise<void> => {
+    nextId += 1;
+    await h.fixture.exec(
+      'INSERT INTO oc_authtoken (id, uid, login_name, name, token, type, remember, last_activity, last_check, expires, version, password_invalid) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, ?, 2, ?)',
+      [nextId, 'admin', o.login ?? 'admin', 'test', hash(token), o.type ?? 1, o.expires ?? null, o.invalid ?? 0],
+    );
+  };
+
+  test('an app password logs in but is not a password confirmation', async () => {
+    await addToken(appPassword, {});
+    const read = await call(h, 'GET', SETTINGS, { basic: ['admin', appPassword] });
+    expect(read.status).toBe(200);
+    const disconnect = await call(h, 'DELETE', SETTINGS, { basic: ['admin', appPassword], headers: OCS });
+    expect(disconnect.status).toBe(403);
+    expect(disconnect.json().code).toBe('password_confirmation_required');
+  });
+
+  test('wipe tokens, expired tokens, invalidated passwords and another login name are refused', async () => {
+    const cases: Array<[string, Parameters<typeof addToken>[1]]> = [
+      ['Wipe-abcde-fghij-klmno-pqrst', { type: 2 }],
+      ['Expired-bcde-fghij-klmno-pqrst', { expires: Math.floor(h.clock.now / 1000) - 60 }],
+      ['Invalid-bcde-fghij-klmno-pqrst', { invalid: 1 }],
+      ['OtherLogin-de-fghij-klmno-pqrst', { login: 'someone-else' }],
+    ];
+    for (const [token, o] of cases) {
+      await addToken(token, o);
+      const answer = await call(h, 'GET', SETTINGS, { basic: ['admin', token], from: `10.2.0.${nextId}` });
+      expect([token, answer.status]).toEqual([token, 401]);
+    }
+  });
+});
+
+// Failures use bob (bcrypt, cheap) rather than an argon2id account: the throttle counts per address, not per login.
+describe('throttling of failed logins', () => {
+  test('each failure from an address doubles the next wait; a success clears it', async () => {
+    const from = '10.3.0.1';
+    h.delays.length = 0;
+    for (let i = 0; i < 3; i += 1) {
+      expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from })).status).toBe(401);
+    }
+    expect((await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from })).status).toBe(200);
+    expect((await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from })).status).toBe(200);
+    expect(h.delays).toEqual([200, 400, 800]);
+  });
+
+  test('past the limit the address is refused with 429 even with the right password; other addresses are not', async () => {
+    const from = '10.3.0.2';
+    for (let i = 0; i <= THROTTLE_MAX_FAILURES; i += 1) {
+      expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from })).status).toBe(401);
+    }
+    const refused = await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from });
+    expect(refused.status).toBe(429);
+    expect(refused.json().code).toBe('throttled');
+    const form = await call(h, 'POST', '/login', { form: { user: 'admin', password: PASSWORDS.admin }, from, headers: { accept: 'text/html' } });
+    expect(form.status).toBe(429);
+    expect((await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from: '10.3.0.3' })).status).toBe(200);
+    h.clock.now += 12 * 60 * 60 * 1000 + 1;
+    expect((await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from })).status).toBe(200);
+  });
+});
+
+describe('nothing leaks', () => {
+  test('the host log never holds a password or the archive token', () => {
+    const log = readFileSync(join(h.configDir, 'host.log'), 'utf8');
+    for (const secret of [...Object.values(PASSWORDS), ARCHIVE_TOKEN, 'AppPw-abcde']) expect(log).not.toContain(secret);
+  });
+});
