@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { captureIO } from './support/capture-io.js';
+
+let host: HostFixture;
+
+function freshDir(initial?: Record<string, unknown>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-config-app-'));
+  if (initial !== undefined) writeFileSync(join(dir, 'settings.json'), JSON.stringify(initial));
+  return dir;
+}
+
+async function occ(dir: string, args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIO();
+  const code = await main(['--config-dir', dir, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+function settingsOf(dir: string): Record<string, unknown> {
+  const path = join(dir, 'settings.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+}
+
+const APP = 'docs_unified_search';
+
+beforeAll(async () => {
+  host = await createHostFixture('sqlite');
+  await host.setAppConfig('docs_sync', 'target_user', 'archive');
+});
+
+afterAll(async () => {
+  await host.drop();
+});
+
+describe('config:app:get', () => {
+  test('prints a string as it is and a switch as true/false', async () => {
+    const dir = freshDir({ docs_url: 'https://p.example.com/paperless', always_search: true, allow_local: false });
+    expect(await occ(dir, ['config:app:get', APP, 'docs_url'])).toEqual({ code: 0, out: 'https://p.example.com/paperless\n', err: '' });
+    expect(await occ(dir, ['config:app:get', APP, 'always_search'])).toEqual({ code: 0, out: 'true\n', err: '' });
+    expect(await occ(dir, ['config:app:get', APP, 'allow_local'])).toEqual({ code: 0, out: 'false\n', err: '' });
+  });
+
+  test('--output=json and json_pretty print JSON values', async () => {
+    const dir = freshDir({ always_search: true, docs_version: '2.20.15' });
+    expect((await occ(dir, ['config:app:get', APP, 'always_search', '--output=json'])).out).toBe('true\n');
+    expect((await occ(dir, ['config:app:get', APP, 'docs_version', '--output=json_pretty'])).out).toBe('"2.20.15"\n');
+  });
+
+  test('a key that is not set prints nothing and exits 1; --default-value prints the default and exits 0', async () => {
+    const dir = freshDir({});
+    expect(await occ(dir, ['config:app:get', APP, 'archive_owner'])).toEqual({ code: 1, out: '', err: '' });
+    expect(await occ(dir, ['config:app:get', APP, 'no_such_key'])).toEqual({ code: 1, out: '', err: '' });
+    expect(await occ(dir, ['config:app:get', APP, 'archive_owner', '--default-value=nobody'])).toEqual({ code: 0, out: 'nobody\n', err: '' });
+    expect(await occ(dir, ['config:app:get', APP, 'archive_owner', '--default-value'])).toEqual({ code: 0, out: '\n', err: '' });
+  });
+
+  test('--details names type and lazy flag', async () => {
+    const dir = freshDir({ diagnostics: '[]', always_search: false });
+    const lazy = await occ(dir, ['config:app:get', APP, 'diagnostics', '--details', '--output=json']);
+    expect(JSON.parse(lazy.out)).toEqual({ app: APP, key: 'diagnostics', value: '[]', type: 'string', lazy: true, sensitive: false });
+    const plain = await occ(dir, ['config:app:get', APP, 'always_search', '--details']);
+    expect(plain.out).toContain('  - type: boolean\n');
+    expect(plain.out).toContain('  - lazy: false\n');
+  });
+
+  test("docs_sync target_user is the synchronization add-on's account, read from the host", async () => {
+    const dir = freshDir({});
+    expect(await occ(dir, ['--host-db', host.dbUrl, 'config:app:get', 'docs_sync', 'target_user'])).toEqual({ code: 0, out: 'archive\n', err: '' });
+  });
+
+  test('another app is refused with a coded message', async () => {
+    const result = await occ(freshDir({}), ['config:app:get', 'files', 'anything']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[config_refused\]/);
+  });
+
+  test('a hand-broken settings file: exit 1, internal, names the file, no stack', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.json'), '{"always_search": tru');
+    const result = await occ(dir, ['config:app:get', APP, 'always_search']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[internal\]: The settings file .*settings\.json is broken/);
+    expect(result.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('config:app:set', () => {
+  test('sets a switch as the spec shows, typed boolean', async () => {
+    const dir = freshDir({});
+    const result = await occ(dir, ['config:app:set', APP, 'always_search', '--value=true', '--type=boolean']);
+    expect(result).toEqual({ code: 0, out: "Config value 'always_search' for app 'docs_unified_search' is now set to 'true', stored as boolean in fast cache\n", err: '' });
+    expect(settingsOf(dir).always_search).toBe(true);
+    expect((await occ(dir, ['config:app:set', APP, 'always_search', '--value=off'])).code).toBe(0);
+    expect(settingsOf(dir).always_search).toBe(false);
+  });
+
+  test('the same value again is "not updated", exit 0', async () => {
+    const dir = freshDir({ archive_owner: 'archive' });
+    expect(await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=archive'])).toEqual({ code: 0, out: 'Config value were not updated\n', err: '' });
+  });
+
+  test('docs_url is refused and says why and what to use', async () => {
+    const dir = freshDir({ docs_url: 'https://p.example.com' });
+    const result = await occ(dir, ['config:app:set', APP, 'docs_url', '--value=https://evil.example.com']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[config_refused\]: docs_url .*token would follow the URL.*setup/);
+    expect(settingsOf(dir).docs_url).toBe('https://p.example.com');
+  });
+
+  test.each([
+    [['always_search', '--value=maybe'], /not a boolean/],
+    [['always_search', '--value=1', '--type=string'], /stored as boolean: use --type=boolean/],
+    [['archive_owner', '--value=1', '--type=integer'], /stored as string/],
+    [['archive_owner', '--value=x', '--type=nonsense'], /Unknown type/],
+    [['no_such_key', '--value=x'], /not a key of docs_unified_search/],
+    [['archive_owner', '--value=x', '--sensitive'], /credential store/],
+    [['diagnostics', '--value=[]', '--no-lazy'], /lazy and stays so/],
+  ])('%j is refused: exit 1, config_refused, nothing written', async (args, message) => {
+    const dir = freshDir({ always_search: false });
+    const result = await occ(dir, ['config:app:set', APP, ...args]);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[config_refused\]/);
+    expect(result.err).toMatch(message);
+    expect(settingsOf(dir)).toEqual({ always_search: false });
+  });
+
+  test('--update-only changes a set key and refuses to create one', async () => {
+    const dir = freshDir({ allow_local: true });
+    expect((await occ(dir, ['config:app:set', APP, 'allow_local', '--value=false', '--update-only'])).code).toBe(0);
+    expect(settingsOf(dir).allow_local).toBe(false);
+    const result = await occ(dir, ['config:app:set', APP, 'always_search', '--value=true', '--update-only']);
+    expect(result).toEqual({ code: 1, out: 'Config value always_search for app docs_unified_search not updated, as it has not been set before.\n', err: '' });
+    expect(settingsOf(dir).always_search).toBeUndefined();
+  });
+
+  test('a lazy key accepts --lazy', async () => {
+    const dir = freshDir({});
+    const result = await occ(dir, ['config:app:set', APP, 'diagnostics', '--value=[]', '--lazy']);
+    expect(result.out).toContain('in lazy cache');
+    expect(settingsOf(dir).diagnostics).toBe('[]');
+  });
+});
+
+describe('config:app:delete', () => {
+  test('deletes a key; a missing key is fine unless --error-if-not-exists', async () => {
+    const dir = freshDir({ always_search: true, allow_local: true });
+    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search deleted\n', err: '' });
+    expect(settingsOf(dir)).toEqual({ allow_local: true });
+    expect((await occ(dir, ['config:app:delete', APP, 'always_search'])).code).toBe(0);
+    const strict = await occ(dir, ['config:app:delete', APP, 'always_search', '--error-if-not-exists']);
+    expect(strict).toEqual({ code: 1, out: '', err: 'Config always_search of app docs_unified_search could not be deleted because it did not exist\n' });
+  });
+
+  test('help of each command has examples', async () => {
+    for (const name of ['config:app:get', 'config:app:set', 'config:app:delete']) {
+      const result = await occ(freshDir(), [name, '--help']);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('Examples:');
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
+import { captureIO } from './support/capture-io.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+
+const TOKEN = 'emulator-token';
+
+let archive: ArchiveEmulator;
+let host: HostFixture;
+
+async function run(dir: string, args: readonly string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIO({ ...(options.stdin === undefined ? {} : { stdin: options.stdin }), env: options.env ?? {} });
+  const code = await main(['--config-dir', dir, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+function settingsPath(dir: string): string {
+  return join(dir, 'settings.json');
+}
+
+function settingsOf(dir: string): Record<string, unknown> {
+  return existsSync(settingsPath(dir)) ? (JSON.parse(readFileSync(settingsPath(dir), 'utf8')) as Record<string, unknown>) : {};
+}
+
+/** A config directory saved by setup against the emulator. */
+async function configured(env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-testcmd-'));
+  const saved = await run(dir, ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local'], { stdin: TOKEN, env });
+  expect(saved.code).toBe(0);
+  return dir;
+}
+
+beforeAll(async () => {
+  archive = await startArchiveEmulator({ tokens: [TOKEN] });
+  host = await createHostFixture('sqlite');
+  await host.addUser('archive');
+});
+
+afterAll(async () => {
+  await archive.close();
+  await host.drop();
+});
+
+describe('test', () => {
+  test('exit 0 and names URL, version and API version of the archive server', async () => {
+    archive.version = '2.20';
+    const dir = await configured();
+    const result = await run(dir, ['test']);
+    expect(result).toMatchObject({ code: 0, err: '' });
+    expect(result.out).toContain(archive.url);
+    expect(result.out).toContain('version 2.20.15, API version 9');
+  });
+
+  test('stores the versions of the answer when they changed', async () => {
+    archive.version = '2.20';
+    const dir = await configured();
+    expect(settingsOf(dir).docs_version).toBe('2.20.15');
+    archive.version = '3.0';
+    try {
+      const result = await run(dir, ['test']);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('version 3.0.5');
+      expect(settingsOf(dir)).toMatchObject({ docs_version: '3.0.5' });
+    } finally {
+      archive.version = '2.20';
+    }
+  });
+
+  test.each([
+    [{ status: 500 }, 'http'],
+    [{ status: 401, body: '{"detail":"Invalid token."}', contentType: 'application/json' }, 'unauthorized'],
+    [{ garbage: true }, 'not_paperless'],
+  ])('a failing archive server (%j): exit 1 with %s, warning in the host log', async (fault, code) => {
+    const dir = await configured();
+    archive.faults = [{ ...fault, match: '/api/documents/' }];
+    try {
+      const result = await run(dir, ['test']);
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(new RegExp(`^Error \\[${code}\\]`));
+      expect(readFileSync(join(dir, 'docs_unified_search.log'), 'utf8')).toContain(`The test of the connection to the archive server failed: reason (${code})`);
+    } finally {
+      archive.faults = [];
+    }
+  });
+
+  test('not configured: exit 1 not_configured, says to run setup', async () => {
+    const result = await run(mkdtempSync(join(tmpdir(), 'dus-testcmd-')), ['test']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[not_configured\]: .*setup/);
+  });
+
+  test('a URL changed by hand to another port: token_for_other_server', async () => {
+    const dir = await configured();
+    const stored = settingsOf(dir);
+    const movedUrl = `http://127.0.0.1:${archive.port + 1}`;
+    writeFileSync(settingsPath(dir), JSON.stringify({ ...stored, docs_url: movedUrl }));
+    const result = await run(dir, ['test']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[token_for_other_server\]/);
+  });
+
+  test('a token that cannot be decrypted: token_required', async () => {
+    const dir = await configured({ DUS_SECRET: 'first' });
+    const result = await run(dir, ['test'], { env: { DUS_SECRET: 'second' } });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[token_required\]: .*can't be decrypted/);
+  });
+
+  test('--help shows examples and exit codes', async () => {
+    const result = await run(mkdtempSync(join(tmpdir(), 'dus-testcmd-')), ['test', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('Examples:');
+    expect(result.out).toContain('Exit codes');
+  });
+});
