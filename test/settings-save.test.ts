@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServiceContext } from '../src/core/context-types.js';
+import { openContext } from '../src/core/context.js';
+import { DusError } from '../src/core/errors.js';
+import { disconnect } from '../src/core/settings/disconnect.js';
+import { saveSettings } from '../src/core/settings/save-settings.js';
+import { settingsResponse } from '../src/core/settings/settings-response.js';
+import type { AppConfig, SettingsStore } from '../src/core/settings/types.js';
+import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+
+const TOKEN = 'emulator-token';
+
+let archive: ArchiveEmulator;
+let host: HostFixture;
+const contexts: ServiceContext[] = [];
+
+function context(env: NodeJS.ProcessEnv = {}, dir = mkdtempSync(join(tmpdir(), 'dus-save-'))): ServiceContext {
+  const opened = openContext({ configDir: dir, env, hostLocation: { dbUrl: host.dbUrl } });
+  contexts.push(opened);
+  return opened;
+}
+
+function logLines(ctx: ServiceContext): { level: number; msg: string }[] {
+  ctx.logger.flush();
+  const text = readFileSync(join(ctx.settings.directory, 'docs_unified_search.log'), 'utf8');
+  return text.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { level: number; msg: string });
+}
+
+async function failureOf(work: Promise<unknown>): Promise<DusError> {
+  try {
+    await work;
+  } catch (error: unknown) {
+    if (error instanceof DusError) return error;
+    throw error;
+  }
+  throw new Error('expected a failure');
+}
+
+/** The real store, except that writing the settings fails (a full disk, a lost database). */
+function failingWrites(real: SettingsStore): SettingsStore {
+  return {
+    directory: real.directory,
+    read: () => real.read(),
+    get: (key) => real.get(key),
+    update: () => {
+      throw new Error('ENOSPC: no space left on device');
+    },
+    delete: () => {
+      throw new Error('ENOSPC: no space left on device');
+    },
+    transaction: (work) => real.transaction(work),
+  };
+}
+
+beforeAll(async () => {
+  archive = await startArchiveEmulator({ tokens: [TOKEN, 'other-token'] });
+  host = await createHostFixture('sqlite');
+  await host.addUser('Archive');
+  await host.addUser('syncer');
+});
+
+afterAll(async () => {
+  for (const ctx of contexts) await ctx.close();
+  await archive.close();
+  await host.drop();
+});
+
+describe('save use case', () => {
+  test('returns the settings response object, never the token', async () => {
+    await host.setAppConfig('docs_sync', 'target_user', 'syncer');
+    const ctx = context();
+    const response = await saveSettings(ctx, { url: `${archive.url}/`, token: TOKEN, archiveOwner: 'archive', allowLocal: true, alwaysSearch: true });
+    expect(response).toEqual({
+      url: archive.url,
+      tokenConfigured: true,
+      alwaysSearch: true,
+      archiveOwner: 'Archive',
+      syncAccount: 'syncer',
+      tokenUnreadable: false,
+      archiveOwnerMissing: false,
+      allowLocal: true,
+      docsVersion: '2.20.15',
+      docsApiVersion: '9',
+    });
+    expect(JSON.stringify(response)).not.toContain(TOKEN);
+    expect(await ctx.archiveAccount()).toBe('Archive');
+    expect(ctx.archiveConnection()).toEqual({ url: archive.url, token: TOKEN, allowLocal: true });
+  });
+
+  test('a failure while storing: internal, the spec error line, previous token and settings kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const first = context({}, dir);
+    await saveSettings(first, { url: archive.url, token: TOKEN, allowLocal: true });
+    const before = first.settings.read();
+    const broken: ServiceContext = { ...first, settings: failingWrites(first.settings) };
+    const error = await failureOf(saveSettings(broken, { url: archive.url, token: 'other-token', alwaysSearch: true }));
+    expect(error.code).toBe('internal');
+    expect(error.message).not.toContain('other-token');
+    expect(first.settings.read()).toEqual(before);
+    expect(first.credentials.load()).toMatchObject({ status: 'ok', token: TOKEN });
+    const errors = logLines(first).filter((l) => l.level === 50);
+    expect(errors.map((l) => l.msg)).toEqual(['The settings of the app could not be saved (internal)']);
+  });
+
+  test('a failure at the very first save leaves no token behind', async () => {
+    const ctx = context();
+    const broken: ServiceContext = { ...ctx, settings: failingWrites(ctx.settings) };
+    expect((await failureOf(saveSettings(broken, { url: archive.url, token: TOKEN, allowLocal: true }))).code).toBe('internal');
+    expect(ctx.credentials.load()).toEqual({ status: 'none' });
+    expect(ctx.settings.read()).toEqual({});
+  });
+
+  test('blank archive account with no sync account: saved, reported missing', async () => {
+    await host.setAppConfig('docs_sync', 'target_user', 'departed');
+    const ctx = context();
+    const response = await saveSettings(ctx, { url: archive.url, token: TOKEN, archiveOwner: '', allowLocal: true });
+    expect(response).toMatchObject({ archiveOwner: '', syncAccount: 'departed', archiveOwnerMissing: true });
+    expect(await ctx.archiveAccount()).toBeNull();
+    await host.setAppConfig('docs_sync', 'target_user', 'syncer');
+    expect(await ctx.archiveAccount()).toBe('syncer');
+  });
+
+  test('a token saved under another secret is reported unreadable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    await saveSettings(context({ DUS_SECRET: 'a' }, dir), { url: archive.url, token: TOKEN, allowLocal: true });
+    const later = context({ DUS_SECRET: 'b' }, dir);
+    expect(later.archiveConnection()).toBeNull();
+    expect(later.archiveClient()).toBeNull();
+    const response = await settingsResponse(later);
+    expect(response).toMatchObject({ tokenConfigured: true, tokenUnreadable: true });
+  });
+});
+
+describe('disconnect', () => {
+  test('deletes URL, token, switches, account, versions and history; keeps the rest', async () => {
+    const ctx = context();
+    await saveSettings(ctx, { url: archive.url, token: TOKEN, archiveOwner: 'Archive', allowLocal: true, alwaysSearch: true, hostLocation: { dbUrl: host.dbUrl } });
+    const kept: Partial<AppConfig> = { diagnostics_pending: true, enabled: true, installed_version: '0.4.0', host_url: 'https://cloud.example.com' };
+    ctx.settings.update({ ...kept, diagnostics: '[{"code":"timeout"}]' });
+    disconnect(ctx);
+    expect(ctx.settings.read()).toEqual({ ...kept, host_db: host.dbUrl });
+    expect(ctx.credentials.load()).toEqual({ status: 'none' });
+    expect(ctx.archiveConnection()).toBeNull();
+  });
+});
+
+describe('audit log', () => {
+  test('one private JSON line per record with who, as whom and when', () => {
+    const ctx = context();
+    ctx.audit.record({ action: 'try_search', admin: 'admin', user: 'alice' });
+    ctx.audit.record({ action: 'disconnect', admin: 'root', detail: { results: 3 } });
+    const path = join(ctx.settings.directory, 'audit.log');
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ app: 'docs_unified_search', action: 'try_search', admin: 'admin', user: 'alice' });
+    expect(lines[1]).toMatchObject({ action: 'disconnect', admin: 'root', detail: { results: 3 } });
+    expect(Number.isNaN(Date.parse(String(lines[0]?.time)))).toBe(false);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
