@@ -121,8 +121,8 @@ describe('literalAddress', () => {
     ['017700000001', '127.0.0.1'],
     ['0xA9.0xFE.0xA9.0xFE', '169.254.169.254'],
     ['10.0.0.1.', '10.0.0.1'],
-    ['[::ffff:127.0.0.1]', '0:0:0:0:0:ffff:7f00:1'],
-    ['[0:0:0:0:0:0:0:1]', '0:0:0:0:0:0:0:1'],
+    ['[::ffff:127.0.0.1]', '::ffff:7f00:1'],
+    ['[0:0:0:0:0:0:0:1]', '::1'],
   ])('reads the host %s as %s', (host, address) => {
     expect(literalAddress(host)).toBe(address);
     expect(isLocalAddress(host)).toBe(true);
@@ -169,13 +169,21 @@ describe('chooseDestination', () => {
     expect(destination.kind).toBe('local');
   });
 
-  it('pins the first answer when every answer is public', async () => {
+  it('keeps every checked answer, in the resolver order, when all are public', async () => {
     const destination = await chooseDestination(new URL('https://archive.example.com/'), {
       localAllowed: false,
       isLocalAddress,
       resolver: publicResolver(['93.184.215.14', '2606:4700:4700::1111']),
     });
-    expect(destination).toEqual({ kind: 'pinned', pinned: { address: '93.184.215.14', family: 4 }, hostname: 'archive.example.com', hostIsAddress: false });
+    expect(destination).toEqual({
+      kind: 'pinned',
+      addresses: [
+        { address: '93.184.215.14', family: 4 },
+        { address: '2606:4700:4700::1111', family: 6 },
+      ],
+      hostname: 'archive.example.com',
+      hostIsAddress: false,
+    });
   });
 
   it('checks an odd IPv4 spelling in its normalised form without asking the resolver', async () => {
@@ -198,7 +206,7 @@ describe('chooseDestination', () => {
       isLocalAddress,
       resolver: publicResolver(['172.18.0.5']),
     });
-    expect(destination).toEqual({ kind: 'pinned', pinned: { address: '172.18.0.5', family: 4 }, hostname: 'paperless', hostIsAddress: false });
+    expect(destination).toEqual({ kind: 'pinned', addresses: [{ address: '172.18.0.5', family: 4 }], hostname: 'paperless', hostIsAddress: false });
   });
 
   it('reports a name without answers as unresolved', async () => {

@@ -163,6 +163,17 @@ describe('statuses and answers over HTTP', () => {
     expect((await failureOf(client().search({ term: 'x', page: 1, signal: controller.signal }))).code).toBe('timeout');
   });
 
+  it('tries the next checked address when one refuses (localhost answering ::1 first)', async () => {
+    const dns = countingResolver([
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ]);
+    const result = await createArchiveClient({ url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver }).testConnection();
+    expect(result.count).toBeGreaterThan(0);
+    expect(dns.calls()).toBe(1);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
   it('a connection closed without an answer → unreachable, and no second try', async () => {
     emulator.faults = [{ destroySocket: true }];
     const before = emulator.connections;

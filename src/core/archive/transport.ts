@@ -8,7 +8,7 @@ import type { ArchiveVersions, ResolvedAddress } from './types.js';
 
 /**
  * One GET to the archive server as the host's HTTP client would make it: the local-address
- * guard on every hop, the connection pinned to the checked address, redirects followed by
+ * guard on every hop, the connection pinned to the checked addresses, redirects followed by
  * hand under the spec's rules, one deadline for the answer, a cap on the body. Statuses are
  * returned as they are; what they mean depends on the request and is decided by the caller.
  */
@@ -98,7 +98,7 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
 
   const agent = new Agent({
     connect: createPinnedConnector({
-      pinned: destination.pinned,
+      addresses: destination.addresses,
       hostname: destination.hostname,
       hostIsAddress: destination.hostIsAddress,
       ca: config.ca,

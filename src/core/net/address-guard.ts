@@ -35,7 +35,7 @@ export function literalAddress(host: string): string | null {
   const unbracketed = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
   if (unbracketed.includes(':')) {
     const withoutZone = unbracketed.split('%')[0] ?? '';
-    return ipaddr.IPv6.isValid(withoutZone) ? ipaddr.IPv6.parse(withoutZone).toNormalizedString() : null;
+    return ipaddr.IPv6.isValid(withoutZone) ? ipaddr.IPv6.parse(withoutZone).toRFC5952String() : null;
   }
   let normalised: string;
   try {

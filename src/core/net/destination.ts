@@ -2,8 +2,8 @@ import type { ResolvedAddress } from '../archive/types.js';
 import { isLocalHostname, literalAddress } from './address-guard.js';
 
 /**
- * Decides where one request may connect: the URL's host is resolved once, every address is
- * checked, and the first one becomes the only address the connection may use.
+ * Decides where one request may connect: the URL's host is resolved once and every address
+ * is checked; the connection may then use those addresses only, in the resolver's order.
  */
 
 export interface DestinationRules {
@@ -14,7 +14,13 @@ export interface DestinationRules {
 }
 
 export type Destination =
-  | { readonly kind: 'pinned'; readonly pinned: ResolvedAddress; readonly hostname: string; readonly hostIsAddress: boolean }
+  | {
+      readonly kind: 'pinned';
+      /** Every checked address, in the resolver's order; the connection may use these and no other. */
+      readonly addresses: readonly [ResolvedAddress, ...ResolvedAddress[]];
+      readonly hostname: string;
+      readonly hostIsAddress: boolean;
+    }
   | { readonly kind: 'local' }
   | { readonly kind: 'unresolved'; readonly cause: unknown };
 
@@ -29,7 +35,7 @@ export async function chooseDestination(url: URL, rules: DestinationRules): Prom
   const literal = literalAddress(hostname);
   if (literal !== null) {
     if (!rules.localAllowed && rules.isLocalAddress(literal)) return { kind: 'local' };
-    return { kind: 'pinned', pinned: { address: literal, family: literal.includes(':') ? 6 : 4 }, hostname, hostIsAddress: true };
+    return { kind: 'pinned', addresses: [asResolved(literal)], hostname, hostIsAddress: true };
   }
   if (!rules.localAllowed && isLocalHostname(hostname)) return { kind: 'local' };
   let answers: readonly ResolvedAddress[];
@@ -44,7 +50,12 @@ export async function chooseDestination(url: URL, rules: DestinationRules): Prom
   if (!rules.localAllowed && addresses.some((address) => address === null || rules.isLocalAddress(address))) {
     return { kind: 'local' };
   }
-  const first = addresses.find((address): address is string => address !== null);
+  const usable = [...new Set(addresses.filter((address): address is string => address !== null))].map(asResolved);
+  const [first, ...rest] = usable;
   if (first === undefined) return { kind: 'unresolved', cause: null };
-  return { kind: 'pinned', pinned: { address: first, family: first.includes(':') ? 6 : 4 }, hostname, hostIsAddress: false };
+  return { kind: 'pinned', addresses: [first, ...rest], hostname, hostIsAddress: false };
+}
+
+function asResolved(address: string): ResolvedAddress {
+  return { address, family: address.includes(':') ? 6 : 4 };
 }

@@ -4,7 +4,7 @@ import type { buildConnector } from 'undici';
 import type { ResolvedAddress } from '../archive/types.js';
 
 /**
- * An undici connector that opens its socket to one address checked beforehand, whatever
+ * An undici connector that opens its socket only to addresses checked beforehand, whatever
  * name the URL carries: no DNS lookup happens here, so a second DNS answer can never be used
  * (DNS rebinding). TLS still names and verifies the URL's host.
  */
@@ -22,7 +22,8 @@ export interface ConnectProgress {
 }
 
 export interface PinnedConnectorOptions {
-  readonly pinned: ResolvedAddress;
+  /** The checked addresses, tried in order while a connection is refused or unroutable. */
+  readonly addresses: readonly [ResolvedAddress, ...ResolvedAddress[]];
   /** The URL's host as the URL parser gives it (IPv6 without brackets). */
   readonly hostname: string;
   /** Whether the host is an IP literal: then the certificate is checked for the IP, no SNI is sent. */
@@ -46,13 +47,16 @@ export class ConnectTimeoutError extends Error {
   }
 }
 
+/** Errors on which the next checked address is tried (it may be another family or host). */
+const NEXT_ADDRESS_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
-  const { pinned, progress } = options;
+  const { addresses, progress } = options;
   return (target, callback) => {
     const secure = target.protocol === 'https:';
     const port = target.port === '' ? (secure ? 443 : 80) : Number(target.port);
     let settled = false;
-    let current: net.Socket = net.connect({ host: pinned.address, port, family: pinned.family });
+    let current: net.Socket;
 
     const finish = (error: Error | null): void => {
       if (settled) return;
@@ -72,16 +76,9 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
       finish(new ConnectTimeoutError());
     }, options.connectMs);
 
-    current.once('error', finish);
-    current.once('connect', () => {
-      progress.tcpConnected = true;
-      if (!secure) {
-        finish(null);
-        return;
-      }
+    const startTls = (tcp: net.Socket): void => {
       progress.tlsStarted = true;
-      const tcp = current;
-      // Errors of the raw socket now surface on the TLS socket; the listener stays so none goes unhandled.
+      // Errors of the raw socket now surface on the TLS socket; its listener stays so none goes unhandled.
       current = tls.connect({
         socket: tcp,
         ...(options.hostIsAddress ? { host: options.hostname } : { servername: options.hostname, host: options.hostname }),
@@ -90,6 +87,29 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
       });
       current.once('error', finish);
       current.once('secureConnect', () => finish(null));
-    });
+    };
+
+    const attempt = (index: number): void => {
+      const address = addresses[index];
+      if (address === undefined) return;
+      const tcp = net.connect({ host: address.address, port, family: address.family });
+      current = tcp;
+      tcp.once('error', (error: Error) => {
+        const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+        if (!settled && !progress.tcpConnected && NEXT_ADDRESS_CODES.has(code) && index + 1 < addresses.length) {
+          tcp.destroy();
+          attempt(index + 1);
+          return;
+        }
+        finish(error);
+      });
+      tcp.once('connect', () => {
+        if (settled) return;
+        progress.tcpConnected = true;
+        if (secure) startTls(tcp);
+        else finish(null);
+      });
+    };
+    attempt(0);
   };
 }
