@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FormData, request } from 'undici';
+import { ARCHIVE_TOKEN, call, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+
+const SETTINGS = '/apps/docs_unified_search/settings';
+const ADMIN = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ configured: false });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+beforeEach(() => {
+  h.emulator.clearRequests();
+});
+
+async function save(form: Record<string, string>, path = SETTINGS) {
+  return call(h, 'POST', path, { ...ADMIN, form });
+}
+
+describe('Save', () => {
+  test.each([
+    ['ftp://archive.example', 'unsupported_scheme'],
+    ['not a url', 'invalid_url'],
+    ['https://user:pw@archive.example', 'url_extras'],
+    ['https://archive.example/?x=1', 'url_extras'],
+  ])('refuses %s with 400 and code %s, asking nothing of the archive server', async (url, code) => {
+    const answer = await save({ url, token: ARCHIVE_TOKEN });
+    expect(answer.status).toBe(400);
+    expect(answer.json()).toEqual({ message: expect.any(String), code });
+    expect(h.emulator.requests).toHaveLength(0);
+  });
+
+  test('a token the archive server refuses gives 400 unauthorized, the spec warning in the log, and stores nothing', async () => {
+    const answer = await save({ url: h.emulator.url, token: 'wrong-token-value' });
+    expect(answer.status).toBe(400);
+    expect(answer.json().code).toBe('unauthorized');
+    expect(answer.text).not.toContain('wrong-token-value');
+    expect(h.context.settings.get('docs_url')).toBeUndefined();
+    const log = readFileSync(join(h.configDir, 'host.log'), 'utf8');
+    expect(log).toContain('The test of the connection to the archive server failed: reason (unauthorized)');
+    expect(log).not.toContain('wrong-token-value');
+  });
+
+  test('missing url or an unreadable switch is a 400 usage error', async () => {
+    expect((await save({ token: ARCHIVE_TOKEN })).json().code).toBe('usage');
+    const odd = await save({ url: h.emulator.url, token: ARCHIVE_TOKEN, allowLocal: 'maybe' });
+    expect(odd.status).toBe(400);
+    expect(odd.json().code).toBe('usage');
+  });
+
+  test('an unknown archive account is refused after the test', async () => {
+    const answer = await save({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'ghost' });
+    expect(answer.status).toBe(400);
+    expect(answer.json().code).toBe('unknown_archive_account');
+  });
+
+  test('a good save tests, stores and answers the settings response without the token', async () => {
+    const answer = await save({ url: `${h.emulator.url}/`, token: ARCHIVE_TOKEN, archiveOwner: 'ARCHIVE', alwaysSearch: 'true', allowLocal: 'false' });
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual({
+      url: h.emulator.url,
+      tokenConfigured: true,
+      alwaysSearch: true,
+      archiveOwner: 'archive',
+      syncAccount: null,
+      tokenUnreadable: false,
+      archiveOwnerMissing: false,
+      allowLocal: false,
+      docsVersion: expect.any(String),
+      docsApiVersion: expect.any(String),
+    });
+    expect(answer.text).not.toContain(ARCHIVE_TOKEN);
+    const test = h.emulator.requests.find((r) => r.path.endsWith('/api/documents/'));
+    expect(test?.query).toMatchObject({ page_size: '1', fields: 'id' });
+    expect(test?.headers.authorization).toBe(`Token ${ARCHIVE_TOKEN}`);
+  });
+
+  test('a blank token keeps the stored one for the same server; another server needs it again', async () => {
+    const same = await save({ url: h.emulator.url, token: '' }, `/index.php${SETTINGS}`);
+    expect(same.status).toBe(200);
+    const other = await save({ url: h.emulator.url.replace('127.0.0.1', 'localhost') });
+    expect(other.status).toBe(400);
+    expect(other.json().code).toBe('token_for_other_server');
+  });
+
+  test('the token as a multipart file upload: its first line counts', async () => {
+    const form = new FormData();
+    form.append('url', h.emulator.url);
+    form.append('token', new Blob([`${ARCHIVE_TOKEN}\nsecond line\n`]), 'token.txt');
+    const response = await request(`${h.base}${SETTINGS}`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`admin:${PASSWORDS.admin}`).toString('base64')}`, 'ocs-apirequest': 'true', accept: 'application/json' },
+      body: form,
+    });
+    const text = await response.body.text();
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ tokenConfigured: true });
+    expect(h.emulator.requests.at(-1)?.headers.authorization).toBe(`Token ${ARCHIVE_TOKEN}`);
+  });
+});
+
+describe('Disconnect and Clear history', () => {
+  test('Clear history deletes only the history', async () => {
+    h.context.settings.update({ diagnostics: JSON.stringify([{ at: '2026-01-01T00:00:00Z', code: 'timeout', message: 'm' }]), diagnostics_pending: true });
+    const before = Object.keys(h.context.settings.read()).sort();
+    const answer = await call(h, 'DELETE', `${SETTINGS}/diagnostics`, ADMIN);
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toEqual({ entries: [] });
+    expect(Object.keys(h.context.settings.read()).sort()).toEqual(before.filter((k) => k !== 'diagnostics'));
+  });
+
+  test('Disconnect deletes URL, token, switches, account, versions and history; keeps diagnostics_pending and the host keys', async () => {
+    expect((await save({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive', allowLocal: 'false', alwaysSearch: 'true' })).status).toBe(200);
+    h.context.settings.update({
+      diagnostics: JSON.stringify([{ at: '2026-01-01T00:00:00Z', code: 'timeout', message: 'm' }]),
+      diagnostics_pending: true,
+      enabled: true,
+      installed_version: '0.4.0',
+    });
+    expect(Object.keys(h.context.settings.read()).sort()).toEqual(
+      ['allow_local', 'always_search', 'archive_owner', 'diagnostics', 'diagnostics_pending', 'docs_api_version', 'docs_url', 'docs_version', 'enabled', 'installed_version'].sort(),
+    );
+    const answer = await call(h, 'DELETE', SETTINGS, ADMIN);
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toMatchObject({ url: null, tokenConfigured: false, alwaysSearch: false, allowLocal: false, archiveOwner: '' });
+    expect(h.context.settings.read()).toEqual({ diagnostics_pending: true, enabled: true, installed_version: '0.4.0' });
+    expect(h.context.credentials.load().status).toBe('none');
+  });
+});
