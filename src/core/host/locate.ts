@@ -1,0 +1,119 @@
+/** From a HostLocation to connection parameters: an explicit URL, or the Nextcloud directory's config.php. */
+import { isAbsolute, join } from 'node:path';
+import { DusError } from '../errors.js';
+import { readNextcloudConfig, type PhpConfig, type PhpValue } from './config-php.js';
+import { parseDbHost, type ConnectionParams } from './connection-params.js';
+import type { HostLocation } from './types.js';
+
+export interface LocatedHost {
+  readonly params: ConnectionParams;
+  readonly hostUrl: string | null;
+  readonly instanceSecret: string | null;
+  readonly dataDirectory: string | null;
+  readonly defaultLanguage: string | null;
+  readonly forceLanguage: string | null;
+}
+
+export async function locateHost(location: HostLocation, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocatedHost> {
+  if (location.dbUrl !== undefined && location.dbUrl !== '') {
+    return {
+      params: paramsFromUrl(location.dbUrl, location.tablePrefix ?? 'oc_'),
+      hostUrl: cleanUrl(location.hostUrl ?? null),
+      instanceSecret: null,
+      dataDirectory: null,
+      defaultLanguage: null,
+      forceLanguage: null,
+    };
+  }
+  if (location.nextcloudDir === undefined || location.nextcloudDir === '') {
+    throw new DusError('host_config', 'Where the Nextcloud database is was not given: use --nextcloud DIR (or DUS_NEXTCLOUD) or --host-db URL (or DUS_HOST_DB).');
+  }
+  const env = options.env ?? process.env;
+  const config = await readNextcloudConfig(location.nextcloudDir, options);
+  const get = (key: string): PhpValue | undefined => {
+    // The host lets NC_<key> environment variables override config.php (reference §6).
+    const fromEnv = env[`NC_${key}`];
+    return fromEnv !== undefined ? fromEnv : config[key];
+  };
+  return {
+    params: paramsFromConfig(location, get, join(location.nextcloudDir, 'config', 'config.php')),
+    hostUrl: cleanUrl(location.hostUrl ?? stringOrNull(get('overwrite.cli.url'))),
+    instanceSecret: stringOrNull(get('secret')),
+    dataDirectory: stringOrNull(get('datadirectory')) ?? join(location.nextcloudDir, 'data'),
+    defaultLanguage: stringOrNull(get('default_language')),
+    forceLanguage: stringOrNull(get('force_language')),
+  };
+}
+
+function stringOrNull(value: PhpValue | undefined): string | null {
+  if (typeof value === 'string') return value === '' ? null : value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
+function cleanUrl(url: string | null): string | null {
+  return url === null ? null : url.replace(/\/+$/, '');
+}
+
+function paramsFromConfig(location: HostLocation, get: (key: string) => PhpValue | undefined, file: string): ConnectionParams {
+  const rawType = stringOrNull(get('dbtype')) ?? 'sqlite';
+  const prefix = location.tablePrefix ?? stringOrNull(get('dbtableprefix')) ?? 'oc_';
+  const dbname = stringOrNull(get('dbname')) ?? 'owncloud';
+  const source = `${file}`;
+  if (rawType === 'sqlite' || rawType === 'sqlite3') {
+    const dataDirectory = stringOrNull(get('datadirectory')) ?? join(location.nextcloudDir ?? '', 'data');
+    const dir = isAbsolute(dataDirectory) ? dataDirectory : join(location.nextcloudDir ?? '', dataDirectory);
+    return { dialect: 'sqlite', prefix, file: join(dir, `${dbname}.db`), source: `${source} (datadirectory, dbname)` };
+  }
+  if (rawType !== 'pgsql' && rawType !== 'mysql') {
+    throw new DusError('host_config', `${file}: dbtype '${rawType}' is not supported; only sqlite3, pgsql and mysql are.`);
+  }
+  const hostPart = parseDbHost(stringOrNull(get('dbhost')) ?? 'localhost');
+  const params: { -readonly [K in keyof ConnectionParams]: ConnectionParams[K] } = {
+    dialect: rawType === 'pgsql' ? 'pgsql' : 'mysql',
+    prefix,
+    host: hostPart.host,
+    database: dbname,
+    source: `${source} (dbhost, dbname, dbuser)`,
+  };
+  if (hostPart.port !== undefined) params.port = hostPart.port;
+  if (hostPart.socket !== undefined) params.socket = hostPart.socket;
+  const user = stringOrNull(get('dbuser'));
+  if (user !== null) params.user = user;
+  const password = get('dbpassword');
+  if (typeof password === 'string' || typeof password === 'number') params.password = String(password);
+  return params;
+}
+
+export function paramsFromUrl(url: string, prefix: string): ConnectionParams {
+  const source = 'the --host-db URL';
+  const invalid = (why: string): DusError =>
+    new DusError('host_config', `The host database URL is not usable: ${why}. Expected sqlite:///absolute/path.db, postgres://user:password@host:port/db or mysql://user:password@host:port/db.`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid('it is not a URL');
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  if (scheme === 'sqlite' || scheme === 'sqlite3') {
+    const file = decodeURIComponent(parsed.pathname);
+    if (parsed.host !== '' || !isAbsolute(file) || file === '/') throw invalid('a SQLite URL needs an absolute file path (sqlite:///path/to/file.db)');
+    return { dialect: 'sqlite', prefix, file, source };
+  }
+  let dialect: 'pgsql' | 'mysql';
+  if (scheme === 'postgres' || scheme === 'postgresql' || scheme === 'pgsql') dialect = 'pgsql';
+  else if (scheme === 'mysql' || scheme === 'mariadb') dialect = 'mysql';
+  else throw invalid(`the scheme ${scheme} is not one of sqlite, postgres, mysql`);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (database === '') throw invalid('the database name is missing');
+  const params: { -readonly [K in keyof ConnectionParams]: ConnectionParams[K] } = { dialect, prefix, database, source };
+  const host = decodeURIComponent(parsed.hostname).replace(/^\[|\]$/g, '');
+  const socket = parsed.searchParams.get('socket') ?? (host.startsWith('/') ? host : null);
+  if (socket !== null) params.socket = socket;
+  else params.host = host === '' ? 'localhost' : host;
+  if (parsed.port !== '') params.port = Number(parsed.port);
+  if (parsed.username !== '') params.user = decodeURIComponent(parsed.username);
+  if (parsed.password !== '') params.password = decodeURIComponent(parsed.password);
+  return params;
+}

@@ -1,0 +1,297 @@
+/**
+ * The host adapter: Nextcloud's accounts, files and shares read straight from its database,
+ * read-only. Each of the three questions is one statement per call (lookup-sql.ts), judged by
+ * the host's rules in TypeScript (visibility.ts).
+ */
+import { DusError, isDusError } from '../errors.js';
+import { LOG_MESSAGES, type Logger } from '../log.js';
+import { locateHost, type LocatedHost } from './locate.js';
+import { buildLookup, buildMarkedFiles, type LookupSpec } from './lookup-sql.js';
+import { cleanIds, markersIn } from './marker.js';
+import { checkSchema } from './schema-check.js';
+import { openSqlClient } from './sql-client.js';
+import { homeStorageIds, isInUserFiles } from './storages.js';
+import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, SqlClient, SqlRow, SqlValue, VisibleFile } from './types.js';
+import { candidates, FOLDER_MIMETYPE, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
+
+export interface OpenHostOptions {
+  readonly logger?: Logger;
+  /** Clock for share expiry; tests move it. */
+  readonly now?: () => Date;
+  /** Evaluate config.php with `php` (default: when `php` is installed). */
+  readonly usePhp?: boolean;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Test seam: the batched statement is made to fail on the database, forcing the fallback. */
+  readonly breakBatchedQuery?: boolean;
+}
+
+export async function openHost(location: HostLocation, options: OpenHostOptions = {}): Promise<HostAdapter> {
+  const located = await locateHost(location, options);
+  const sql = await openSqlClient(located.params);
+  try {
+    const schema = await checkSchema(sql);
+    return new DatabaseHost(sql, located, schema.nestedGroups, options);
+  } catch (error) {
+    await sql.close();
+    throw error;
+  }
+}
+
+function num(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && value !== '') return Number(value);
+  return 0;
+}
+
+function text(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return String(value);
+}
+
+/** Naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */
+function naiveUtc(date: Date): string {
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+type Question = 'visible' | 'owned' | 'foreign';
+
+class DatabaseHost implements HostAdapter {
+  readonly hostUrl: string | null;
+  readonly instanceSecret: string | null;
+  readonly sql: SqlClient;
+  #batched = true;
+  #warned = false;
+  readonly #located: LocatedHost;
+  readonly #nestedGroups: boolean;
+  readonly #options: OpenHostOptions;
+
+  constructor(sql: SqlClient, located: LocatedHost, nestedGroups: boolean, options: OpenHostOptions) {
+    this.sql = sql;
+    this.hostUrl = located.hostUrl;
+    this.instanceSecret = located.instanceSecret;
+    this.#located = located;
+    this.#nestedGroups = nestedGroups;
+    this.#options = options;
+  }
+
+  get batched(): boolean {
+    return this.#batched;
+  }
+
+  get #prefix(): string {
+    return this.sql.prefix;
+  }
+
+  async #query(statement: string, params: readonly SqlValue[]): Promise<SqlRow[]> {
+    try {
+      return await this.sql.query(statement, params);
+    } catch (error) {
+      throw this.#mapError(error);
+    }
+  }
+
+  #mapError(error: unknown): DusError {
+    if (isDusError(error)) return error;
+    const message = error instanceof Error ? error.message : String(error);
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P01|08\d\d\d)$/.test(code)) {
+      return new DusError('host_unreachable', `The connection to the host database was lost (${code}).`, { cause: error });
+    }
+    if (/no such (table|column)|does not exist|doesn't exist|Unknown column/i.test(message)) {
+      return new DusError('host_schema', `The host database lacks a table or column the adapter reads: ${message}`, { cause: error });
+    }
+    return new DusError('internal', `A query on the host database failed: ${message}`, { cause: error });
+  }
+
+  async findAccount(uid: string): Promise<HostAccount | null> {
+    const p = this.#prefix;
+    const rows = await this.#query(
+      `SELECT u.uid, u.displayname,` +
+        ` (SELECT pe.configvalue FROM ${p}preferences pe WHERE pe.userid = u.uid AND pe.appid = 'core' AND pe.configkey = 'enabled') AS enabled,` +
+        ` (SELECT pl.configvalue FROM ${p}preferences pl WHERE pl.userid = u.uid AND pl.appid = 'core' AND pl.configkey = 'lang') AS lang` +
+        ` FROM ${p}users u WHERE u.uid_lower = ? OR u.uid = ?`,
+      // The database backend resolves uids case-insensitively through uid_lower (reference §7).
+      [uid.toLowerCase(), uid],
+    );
+    const row = rows.find((r) => text(r.uid) === uid) ?? rows[0];
+    if (row === undefined) return null;
+    const lang = text(row.lang);
+    return {
+      uid: text(row.uid) ?? uid,
+      enabled: text(row.enabled) !== 'false',
+      language: this.#located.forceLanguage ?? (lang !== null && lang !== '' ? lang : this.#located.defaultLanguage),
+      displayName: text(row.displayname),
+    };
+  }
+
+  async syncAccount(): Promise<string | null> {
+    const rows = await this.#query(`SELECT configvalue FROM ${this.#prefix}appconfig WHERE appid = ? AND configkey = ?`, ['docs_sync', 'target_user']);
+    const value = text(rows[0]?.configvalue)?.trim() ?? '';
+    // A sensitive value is encrypted with the host's key (reference §8): not readable here.
+    if (value === '' || value.startsWith('$AppConfigEncryption$')) return null;
+    return value;
+  }
+
+  async isAdmin(uid: string): Promise<boolean> {
+    const rows = await this.#query(`SELECT uid FROM ${this.#prefix}group_user WHERE gid = ? AND uid = ?`, ['admin', uid]);
+    return rows.length > 0;
+  }
+
+  async groupsOf(uid: string): Promise<readonly string[]> {
+    const p = this.#prefix;
+    const statement = this.#nestedGroups
+      ? `WITH RECURSIVE ug (gid) AS (SELECT gid FROM ${p}group_user WHERE uid = ? UNION SELECT gg.parent_gid FROM ${p}group_group gg JOIN ug ON gg.child_gid = ug.gid) SELECT gid FROM ug`
+      : `SELECT gid FROM ${p}group_user WHERE uid = ?`;
+    const rows = await this.#query(statement, [uid]);
+    return [...new Set(rows.map((r) => text(r.gid) ?? ''))].filter((g) => g !== '').sort();
+  }
+
+  visibleArchiveFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
+    return this.#answer('visible', user, archiveAccount, documentIds);
+  }
+
+  ownedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
+    return this.#answer('owned', archiveAccount, archiveAccount, documentIds);
+  }
+
+  visibleForeignFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
+    return this.#answer('foreign', user, archiveAccount, documentIds);
+  }
+
+  async #answer(question: Question, user: string, archive: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
+    const ids = cleanIds(documentIds);
+    if (ids.length === 0) return new Map();
+    let found: Candidate[];
+    if (this.#batched) {
+      try {
+        found = await this.#lookup(question, user, archive, ids, true);
+      } catch (error) {
+        if (isDusError(error) && error.code !== 'internal') throw error;
+        // The spec's fallback: this database does not run the batched form; ask per document.
+        this.#batched = false;
+        found = await this.#perDocument(question, user, archive, ids);
+      }
+    } else {
+      found = await this.#perDocument(question, user, archive, ids);
+    }
+    const result = new Map<number, VisibleFile>();
+    for (const [id, c] of pickPerDocument(found)) {
+      result.set(id, { documentId: id, fileId: c.fileId, path: c.path, name: c.name, mimetype: c.mimetype, owner: c.owner });
+    }
+    return result;
+  }
+
+  async #perDocument(question: Question, user: string, archive: string, ids: readonly number[]): Promise<Candidate[]> {
+    if (!this.#warned) {
+      this.#warned = true;
+      this.#options.logger?.warn(LOG_MESSAGES.perDocumentLookup());
+    }
+    const all: Candidate[] = [];
+    for (const id of ids) all.push(...(await this.#lookup(question, user, archive, [id], false)));
+    return all;
+  }
+
+  async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean): Promise<Candidate[]> {
+    const dataDirectory = this.#located.dataDirectory;
+    const sameUser = user === archive;
+    // Who counts as "own files", and whose shares to whom are candidates (see visibility.ts).
+    const ownOf = question === 'owned' ? archive : question === 'visible' ? (sameUser ? archive : null) : sameUser ? null : user;
+    const recipient = question === 'owned' || (question === 'visible' && sameUser) ? null : user;
+    const spec: LookupSpec = {
+      dialect: this.sql.dialect,
+      prefix: this.#prefix,
+      documentIds: ids,
+      ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
+      shareRecipient: recipient,
+      nestedGroups: this.#nestedGroups,
+      now: naiveUtc(this.#options.now?.() ?? new Date()),
+      fast,
+      breakStatement: fast && this.#options.breakBatchedQuery === true,
+    };
+    const statement = buildLookup(spec);
+    const rows = splitRows(await this.#query(statement.sql, statement.params));
+    const mounts =
+      recipient === null
+        ? []
+        : shareMounts(recipient, rows, dataDirectory).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
+    return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
+  }
+
+  async markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage> {
+    const statement = buildMarkedFiles(this.#prefix, homeStorageIds(archiveAccount, this.#located.dataDirectory));
+    const rows = await this.#query(statement.sql, statement.params);
+    const list: Candidate[] = [];
+    for (const row of rows) {
+      const path = text(row.t1);
+      const name = text(row.t2) ?? '';
+      const mimetype = text(row.t3) ?? '';
+      if (!isInUserFiles(path) || !path.startsWith('files/') || mimetype === FOLDER_MIMETYPE) continue;
+      for (const documentId of markersIn(name)) {
+        list.push({ documentId, fileId: num(row.a), path: `/${path.slice('files/'.length)}`, name, mimetype, owner: archiveAccount });
+      }
+    }
+    const picked = [...pickPerDocument(list).values()].sort((a, b) => a.documentId - b.documentId);
+    const start = Math.max(0, Math.floor(offset));
+    return {
+      total: picked.length,
+      files: picked.slice(start, start + Math.max(0, Math.floor(limit))).map((c) => ({ documentId: c.documentId, fileId: c.fileId, path: c.path })),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.sql.close();
+  }
+}
+
+function splitRows(rows: readonly SqlRow[]): LookupRows {
+  const shares: ShareRow[] = [];
+  const roots = new Map<number, NodeRow>();
+  const files: NodeRow[] = [];
+  const sharingConfig = new Map<string, string>();
+  const disabledUsers = new Set<string>();
+  const node = (row: SqlRow): NodeRow => ({
+    fileId: num(row.a),
+    storage: num(row.b),
+    permissions: num(row.c),
+    path: text(row.t1),
+    name: text(row.t2) ?? '',
+    mimetype: text(row.t3) ?? '',
+    storageId: text(row.t4) ?? '',
+  });
+  for (const row of rows) {
+    switch (text(row.k)) {
+      case 'S':
+        shares.push({
+          id: num(row.a),
+          shareType: num(row.b),
+          fileSource: num(row.c),
+          stime: num(row.d),
+          permissions: num(row.e),
+          accepted: num(row.g),
+          owner: text(row.t1) ?? '',
+          initiator: text(row.t2),
+          target: text(row.t3) ?? '',
+        });
+        break;
+      case 'R': {
+        const root = node(row);
+        roots.set(root.fileId, root);
+        break;
+      }
+      case 'F':
+        files.push(node(row));
+        break;
+      case 'C':
+        sharingConfig.set(text(row.t1) ?? '', text(row.t2) ?? '');
+        break;
+      case 'D':
+        if (text(row.t2) === 'false') disabledUsers.add(text(row.t1) ?? '');
+        break;
+      default:
+        break;
+    }
+  }
+  return { shares, roots, files, sharingConfig, disabledUsers };
+}

@@ -1,0 +1,64 @@
+/** Confirms at open time that the tables and columns the adapter reads are there. */
+import { DusError } from '../errors.js';
+import type { SqlClient } from './types.js';
+
+export const REQUIRED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  filecache: ['fileid', 'storage', 'path', 'parent', 'name', 'mimetype', 'permissions'],
+  storages: ['numeric_id', 'id'],
+  mimetypes: ['id', 'mimetype'],
+  share: ['id', 'share_type', 'share_with', 'uid_owner', 'uid_initiator', 'parent', 'item_type', 'file_source', 'file_target', 'permissions', 'stime', 'accepted', 'expiration'],
+  users: ['uid', 'uid_lower', 'displayname'],
+  group_user: ['gid', 'uid'],
+  preferences: ['userid', 'appid', 'configkey', 'configvalue'],
+  appconfig: ['appid', 'configkey', 'configvalue'],
+};
+
+const probe = (prefix: string, table: string, columns: readonly string[]): string => `SELECT ${columns.join(', ')} FROM ${prefix}${table} WHERE 1 = 0`;
+
+/** Returns whether NC34's nested groups table exists. Two round trips when all is well. */
+export async function checkSchema(sql: SqlClient): Promise<{ nestedGroups: boolean }> {
+  await columnsCheck(sql);
+  try {
+    await sql.query(probe(sql.prefix, 'group_group', ['parent_gid', 'child_gid']));
+    return { nestedGroups: true };
+  } catch {
+    return { nestedGroups: false };
+  }
+}
+
+async function columnsCheck(sql: SqlClient): Promise<void> {
+  // One statement naming every column: a cross join of empty selections.
+  const froms = Object.keys(REQUIRED_COLUMNS).map((table, i) => `${sql.prefix}${table} t${i}`);
+  const cols = Object.values(REQUIRED_COLUMNS).flatMap((columns, i) => columns.map((c) => `t${i}.${c}`));
+  try {
+    await sql.query(`SELECT ${cols.join(', ')} FROM ${froms.join(', ')} WHERE 1 = 0`);
+  } catch {
+    await pinpoint(sql);
+  }
+}
+
+async function pinpoint(sql: SqlClient): Promise<never> {
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    try {
+      await sql.query(`SELECT 1 AS x FROM ${sql.prefix}${table} WHERE 1 = 0`);
+    } catch (error) {
+      throw schemaError(sql, `the table ${sql.prefix}${table} is missing`, error);
+    }
+    for (const column of columns) {
+      try {
+        await sql.query(probe(sql.prefix, table, [column]));
+      } catch (error) {
+        throw schemaError(sql, `the table ${sql.prefix}${table} has no column ${column}`, error);
+      }
+    }
+  }
+  throw new DusError('host_schema', 'The host database could not be read, although every table and column it needs is there.');
+}
+
+function schemaError(sql: SqlClient, what: string, cause: unknown): DusError {
+  return new DusError(
+    'host_schema',
+    `This is not a Nextcloud database the adapter knows: ${what}. Check the table prefix (--table-prefix or dbtableprefix in config.php, now '${sql.prefix}') and that Nextcloud 33 or newer is installed there.`,
+    { cause },
+  );
+}

@@ -1,0 +1,155 @@
+import { existsSync } from 'node:fs';
+import { DusError } from '../errors.js';
+import type { ConnectionParams } from './connection-params.js';
+import { toNumberedPlaceholders } from './placeholders.js';
+import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
+
+/**
+ * Read-only connections to the host database on the three dialects the host supports.
+ * Nothing here ever writes: SQLite is opened read-only, PostgreSQL and MariaDB sessions are
+ * switched to read-only transactions before the first statement.
+ */
+export async function openSqlClient(params: ConnectionParams): Promise<SqlClient> {
+  switch (params.dialect) {
+    case 'sqlite':
+      return openSqlite(params);
+    case 'pgsql':
+      return openPostgres(params);
+    case 'mysql':
+      return openMysql(params);
+  }
+}
+
+abstract class CountingClient implements SqlClient {
+  abstract readonly dialect: Dialect;
+  readonly prefix: string;
+  #count = 0;
+  constructor(prefix: string) {
+    this.prefix = prefix;
+  }
+  get queryCount(): number {
+    return this.#count;
+  }
+  async query<T extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    this.#count += 1;
+    return (await this.run(sql, params)) as T[];
+  }
+  protected abstract run(sql: string, params: readonly SqlValue[]): Promise<SqlRow[]>;
+  abstract close(): Promise<void>;
+}
+
+function unreachable(params: ConnectionParams, detail: string, cause: unknown): DusError {
+  const where =
+    params.dialect === 'sqlite'
+      ? `the SQLite file ${params.file ?? '?'}`
+      : `${params.dialect === 'pgsql' ? 'PostgreSQL' : 'MySQL/MariaDB'} at ${params.socket ?? `${params.host ?? 'localhost'}:${params.port ?? ''}`} database ${params.database ?? '?'}`;
+  return new DusError('host_unreachable', `The host database (${where}, from ${params.source}) cannot be opened: ${detail}`, { cause });
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return errorText(error.errors[0]);
+  if (error instanceof Error) return error.message === '' ? error.name : error.message;
+  return String(error);
+}
+
+async function openSqlite(params: ConnectionParams): Promise<SqlClient> {
+  const file = params.file ?? '';
+  if (file === '' || !existsSync(file)) {
+    throw unreachable(params, 'the file does not exist (check datadirectory and dbname in config.php, or the sqlite:// URL)', undefined);
+  }
+  const { DatabaseSync } = await import('node:sqlite');
+  let db: InstanceType<typeof DatabaseSync>;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+    // Reference §5: the host runs every SQLite connection with case-sensitive LIKE.
+    db.exec('PRAGMA case_sensitive_like = ON');
+    db.prepare('SELECT count(*) AS n FROM sqlite_master').get();
+  } catch (error) {
+    throw unreachable(params, errorText(error), error);
+  }
+  const opened = db;
+  class SqliteClient extends CountingClient {
+    readonly dialect = 'sqlite' as const;
+    protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
+      return opened.prepare(sql).all(...values) as SqlRow[];
+    }
+    async close(): Promise<void> {
+      if (opened.isOpen) opened.close();
+    }
+  }
+  return new SqliteClient(params.prefix);
+}
+
+async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({
+    host: params.socket ?? params.host ?? 'localhost',
+    port: params.port ?? 5432,
+    database: params.database,
+    user: params.user,
+    password: params.password,
+    connectionTimeoutMillis: 5000,
+    // Read-only for the whole session: every transaction, implicit or not.
+    options: '-c default_transaction_read_only=on',
+  });
+  // A broken connection later must not crash the process through an unhandled 'error' event.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw unreachable(params, errorText(error), error);
+  }
+  class PgClient extends CountingClient {
+    readonly dialect = 'pgsql' as const;
+    protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
+      const result = await client.query(toNumberedPlaceholders(sql), values.map((v) => (typeof v === 'bigint' ? v.toString() : v)));
+      return result.rows as SqlRow[];
+    }
+    async close(): Promise<void> {
+      await client.end().catch(() => undefined);
+    }
+  }
+  return new PgClient(params.prefix);
+}
+
+async function openMysql(params: ConnectionParams): Promise<SqlClient> {
+  const mysql = await import('mysql2/promise');
+  let connection: Awaited<ReturnType<typeof mysql.createConnection>>;
+  try {
+    const base = {
+      database: params.database,
+      user: params.user,
+      password: params.password,
+      connectTimeout: 5000,
+      charset: 'utf8mb4',
+      // BIGINT columns (file ids, sizes) as JS numbers; file ids stay far below 2^53.
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+    };
+    connection = await mysql.createConnection(
+      params.socket !== undefined ? { ...base, socketPath: params.socket } : { ...base, host: params.host ?? 'localhost', port: params.port ?? 3306 },
+    );
+  } catch (error) {
+    throw unreachable(params, errorText(error), error);
+  }
+  connection.on('error', () => undefined);
+  try {
+    await connection.query('SET SESSION TRANSACTION READ ONLY');
+  } catch (error) {
+    await connection.end().catch(() => undefined);
+    throw unreachable(params, errorText(error), error);
+  }
+  const opened = connection;
+  class MysqlClient extends CountingClient {
+    readonly dialect = 'mysql' as const;
+    protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
+      const [rows] = await opened.query(sql, values as SqlValue[]);
+      return Array.isArray(rows) ? (rows as SqlRow[]) : [];
+    }
+    async close(): Promise<void> {
+      await opened.end().catch(() => undefined);
+    }
+  }
+  return new MysqlClient(params.prefix);
+}

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+
+/** The host stores a storage id longer than 64 characters as its md5 (reference §1.3). */
+export function storedStorageId(id: string): string {
+  return id.length > 64 ? createHash('md5').update(id).digest('hex') : id;
+}
+
+/**
+ * Every stored storage id that makes `uid` the owner of a home storage (reference §2):
+ * the local home, the object-store home, and the pre-ownCloud-6 `local::<datadir>/<uid>/` form.
+ */
+export function homeStorageIds(uid: string, dataDirectory: string | null): string[] {
+  const ids = [storedStorageId(`home::${uid}`), storedStorageId(`object::user:${uid}`)];
+  if (dataDirectory !== null && dataDirectory !== '') {
+    ids.push(storedStorageId(`local::${dataDirectory.replace(/\/+$/, '')}/${uid}/`));
+  }
+  return ids;
+}
+
+/** Only `files` and what lies under it is in the user's Files; trash, versions, uploads are not. */
+export function isInUserFiles(path: string | null): path is string {
+  return path !== null && (path === 'files' || path.startsWith('files/'));
+}

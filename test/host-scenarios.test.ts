@@ -1,0 +1,178 @@
+/**
+ * The reference's §11 scenarios and more, table-driven, with the same expected answers on
+ * SQLite, PostgreSQL and MariaDB.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { openHost } from '../src/core/host/open-host.js';
+import type { HostAdapter } from '../src/core/host/types.js';
+import { reachableDialects } from './support/host-fixtures/dialects.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { ARCHIVE, buildWorld } from './support/host-fixtures/world.js';
+
+type Q = 'visible' | 'owned' | 'foreign';
+type Row = readonly [name: string, q: Q, user: string, ids: readonly number[], expected: Readonly<Record<number, string>>];
+
+const A = ARCHIVE;
+const LONG = 'l'.repeat(60);
+
+const SCENARIOS: readonly Row[] = [
+  ['§11.1 group member who left the share sees nothing', 'visible', 'alice', [1], {}],
+  ['§11.1 the archive account still has the file', 'owned', A, [1], { 1: '/Invoices/inv [P1].pdf' }],
+  ['§11.1 other group members are unaffected', 'visible', 'bob', [1], { 1: '/Invoices/inv [P1].pdf' }],
+  ['§11.2 file under a shared folder, path under the target', 'visible', 'bob', [17], { 17: '/2024/Q1/bill [P17].pdf' }],
+  ['§11.2 file moved out of the shared folder is not visible', 'visible', 'bob', [18], {}],
+  ['§11.2 ... but still owned', 'owned', A, [18], { 18: '/Archive/Other/moved [P18].pdf' }],
+  ['§11.3 group share moved by the recipient (override target)', 'visible', 'carol', [1], { 1: '/Work/Invoices-A/inv [P1].pdf' }],
+  ['§11.3 user share renamed by the recipient', 'visible', 'dave', [3], { 3: '/Work/Reports-A/r [P3].pdf' }],
+  ['§11.4 pending user share', 'visible', 'erin', [4], {}],
+  ['§11.4 pending group share without override row', 'visible', 'frank', [5], {}],
+  ['§11.5 expired share', 'visible', 'gina', [6], {}],
+  ['§11.5 share expiring tomorrow', 'visible', 'gina', [7], { 7: '/Later/l [P7].pdf' }],
+  ['§11.6 trashed node shared directly', 'visible', 'bob', [8], {}],
+  ['§11.6 trash is not in own folders', 'owned', A, [8], {}],
+  ['§11.6 versions are not in own folders', 'owned', A, [9], {}],
+  ['§11.7 other account file not shared with the user', 'foreign', 'dave', [10], {}],
+  ['§11.7 other account file shared with the user: question 3', 'foreign', 'erin', [10], { 10: '/y [P10].pdf' }],
+  ['§11.7 ... but not question 1', 'visible', 'erin', [10], {}],
+  ['§11.7 reshare by the archive account belongs to the owner', 'foreign', 'frank', [10], { 10: '/y [P10].pdf' }],
+  ['§11.7 reshare by the archive account is not an archive file', 'visible', 'frank', [10], {}],
+  ['§11.8 user = archive account sees its own files', 'visible', A, [1, 2], { 1: '/Invoices/inv [P1].pdf', 2: '/Mine/m [P2].pdf' }],
+  ['§11.8 user = archive account: question 3 lists shares from others only', 'foreign', A, [1, 2, 10], { 10: '/y [P10].pdf' }],
+  ['§11.8 group share by the archive account reaches other members', 'visible', 'dave', [2], { 2: '/Mine/m [P2].pdf' }],
+  ['§11.9 object-store owner shares a file', 'foreign', 'alice', [11], { 11: '/o [P11].pdf' }],
+  ['§11.9 object-store account owns its files', 'owned', 'obj', [11], { 11: '/o [P11].pdf' }],
+  ['§11.9 uid long enough for an md5 storage id', 'owned', LONG, [12], { 12: '/long [P12].pdf' }],
+  ['§11.10 one node, two shares: earliest target', 'visible', 'hank', [13], { 13: '/Twice-user/t [P13].pdf' }],
+  ['§11.10 one node, accepted and rejected shares: not mounted', 'visible', 'hank', [14], {}],
+  ['§11.11 disabled owner: still visible by default', 'foreign', 'carol', [15], { 15: '/j [P15].pdf' }],
+  ['§11.12 shared root without the SHARE bit', 'visible', 'bob', [16], {}],
+  ['§11.12 stale uid_owner: nothing readable', 'visible', 'carol', [19], {}],
+  ['§11.12 stale uid_owner: not another account file either', 'foreign', 'carol', [19], {}],
+  ['§11.13 user who never logged in', 'visible', 'ivan', [20], { 20: '/ForIvan/i [P20].pdf' }],
+  ['marker [P21] is not [P210] nor [P21x]', 'owned', A, [21], { 21: '/Mk/a [P21].pdf' }],
+  ['marker [P210] found on its own', 'owned', A, [210], { 210: '/Mk/b [P210].pdf' }],
+  ['lower-case [p22] does not count', 'owned', A, [22], {}],
+  ['leading zero [P023] does not count', 'owned', A, [23], {}],
+  ['LIKE wildcards % and _ in the name are literal', 'owned', A, [25], { 25: '/Mk/100% [P25] under_score.pdf' }],
+  ['backslash in the name', 'owned', A, [24], { 24: '/Mk/back\\slash [P24].pdf' }],
+  ['two markers in one name', 'owned', A, [26, 27], { 26: '/Mk/two [P26] [P27].pdf', 27: '/Mk/two [P26] [P27].pdf' }],
+  ['a decoy [Photo] before the marker', 'owned', A, [28], { 28: '/Mk/[Photo] [P28].pdf' }],
+  ['a folder carrying a marker is not a file', 'owned', A, [29], {}],
+  ['a single shared file, path = target', 'visible', 'dave', [30], { 30: '/s [P30].pdf' }],
+  ['the unshared sibling of a shared file', 'visible', 'dave', [31], {}],
+  ['a share without READ', 'visible', 'erin', [32], {}],
+  ['nested groups (NC34): member of a child group', 'visible', 'kate', [33], { 33: '/Div/d [P33].pdf' }],
+  ['the recipient initiated the share', 'visible', 'erin', [35], {}],
+  ['pending group share accepted through the override row', 'visible', 'frank', [36], { 36: '/PendG2/p [P36].pdf' }],
+  ['group share rejected through the override row', 'visible', 'bob', [37], {}],
+  ['... other members keep it', 'visible', 'alice', [37], { 37: '/Rej2/r [P37].pdf' }],
+  ['link and e-mail shares do not mount', 'visible', 'bob', [38], {}],
+  ['circle, room and deck shares are unsupported: not visible', 'visible', 'bob', [39], {}],
+  ['path prefix boundary: /Arch shared', 'visible', 'bob', [40], { 40: '/Arch/x [P40].pdf' }],
+  ['path prefix boundary: /Arch2 not', 'visible', 'bob', [41], {}],
+  ['a file reached through two nested shares: smallest path', 'visible', 'erin', [42], { 42: '/A-Sub/z [P42].pdf' }],
+  ['two files with one marker: the older one', 'owned', A, [43], { 43: '/Dup/first [P43].pdf' }],
+  ['target with slashes around it', 'visible', 'gina', [44], { 44: '/In/Slash/s [P44].pdf' }],
+  ['question 3: another account shares a copy', 'foreign', 'bob', [17], { 17: '/Copies/copy [P17].pdf'.replace('/Copies', '') }],
+  ['question 3: the user own file with the marker', 'foreign', 'dave', [1], { 1: '/Invoices/inv [P1].pdf' }],
+  ['question 1: the user own file is not an archive file', 'visible', 'dave', [1], {}],
+  ['question 2 ignores shares received by the archive account', 'owned', A, [10], {}],
+  [
+    'one batch mixing shown and hidden documents',
+    'visible',
+    'bob',
+    [1, 17, 18, 8, 16, 37, 38, 39, 40, 41],
+    { 1: '/Invoices/inv [P1].pdf', 17: '/2024/Q1/bill [P17].pdf', 40: '/Arch/x [P40].pdf' },
+  ],
+];
+
+async function ask(host: HostAdapter, q: Q, user: string, ids: readonly number[]): Promise<Record<number, string>> {
+  const map = q === 'visible' ? await host.visibleArchiveFiles(user, A, ids) : q === 'owned' ? await host.ownedArchiveFiles(user, ids) : await host.visibleForeignFiles(user, A, ids);
+  const out: Record<number, string> = {};
+  for (const [id, file] of map) out[id] = file.path;
+  return out;
+}
+
+const dialects = await reachableDialects('host scenarios');
+
+describe.each(dialects)('host adapter on %s', (dialect) => {
+  let fx: HostFixture;
+  let host: HostAdapter;
+
+  beforeAll(async () => {
+    fx = await createHostFixture(dialect);
+    await buildWorld(fx);
+    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
+  });
+
+  afterAll(async () => {
+    await host?.close();
+    await fx?.drop();
+  });
+
+  test.each(SCENARIOS)('%s', async (_name, q, user, ids, expected) => {
+    expect(await ask(host, q, user, ids)).toEqual(expected);
+  });
+
+  test('answers carry the file id, name, type and owner', async () => {
+    const found = (await host.visibleArchiveFiles('bob', A, [17])).get(17);
+    expect(found).toMatchObject({ documentId: 17, name: 'bill [P17].pdf', mimetype: 'application/pdf', owner: A });
+    expect(fx.model.files.get(found?.fileId ?? -1)?.path).toBe('files/Archive/2024/Q1/bill [P17].pdf');
+    const foreign = (await host.visibleForeignFiles('erin', A, [10])).get(10);
+    expect(foreign?.owner).toBe('bob');
+  });
+
+  test('accounts resolve case-insensitively to the stored spelling, with enabled and language', async () => {
+    expect(await host.findAccount('BOB')).toMatchObject({ uid: 'bob', enabled: true });
+    expect(await host.findAccount('judy')).toMatchObject({ uid: 'judy', enabled: false });
+    expect(await host.findAccount('nobody')).toBeNull();
+    await fx.setUserPreference('carol', 'core', 'lang', 'de');
+    expect((await host.findAccount('Carol'))?.language).toBe('de');
+    expect((await host.findAccount('dave'))?.language).toBeNull();
+  });
+
+  test('groups (with nested ancestors), admin, sync account', async () => {
+    expect(await host.groupsOf('kate')).toEqual(['division', 'team']);
+    expect(await host.groupsOf('bob')).toEqual(['acct']);
+    expect(await host.isAdmin('alice')).toBe(true);
+    expect(await host.isAdmin('bob')).toBe(false);
+    expect(await host.syncAccount()).toBeNull();
+    await fx.setAppConfig('docs_sync', 'target_user', A);
+    expect(await host.syncAccount()).toBe(A);
+  });
+
+  test('marked files of the archive account, ordered by document id, with a total', async () => {
+    const all = await host.markedFiles(A, 0, 1000);
+    const ids = all.files.map((f) => f.documentId);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids).toContain(21);
+    expect(ids).not.toContain(8);
+    expect(ids).not.toContain(9);
+    expect(ids).not.toContain(22);
+    expect(ids).not.toContain(10);
+    expect(all.total).toBe(all.files.length);
+    const page = await host.markedFiles(A, 2, 3);
+    expect(page.total).toBe(all.total);
+    expect(page.files).toEqual(all.files.slice(2, 5));
+  });
+
+  test('hide_disabled_user_shares = yes hides shares of a disabled owner', async () => {
+    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+    try {
+      expect(await ask(host, 'foreign', 'carol', [15])).toEqual({});
+      expect(await ask(host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
+    } finally {
+      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+    }
+  });
+
+  test('files_sharing disabled: no share mounts, own files still count', async () => {
+    await fx.setAppConfig('files_sharing', 'enabled', 'no');
+    try {
+      expect(await ask(host, 'visible', 'bob', [17])).toEqual({});
+      expect(await ask(host, 'owned', A, [17])).toEqual({ 17: '/Archive/2024/Q1/bill [P17].pdf' });
+    } finally {
+      await fx.setAppConfig('files_sharing', 'enabled', 'yes');
+    }
+  });
+});

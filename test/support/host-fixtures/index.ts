@@ -1,0 +1,475 @@
+/**
+ * Builds a Nextcloud-shaped host database (SQLite, PostgreSQL or MariaDB) for tests, the demo
+ * and the benches. Runtime dependencies only: no jest here. Each fixture owns a fresh database
+ * (a temp file, a new PostgreSQL database, a new MariaDB database) so parallel files never meet.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import { argon2id } from 'hash-wasm';
+import { homeStorageIds, storedStorageId } from '../../../src/core/host/storages.js';
+import { configKey, emptyModel, preferenceKey, type FixtureModel, type ModelFile } from './model.js';
+import { createTableStatements, NESTED_GROUPS_TABLE, quoteIdent, TABLES } from './schema.js';
+import { mysqlWriter, pgWriter, sqliteWriter, type Writer } from './writer.js';
+
+export type FixtureDialect = 'sqlite' | 'pgsql' | 'mysql';
+export type { FixtureModel, ModelFile, ModelShare } from './model.js';
+
+export class FixtureUnavailable extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'FixtureUnavailable';
+    this.reason = reason;
+  }
+}
+
+export const SHARE_TYPES = { user: 0, group: 1, usergroup: 2, link: 3, email: 4, circle: 7, room: 10, deck: 12 } as const;
+export type FixtureShareType = Exclude<keyof typeof SHARE_TYPES, 'usergroup'>;
+
+export interface FixtureOptions {
+  readonly prefix?: string;
+  readonly sqlitePath?: string;
+  /** Create NC34's `group_group` table (default true). */
+  readonly nestedGroups?: boolean;
+  /** Create the indexes of `occ db:add-missing-indices` (default true). */
+  readonly listenerIndexes?: boolean;
+}
+
+export interface AddUserOptions {
+  password?: string;
+  hash?: 'argon2id' | 'bcrypt';
+  enabled?: boolean;
+  lang?: string;
+  displayName?: string;
+  email?: string;
+  storage?: 'home' | 'object';
+  /** false: the user never logged in, so no home storage row exists yet (reference §1.3). */
+  loggedIn?: boolean;
+}
+
+export interface ShareOptions {
+  owner: string;
+  fileId: number;
+  type: FixtureShareType;
+  with?: string;
+  initiator?: string;
+  permissions?: number;
+  expiration?: string | null;
+  accepted?: 0 | 1 | 2;
+  target?: string;
+  stime?: number;
+  parent?: number | null;
+}
+
+export interface HostFixture {
+  readonly dialect: FixtureDialect;
+  readonly dbUrl: string;
+  readonly prefix: string;
+  /** In-memory account of what was written (for the reference model). */
+  readonly model: FixtureModel;
+  addUser(uid: string, o?: AddUserOptions): Promise<void>;
+  addGroup(gid: string, members: string[]): Promise<void>;
+  /** NC34 nested groups: members of `child` are effective members of `parent`. */
+  addSubgroup(parent: string, child: string): Promise<void>;
+  addFolder(owner: string, path: string, o?: { permissions?: number }): Promise<number>;
+  addFile(owner: string, path: string, o?: { mimetype?: string; permissions?: number; size?: number; mtime?: number }): Promise<number>;
+  addTrashFile(owner: string, name: string): Promise<number>;
+  addVersionFile(owner: string, name: string): Promise<number>;
+  /** Moves a node (and its descendants) to another path of the same owner, as a rename does. */
+  moveNode(owner: string, fileId: number, newPath: string): Promise<void>;
+  share(o: ShareOptions): Promise<number>;
+  overrideGroupShare(groupShareId: number, user: string, o: { permissions?: number; accepted?: 0 | 1 | 2; target?: string }): Promise<number>;
+  setAppConfig(app: string, key: string, value: string): Promise<void>;
+  setUserPreference(uid: string, app: string, key: string, value: string): Promise<void>;
+  exec(sql: string, params?: unknown[]): Promise<void>;
+  writeNextcloudDir(dir: string, extra?: Record<string, unknown>): Promise<void>;
+  /** Empties every table (schema kept), for property tests that reuse one database. */
+  clear(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+const MIME_FOLDER = 'httpd/unix-directory';
+const BASE_TIME = 1_700_000_000;
+let counter = 0;
+
+function uniqueName(): string {
+  counter += 1;
+  return `dus_host_${process.pid}_${counter}_${randomBytes(3).toString('hex')}`;
+}
+
+function mimeOf(name: string): string {
+  const ext = name.toLowerCase().split('.').pop() ?? '';
+  const known: Record<string, string> = { pdf: 'application/pdf', txt: 'text/plain', png: 'image/png', jpg: 'image/jpeg', odt: 'application/vnd.oasis.opendocument.text' };
+  return known[ext] ?? 'application/octet-stream';
+}
+
+const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
+
+export async function createHostFixture(dialect: FixtureDialect, options: FixtureOptions = {}): Promise<HostFixture> {
+  const prefix = options.prefix ?? 'oc_';
+  const name = uniqueName();
+  let writer: Writer;
+  let dbUrl: string;
+  let dropDatabase: () => Promise<void>;
+  let sqliteFile: string | null = null;
+  if (dialect === 'sqlite') {
+    const file = options.sqlitePath ?? join(mkdtempSync(join(tmpdir(), 'dus-host-')), 'nextcloud.db');
+    mkdirSync(dirname(file), { recursive: true });
+    rmSync(file, { force: true });
+    sqliteFile = file;
+    writer = await sqliteWriter(file);
+    dbUrl = `sqlite://${file}`;
+    dropDatabase = async () => {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      if (options.sqlitePath === undefined) rmSync(dirname(file), { recursive: true, force: true });
+    };
+  } else if (dialect === 'pgsql') {
+    let admin: Writer;
+    try {
+      admin = await pgWriter('test');
+    } catch (error) {
+      throw new FixtureUnavailable(`PostgreSQL at 127.0.0.1:5432 (user postgres, db test) is not reachable: ${(error as Error).message}`);
+    }
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8'`);
+    await admin.close();
+    writer = await pgWriter(name);
+    dbUrl = `postgres://postgres@127.0.0.1:5432/${name}`;
+    dropDatabase = async () => {
+      const a = await pgWriter('test');
+      await a.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.close();
+    };
+  } else {
+    let admin: Writer;
+    try {
+      admin = await mysqlWriter(undefined);
+    } catch (error) {
+      throw new FixtureUnavailable(`MariaDB at 127.0.0.1:3306 (user root) is not reachable: ${(error as Error).message}`);
+    }
+    await admin.exec(`CREATE DATABASE ${name} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+    await admin.close();
+    writer = await mysqlWriter(name);
+    dbUrl = `mysql://root@127.0.0.1:3306/${name}`;
+    dropDatabase = async () => {
+      const a = await mysqlWriter(undefined);
+      await a.exec(`DROP DATABASE IF EXISTS ${name}`);
+      await a.close();
+    };
+  }
+
+  const tables = options.nestedGroups === false ? TABLES : [...TABLES, NESTED_GROUPS_TABLE];
+  for (const table of tables) {
+    for (const statement of createTableStatements(dialect, table, prefix, options.listenerIndexes !== false)) {
+      await writer.exec(statement);
+    }
+  }
+  const q = (s: string): string => quoteIdent(dialect, s);
+  const t = (s: string): string => q(prefix + s);
+  let model = emptyModel();
+  const mimeIds = new Map<string, number>();
+  const storageOf = new Map<string, number>();
+  const storageKind = new Map<string, 'home' | 'object'>();
+  let stimeCounter = 0;
+
+  const mimeId = async (mimetype: string): Promise<number> => {
+    const known = mimeIds.get(mimetype);
+    if (known !== undefined) return known;
+    const id = await writer.insert(`INSERT INTO ${t('mimetypes')} (${q('mimetype')}) VALUES (?)`, [mimetype], 'id');
+    mimeIds.set(mimetype, id);
+    return id;
+  };
+
+  const insertNode = async (storage: number, path: string, parent: number, mimetype: string, permissions: number, size = 0, mtime = BASE_TIME): Promise<number> => {
+    const nodeName = path === '' ? '' : basename(path);
+    const part = mimetype.split('/')[0] ?? mimetype;
+    const fileid = await writer.insert(
+      `INSERT INTO ${t('filecache')} (${['storage', 'path', 'path_hash', 'parent', 'name', 'mimetype', 'mimepart', 'size', 'mtime', 'storage_mtime', 'etag', 'permissions'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [storage, path, md5(path), parent, nodeName, await mimeId(mimetype), await mimeId(part), size, mtime, mtime, randomBytes(8).toString('hex'), permissions],
+      'fileid',
+    );
+    model.files.set(fileid, { fileid, storage, path, name: nodeName, mimetype, permissions });
+    return fileid;
+  };
+
+  const findNode = (storage: number, path: string): ModelFile | undefined => {
+    for (const f of model.files.values()) if (f.storage === storage && f.path === path) return f;
+    return undefined;
+  };
+
+  const ensureStorage = async (uid: string): Promise<number> => {
+    const known = storageOf.get(uid);
+    if (known !== undefined) return known;
+    const kind = storageKind.get(uid) ?? 'home';
+    const id = storedStorageId(kind === 'home' ? `home::${uid}` : `object::user:${uid}`);
+    const numeric = await writer.insert(`INSERT INTO ${t('storages')} (${q('id')}, ${q('available')}) VALUES (?, 1)`, [id], 'numeric_id');
+    storageOf.set(uid, numeric);
+    model.storages.set(numeric, id);
+    const root = await insertNode(numeric, '', -1, MIME_FOLDER, 31);
+    await insertNode(numeric, 'files', root, MIME_FOLDER, 31);
+    return numeric;
+  };
+
+  /** Creates every missing folder of `path` (relative to the storage root) and returns the deepest. */
+  const ensureFolders = async (storage: number, path: string, permissions = 31): Promise<number> => {
+    const segments = path.split('/').filter((s) => s !== '');
+    let current = findNode(storage, '');
+    if (current === undefined) throw new Error('storage without root');
+    let soFar = '';
+    for (const segment of segments) {
+      soFar = soFar === '' ? segment : `${soFar}/${segment}`;
+      const existing = findNode(storage, soFar);
+      if (existing !== undefined) {
+        current = existing;
+        continue;
+      }
+      const id = await insertNode(storage, soFar, current.fileid, MIME_FOLDER, permissions);
+      current = model.files.get(id);
+      if (current === undefined) throw new Error('folder vanished');
+    }
+    return current.fileid;
+  };
+
+  const addNodeUnder = async (owner: string, storagePath: string, mimetype: string, permissions: number, size: number, mtime: number): Promise<number> => {
+    const storage = await ensureStorage(owner);
+    const existing = findNode(storage, storagePath);
+    if (existing !== undefined) return existing.fileid;
+    const parent = await ensureFolders(storage, dirname(storagePath) === '.' ? '' : dirname(storagePath));
+    return insertNode(storage, storagePath, parent, mimetype, permissions, size, mtime);
+  };
+
+  const upsert = async (table: string, keys: Record<string, string>, value: string): Promise<void> => {
+    const cols = Object.keys(keys);
+    await writer.exec(`DELETE FROM ${t(table)} WHERE ${cols.map((k) => `${q(k)} = ?`).join(' AND ')}`, Object.values(keys));
+    await writer.exec(
+      `INSERT INTO ${t(table)} (${[...cols, 'configvalue'].map(q).join(', ')}) VALUES (${[...cols, 'v'].map(() => '?').join(', ')})`,
+      [...Object.values(keys), value],
+    );
+  };
+
+  const fixture: HostFixture = {
+    dialect,
+    dbUrl,
+    prefix,
+    get model() {
+      return model;
+    },
+    async addUser(uid, o = {}) {
+      let password = '';
+      if (o.password !== undefined) {
+        if (o.hash === 'bcrypt') {
+          password = `1|${(await bcrypt.hash(o.password, 10)).replace(/^\$2[ab]\$/, '$2y$')}`;
+        } else {
+          const encoded = await argon2id({ password: o.password, salt: randomBytes(16), parallelism: 1, iterations: 4, memorySize: 65536, hashLength: 32, outputType: 'encoded' });
+          password = `3|${encoded}`;
+        }
+      }
+      await writer.exec(`INSERT INTO ${t('users')} (${['uid', 'displayname', 'password', 'uid_lower'].map(q).join(', ')}) VALUES (?, ?, ?, ?)`, [
+        uid,
+        o.displayName ?? null,
+        password,
+        uid.toLowerCase(),
+      ]);
+      model.users.set(uid, { uid, enabled: o.enabled !== false, lang: o.lang ?? null, displayName: o.displayName ?? null });
+      storageKind.set(uid, o.storage ?? 'home');
+      if (o.enabled === false) await fixture.setUserPreference(uid, 'core', 'enabled', 'false');
+      if (o.lang !== undefined) await fixture.setUserPreference(uid, 'core', 'lang', o.lang);
+      if (o.email !== undefined) await fixture.setUserPreference(uid, 'settings', 'email', o.email);
+      if (o.loggedIn !== false) await ensureStorage(uid);
+    },
+    async addGroup(gid, members) {
+      if (!model.groups.has(gid)) {
+        await writer.exec(`INSERT INTO ${t('groups')} (${q('gid')}, ${q('displayname')}) VALUES (?, ?)`, [gid, gid]);
+        model.groups.set(gid, new Set());
+      }
+      const set = model.groups.get(gid) ?? new Set<string>();
+      for (const uid of members) {
+        if (set.has(uid)) continue;
+        await writer.exec(`INSERT INTO ${t('group_user')} (${q('gid')}, ${q('uid')}) VALUES (?, ?)`, [gid, uid]);
+        set.add(uid);
+      }
+    },
+    async addSubgroup(parent, child) {
+      if (options.nestedGroups === false) throw new Error('this fixture has no group_group table');
+      for (const gid of [parent, child]) if (!model.groups.has(gid)) await fixture.addGroup(gid, []);
+      await writer.exec(`INSERT INTO ${t('group_group')} (${q('parent_gid')}, ${q('child_gid')}) VALUES (?, ?)`, [parent, child]);
+      const parents = model.groupParents.get(child) ?? new Set<string>();
+      parents.add(parent);
+      model.groupParents.set(child, parents);
+    },
+    async addFolder(owner, path, o = {}) {
+      const storage = await ensureStorage(owner);
+      const storagePath = `files/${path.replace(/^\/+|\/+$/g, '')}`;
+      return ensureFolders(storage, storagePath, o.permissions ?? 31);
+    },
+    async addFile(owner, path, o = {}) {
+      const storagePath = `files/${path.replace(/^\/+/, '')}`;
+      return addNodeUnder(owner, storagePath, o.mimetype ?? mimeOf(path), o.permissions ?? 27, o.size ?? 1234, o.mtime ?? BASE_TIME);
+    },
+    async addTrashFile(owner, name) {
+      return addNodeUnder(owner, `files_trashbin/files/${name}.d${BASE_TIME}`, mimeOf(name), 27, 1234, BASE_TIME);
+    },
+    async addVersionFile(owner, name) {
+      return addNodeUnder(owner, `files_versions/${name}.v${BASE_TIME}`, mimeOf(name), 27, 1234, BASE_TIME);
+    },
+    async moveNode(owner, fileId, newPath) {
+      const node = model.files.get(fileId);
+      if (node === undefined) throw new Error(`no node ${fileId}`);
+      const storage = await ensureStorage(owner);
+      const target = newPath.startsWith('files') ? newPath : `files/${newPath.replace(/^\/+/, '')}`;
+      const parent = await ensureFolders(storage, dirname(target));
+      const oldPath = node.path;
+      for (const f of [...model.files.values()]) {
+        if (f.storage !== node.storage || (f.fileid !== fileId && !f.path.startsWith(`${oldPath}/`))) continue;
+        const path = target + f.path.slice(oldPath.length);
+        const moved = { ...f, path, name: basename(path), storage };
+        const params: unknown[] = [path, md5(path), moved.name, storage];
+        let sql = `UPDATE ${t('filecache')} SET ${q('path')} = ?, ${q('path_hash')} = ?, ${q('name')} = ?, ${q('storage')} = ?`;
+        if (f.fileid === fileId) {
+          sql += `, ${q('parent')} = ?`;
+          params.push(parent);
+        }
+        await writer.exec(`${sql} WHERE ${q('fileid')} = ?`, [...params, f.fileid]);
+        model.files.set(f.fileid, moved);
+      }
+    },
+    async share(o) {
+      const node = model.files.get(o.fileId);
+      const itemType = node?.mimetype === MIME_FOLDER ? 'folder' : 'file';
+      stimeCounter += 1;
+      const stime = o.stime ?? BASE_TIME + stimeCounter;
+      const shareType = SHARE_TYPES[o.type];
+      const target = o.target ?? `/${node?.name ?? String(o.fileId)}`;
+      const permissions = o.permissions ?? (itemType === 'folder' ? 1 : 1);
+      const accepted = o.accepted ?? 1;
+      const shareWith = o.with ?? (o.type === 'link' ? null : null);
+      const token = o.type === 'link' || o.type === 'email' ? randomBytes(8).toString('hex') : null;
+      const cols = ['share_type', 'share_with', 'uid_owner', 'uid_initiator', 'parent', 'item_type', 'item_source', 'file_source', 'file_target', 'permissions', 'stime', 'accepted', 'expiration', 'token', 'mail_send'];
+      const id = await writer.insert(
+        `INSERT INTO ${t('share')} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        [shareType, shareWith, o.owner, o.initiator ?? o.owner, o.parent ?? null, itemType, String(o.fileId), o.fileId, target, permissions, stime, accepted, o.expiration ?? null, token, 0],
+        'id',
+      );
+      model.shares.set(id, {
+        id,
+        shareType,
+        shareWith,
+        owner: o.owner,
+        initiator: o.initiator ?? o.owner,
+        parent: o.parent ?? null,
+        fileSource: o.fileId,
+        itemType,
+        target,
+        permissions,
+        stime,
+        accepted,
+        expiration: o.expiration ?? null,
+      });
+      return id;
+    },
+    async overrideGroupShare(groupShareId, user, o) {
+      const group = model.shares.get(groupShareId);
+      if (group === undefined) throw new Error(`no group share ${groupShareId}`);
+      for (const s of model.shares.values()) {
+        if (s.shareType === 2 && s.parent === groupShareId && s.shareWith === user) {
+          const updated = { ...s, permissions: o.permissions ?? s.permissions, accepted: o.accepted ?? s.accepted, target: o.target ?? s.target };
+          await writer.exec(`UPDATE ${t('share')} SET ${q('permissions')} = ?, ${q('accepted')} = ?, ${q('file_target')} = ? WHERE ${q('id')} = ?`, [
+            updated.permissions,
+            updated.accepted,
+            updated.target,
+            s.id,
+          ]);
+          model.shares.set(s.id, updated);
+          return s.id;
+        }
+      }
+      const cols = ['share_type', 'share_with', 'uid_owner', 'uid_initiator', 'parent', 'item_type', 'item_source', 'file_source', 'file_target', 'permissions', 'stime', 'accepted', 'expiration', 'mail_send'];
+      const row = {
+        shareType: 2,
+        shareWith: user,
+        owner: group.owner,
+        initiator: group.initiator,
+        parent: groupShareId,
+        itemType: group.itemType,
+        fileSource: group.fileSource,
+        target: o.target ?? group.target,
+        permissions: o.permissions ?? group.permissions,
+        stime: group.stime,
+        accepted: o.accepted ?? 1,
+        expiration: group.expiration,
+      };
+      const id = await writer.insert(
+        `INSERT INTO ${t('share')} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        [2, user, row.owner, row.initiator, groupShareId, row.itemType, String(row.fileSource), row.fileSource, row.target, row.permissions, row.stime, row.accepted, row.expiration, 0],
+        'id',
+      );
+      model.shares.set(id, { id, ...row });
+      return id;
+    },
+    async setAppConfig(app, key, value) {
+      await upsert('appconfig', { appid: app, configkey: key }, value);
+      model.appConfig.set(configKey(app, key), value);
+    },
+    async setUserPreference(uid, app, key, value) {
+      await upsert('preferences', { userid: uid, appid: app, configkey: key }, value);
+      model.preferences.set(preferenceKey(uid, app, key), value);
+      const user = model.users.get(uid);
+      if (user !== undefined && app === 'core' && key === 'enabled') user.enabled = value !== 'false';
+      if (user !== undefined && app === 'core' && key === 'lang') user.lang = value;
+    },
+    async exec(sql, params = []) {
+      await writer.exec(sql, params);
+    },
+    async writeNextcloudDir(dir, extra = {}) {
+      const config: Record<string, unknown> = {
+        instanceid: 'ocdustest',
+        passwordsalt: 'salt',
+        secret: 'fixture-secret-0123456789abcdef',
+        trusted_domains: ['localhost'],
+        'overwrite.cli.url': 'http://localhost:8080',
+        dbtableprefix: prefix,
+        version: '33.0.0.0',
+        installed: true,
+      };
+      if (dialect === 'sqlite' && sqliteFile !== null) {
+        Object.assign(config, { dbtype: 'sqlite3', datadirectory: dirname(sqliteFile), dbname: basename(sqliteFile).replace(/\.db$/, '') });
+      } else if (dialect === 'pgsql') {
+        Object.assign(config, { dbtype: 'pgsql', dbhost: '127.0.0.1:5432', dbname: name, dbuser: 'postgres', dbpassword: '', datadirectory: join(dir, 'data') });
+      } else {
+        Object.assign(config, { dbtype: 'mysql', dbhost: '127.0.0.1:3306', dbname: name, dbuser: 'root', dbpassword: '', datadirectory: join(dir, 'data'), 'mysql.utf8mb4': true });
+      }
+      Object.assign(config, extra);
+      mkdirSync(join(dir, 'config'), { recursive: true });
+      writeFileSync(join(dir, 'config', 'config.php'), `<?php\n$CONFIG = ${phpExport(config, '')};\n`);
+    },
+    async clear() {
+      for (const table of tables) await writer.exec(`DELETE FROM ${t(table.name)}`);
+      model = emptyModel();
+      mimeIds.clear();
+      storageOf.clear();
+      storageKind.clear();
+    },
+    async drop() {
+      await writer.close();
+      await dropDatabase();
+    },
+  };
+  return fixture;
+}
+
+/** PHP's var_export layout, which is how the host writes config.php. */
+export function phpExport(value: unknown, indent: string): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const inner = `${indent}  `;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
+  const lines = entries.map(([k, v]) => `${inner}${Array.isArray(value) ? k : phpExport(k, '')} => ${phpExport(v, inner)},`);
+  return `array (\n${lines.join('\n')}\n${indent})`;
+}
+
+/** The stored ids that make `uid` a home owner; re-exported for tests and benches. */
+export { homeStorageIds };

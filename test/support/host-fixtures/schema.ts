@@ -1,0 +1,299 @@
+/**
+ * The host's tables as reference/nextcloud-db.md §1 describes them (NC33/34 era), written
+ * here from those facts for SQLite, PostgreSQL and MariaDB, with the host's indexes.
+ */
+import type { FixtureDialect } from './index.js';
+
+type ColumnType = 'bigauto' | 'bigint' | 'int' | 'smallint' | 'text' | 'datetime' | 'bool' | 'json' | `varchar(${number})`;
+
+interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly notNull?: boolean;
+  readonly default?: string | number;
+}
+
+interface Index {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly unique?: boolean;
+  /** Added by `occ db:add-missing-indices`; may be absent on a real install. */
+  readonly listener?: boolean;
+  /** MySQL prefix lengths, e.g. path(64). */
+  readonly prefixLengths?: Readonly<Record<string, number>>;
+  readonly skipOn?: readonly FixtureDialect[];
+}
+
+interface Table {
+  readonly name: string;
+  readonly columns: readonly Column[];
+  readonly primaryKey?: readonly string[];
+  readonly indexes?: readonly Index[];
+}
+
+const c = (name: string, type: ColumnType, notNull = false, def?: string | number): Column =>
+  def === undefined ? { name, type, notNull } : { name, type, notNull, default: def };
+
+export const TABLES: readonly Table[] = [
+  {
+    name: 'storages',
+    columns: [c('numeric_id', 'bigauto'), c('id', 'varchar(64)'), c('available', 'int', true, 1), c('last_checked', 'int')],
+    indexes: [{ name: 'storages_id_index', columns: ['id'], unique: true }],
+  },
+  {
+    name: 'mimetypes',
+    columns: [c('id', 'bigauto'), c('mimetype', 'varchar(255)', true, '')],
+    indexes: [{ name: 'mimetype_id_index', columns: ['mimetype'], unique: true }],
+  },
+  {
+    name: 'filecache',
+    columns: [
+      c('fileid', 'bigauto'),
+      c('storage', 'bigint', true, 0),
+      c('path', 'varchar(4000)'),
+      c('path_hash', 'varchar(32)', true, ''),
+      c('parent', 'bigint', true, 0),
+      c('name', 'varchar(250)'),
+      c('mimetype', 'bigint', true, 0),
+      c('mimepart', 'bigint', true, 0),
+      c('size', 'bigint', true, 0),
+      c('mtime', 'bigint', true, 0),
+      c('storage_mtime', 'bigint', true, 0),
+      c('encrypted', 'int', true, 0),
+      c('unencrypted_size', 'bigint', true, 0),
+      c('etag', 'varchar(40)'),
+      c('permissions', 'int', false, 0),
+      c('checksum', 'varchar(255)'),
+    ],
+    indexes: [
+      { name: 'fs_storage_path_hash', columns: ['storage', 'path_hash'], unique: true },
+      { name: 'fs_parent_name_hash', columns: ['parent', 'name'] },
+      { name: 'fs_storage_mimetype', columns: ['storage', 'mimetype'] },
+      { name: 'fs_storage_mimepart', columns: ['storage', 'mimepart'] },
+      { name: 'fs_storage_size', columns: ['storage', 'size', 'fileid'] },
+      { name: 'fs_mtime', columns: ['mtime'], listener: true },
+      { name: 'fs_size', columns: ['size'], listener: true },
+      { name: 'fs_parent', columns: ['parent'], listener: true },
+      { name: 'fs_name_hash', columns: ['name'], listener: true },
+      { name: 'fs_storage_path_prefix', columns: ['storage', 'path'], listener: true, prefixLengths: { path: 64 }, skipOn: ['pgsql'] },
+    ],
+  },
+  {
+    name: 'filecache_extended',
+    columns: [c('fileid', 'bigint', true), c('metadata_etag', 'varchar(40)'), c('creation_time', 'bigint', true, 0), c('upload_time', 'bigint', true, 0)],
+    primaryKey: ['fileid'],
+    indexes: [
+      { name: 'fce_ctime_idx', columns: ['creation_time'] },
+      { name: 'fce_utime_idx', columns: ['upload_time'] },
+    ],
+  },
+  {
+    name: 'share',
+    columns: [
+      c('id', 'bigauto'),
+      c('share_type', 'smallint', true, 0),
+      c('share_with', 'varchar(255)'),
+      c('password', 'varchar(255)'),
+      c('uid_owner', 'varchar(64)', true, ''),
+      c('uid_initiator', 'varchar(64)'),
+      c('parent', 'bigint'),
+      c('item_type', 'varchar(64)', true, ''),
+      c('item_source', 'varchar(255)'),
+      c('item_target', 'varchar(255)'),
+      c('file_source', 'bigint'),
+      c('file_target', 'varchar(512)'),
+      c('permissions', 'smallint', true, 0),
+      c('stime', 'bigint', true, 0),
+      c('accepted', 'smallint', true, 0),
+      c('expiration', 'datetime'),
+      c('token', 'varchar(32)'),
+      c('mail_send', 'smallint', true, 0),
+      c('share_name', 'varchar(64)'),
+      c('password_by_talk', 'bool', false, 0),
+      c('note', 'text'),
+      c('hide_download', 'smallint', false, 0),
+      c('label', 'varchar(255)'),
+      c('attributes', 'json'),
+      c('password_expiration_time', 'datetime'),
+      c('reminder_sent', 'bool', false, 0),
+    ],
+    indexes: [
+      { name: 'item_share_type_index', columns: ['item_type', 'share_type'] },
+      { name: 'file_source_index', columns: ['file_source'] },
+      { name: 'token_index', columns: ['token'] },
+      { name: 'share_with_index', columns: ['share_with'] },
+      { name: 'parent_index', columns: ['parent'] },
+      { name: 'owner_index', columns: ['uid_owner'] },
+      { name: 'initiator_index', columns: ['uid_initiator'] },
+      { name: 'share_with_file_target_index', columns: ['share_with', 'file_target'], prefixLengths: { file_target: 128 } },
+    ],
+  },
+  {
+    name: 'users',
+    columns: [c('uid', 'varchar(64)', true), c('displayname', 'varchar(64)'), c('password', 'varchar(255)', true, ''), c('uid_lower', 'varchar(64)', false, '')],
+    primaryKey: ['uid'],
+    indexes: [{ name: 'user_uid_lower', columns: ['uid_lower'] }],
+  },
+  { name: 'accounts', columns: [c('uid', 'varchar(64)', true), c('data', 'text')], primaryKey: ['uid'] },
+  {
+    name: 'groups',
+    columns: [c('gid', 'varchar(64)', true), c('displayname', 'varchar(255)', true, 'name')],
+    primaryKey: ['gid'],
+  },
+  {
+    name: 'group_user',
+    columns: [c('gid', 'varchar(64)', true), c('uid', 'varchar(64)', true)],
+    primaryKey: ['gid', 'uid'],
+    indexes: [{ name: 'gu_uid_index', columns: ['uid'] }],
+  },
+  {
+    name: 'group_admin',
+    columns: [c('gid', 'varchar(64)', true), c('uid', 'varchar(64)', true)],
+    primaryKey: ['gid', 'uid'],
+    indexes: [{ name: 'group_admin_uid', columns: ['uid'] }],
+  },
+  {
+    name: 'preferences',
+    columns: [
+      c('userid', 'varchar(64)', true),
+      c('appid', 'varchar(32)', true),
+      c('configkey', 'varchar(64)', true),
+      c('configvalue', 'text'),
+      c('lazy', 'smallint', true, 0),
+      c('type', 'smallint', true, 0),
+      c('flags', 'int', true, 0),
+      c('indexed', 'varchar(64)', false, ''),
+    ],
+    primaryKey: ['userid', 'appid', 'configkey'],
+    indexes: [
+      { name: 'prefs_uid_lazy_i', columns: ['userid', 'lazy'] },
+      { name: 'prefs_app_key_ind_fl_i', columns: ['appid', 'configkey', 'indexed', 'flags'] },
+    ],
+  },
+  {
+    name: 'appconfig',
+    columns: [c('appid', 'varchar(32)', true), c('configkey', 'varchar(64)', true), c('configvalue', 'text'), c('type', 'int', true, 2), c('lazy', 'smallint', true, 0)],
+    primaryKey: ['appid', 'configkey'],
+    indexes: [{ name: 'ac_lazy_i', columns: ['lazy'] }],
+  },
+  {
+    name: 'authtoken',
+    columns: [
+      c('id', 'bigauto'),
+      c('uid', 'varchar(64)', true, ''),
+      c('login_name', 'varchar(255)', true, ''),
+      c('password', 'text'),
+      c('name', 'text'),
+      c('token', 'varchar(200)', true, ''),
+      c('type', 'smallint', false, 0),
+      c('remember', 'smallint', false, 0),
+      c('last_activity', 'int', false, 0),
+      c('last_check', 'int', false, 0),
+      c('scope', 'text'),
+      c('expires', 'int'),
+      c('private_key', 'text'),
+      c('public_key', 'text'),
+      c('version', 'smallint', true, 1),
+      c('password_invalid', 'bool', false, 0),
+      c('password_hash', 'varchar(255)'),
+    ],
+    indexes: [
+      { name: 'authtoken_token_index', columns: ['token'], unique: true },
+      { name: 'authtoken_last_activity_idx', columns: ['last_activity'] },
+      { name: 'authtoken_uid_index', columns: ['uid'] },
+    ],
+  },
+  {
+    name: 'mounts',
+    columns: [
+      c('id', 'bigauto'),
+      c('storage_id', 'bigint', true),
+      c('root_id', 'bigint', true),
+      c('user_id', 'varchar(64)', true),
+      c('mount_point', 'varchar(4000)', true),
+      c('mount_id', 'bigint'),
+      c('mount_provider_class', 'varchar(128)'),
+      c('mount_point_hash', 'varchar(32)'),
+    ],
+    indexes: [
+      { name: 'mounts_storage_index', columns: ['storage_id'] },
+      { name: 'mounts_root_index', columns: ['root_id'] },
+      { name: 'mounts_user_root_path_index', columns: ['user_id', 'root_id', 'mount_point_hash'], unique: true },
+    ],
+  },
+];
+
+/** NC34's nested groups (reference §1.7); absent on NC33. */
+export const NESTED_GROUPS_TABLE: Table = {
+  name: 'group_group',
+  columns: [c('parent_gid', 'varchar(64)', true), c('child_gid', 'varchar(64)', true)],
+  primaryKey: ['parent_gid', 'child_gid'],
+  indexes: [{ name: 'gg_child_idx', columns: ['child_gid'] }],
+};
+
+export function quoteIdent(dialect: FixtureDialect, name: string): string {
+  return dialect === 'mysql' ? `\`${name}\`` : `"${name}"`;
+}
+
+function columnSql(dialect: FixtureDialect, col: Column): string {
+  const q = quoteIdent(dialect, col.name);
+  if (col.type === 'bigauto') {
+    if (dialect === 'sqlite') return `${q} INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL`;
+    if (dialect === 'pgsql') return `${q} BIGSERIAL PRIMARY KEY`;
+    return `${q} BIGINT UNSIGNED AUTO_INCREMENT PRIMARY KEY`;
+  }
+  let type: string;
+  switch (col.type) {
+    case 'bigint':
+      type = 'BIGINT';
+      break;
+    case 'int':
+      type = dialect === 'sqlite' ? 'INTEGER' : 'INT';
+      break;
+    case 'smallint':
+      type = 'SMALLINT';
+      break;
+    case 'text':
+      type = dialect === 'mysql' ? 'LONGTEXT' : 'TEXT';
+      break;
+    case 'datetime':
+      type = dialect === 'pgsql' ? 'TIMESTAMP(0) WITHOUT TIME ZONE' : 'DATETIME';
+      break;
+    case 'bool':
+      type = dialect === 'pgsql' ? 'BOOLEAN' : dialect === 'mysql' ? 'TINYINT(1)' : 'BOOLEAN';
+      break;
+    case 'json':
+      type = dialect === 'pgsql' ? 'JSON' : dialect === 'mysql' ? 'LONGTEXT' : 'CLOB';
+      break;
+    default:
+      type = col.type.toUpperCase();
+  }
+  let sql = `${q} ${type}`;
+  if (col.notNull) sql += ' NOT NULL';
+  if (col.default !== undefined) {
+    const d = col.default;
+    sql += ` DEFAULT ${col.type === 'bool' && dialect === 'pgsql' ? (d === 0 ? 'false' : 'true') : typeof d === 'number' ? String(d) : `'${d}'`}`;
+  }
+  return sql;
+}
+
+export function createTableStatements(dialect: FixtureDialect, table: Table, prefix: string, withListenerIndexes: boolean): string[] {
+  const name = quoteIdent(dialect, prefix + table.name);
+  const parts = table.columns.map((col) => columnSql(dialect, col));
+  if (table.primaryKey !== undefined) parts.push(`PRIMARY KEY (${table.primaryKey.map((k) => quoteIdent(dialect, k)).join(', ')})`);
+  const tail = dialect === 'mysql' ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin ROW_FORMAT=DYNAMIC' : '';
+  const statements = [`CREATE TABLE ${name} (${parts.join(', ')})${tail}`];
+  for (const index of table.indexes ?? []) {
+    if (index.listener === true && !withListenerIndexes) continue;
+    if (index.skipOn?.includes(dialect) === true) continue;
+    const cols = index.columns
+      .map((col) => {
+        const len = index.prefixLengths?.[col];
+        return dialect === 'mysql' && len !== undefined ? `${quoteIdent(dialect, col)}(${len})` : quoteIdent(dialect, col);
+      })
+      .join(', ');
+    const indexName = dialect === 'mysql' ? quoteIdent(dialect, index.name) : quoteIdent(dialect, `${prefix}${index.name}`);
+    statements.push(`CREATE ${index.unique === true ? 'UNIQUE ' : ''}INDEX ${indexName} ON ${name} (${cols})`);
+  }
+  return statements;
+}
