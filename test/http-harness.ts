@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
+import { MemoryCache } from '../src/core/cache/memory-cache.js';
 import type { Cache } from '../src/core/cache/types.js';
 import type { ServiceContext } from '../src/core/context-types.js';
 import { openContext } from '../src/core/context.js';
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   readonly cache?: Cache;
   /** Read the host from a Nextcloud directory (config.php with `secret`) instead of a database URL. */
   readonly viaNextcloudDir?: boolean;
+  /** An in-process cache on the harness clock, so tests move time instead of waiting. */
+  readonly clockedCache?: boolean;
 }
 
 export function doc(id: number, title: string, added: string, extra: Partial<EmulatorDocument> = {}): EmulatorDocument {
@@ -89,6 +92,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   } else {
     hostLocation = { dbUrl: fixture.dbUrl, hostUrl: HOST_URL };
   }
+  const clock = { now: Date.now() };
+  const cache = options.cache ?? (options.clockedCache === true ? new MemoryCache({ now: () => clock.now }) : undefined);
   const context = openContext({
     configDir: join(configDir, 'config'),
     hostLocation,
@@ -96,13 +101,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     env: { DUS_SECRET: 'http-test-instance-secret' },
     // The emulator listens on loopback; the test network counts as public.
     archiveClientOptions: { isLocalAddress: () => false },
-    ...(options.cache === undefined ? {} : { cache: options.cache }),
+    ...(cache === undefined ? {} : { cache }),
   });
   if (options.configured !== false) {
     await saveSettings(context, { url: emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive' });
     emulator.clearRequests();
   }
-  const clock = { now: Date.now() };
   const delays: number[] = [];
   const app = await buildServer({
     context,
@@ -129,6 +133,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     close: async () => {
       await app.close();
       await context.close();
+      if (options.clockedCache === true) await cache?.close();
       await emulator.close();
       await fixture.drop();
       rmSync(configDir, { recursive: true, force: true });
