@@ -76,14 +76,18 @@ describe('statuses and answers over HTTP', () => {
     emulator.latencyMs = 0;
   });
 
-  it('401 for an unknown token → unauthorized', async () => {
-    const failure = await failureOf(client({}, 'wrong-token').testConnection());
+  it('401 for an unknown token → unauthorized; its answer names no versions, so none are passed on', async () => {
+    const versions: unknown[] = [];
+    const failure = await failureOf(client({ onVersions: (named) => versions.push(named) }, 'wrong-token').testConnection());
     expect([failure.code, failure.status]).toEqual(['unauthorized', 401]);
+    expect(versions).toEqual([]);
   });
 
-  it('403 for an account without permission → unauthorized', async () => {
-    const failure = await failureOf(client({}, 'no-permission-token').testConnection());
+  it('403 for an account without permission → unauthorized; the versions of that answer are passed on', async () => {
+    const versions: unknown[] = [];
+    const failure = await failureOf(client({ onVersions: (named) => versions.push(named) }, 'no-permission-token').testConnection());
     expect([failure.code, failure.status]).toEqual(['unauthorized', 403]);
+    expect(versions).toEqual([{ version: '2.20.15', apiVersion: '9' }]);
   });
 
   it('404 on the connection test → not_found', async () => {

@@ -100,6 +100,19 @@ describe('redirects', () => {
     ]);
   });
 
+  it('leaves the token out on a hop to another port of the same host', async () => {
+    const other = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN] });
+    try {
+      emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://archive.test:${other.port}/api/documents/?page_size=1&fields=id` }];
+      const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+      expect([failure.code, failure.status]).toEqual(['unauthorized', 401]);
+      expect(emulator.requests[0]?.headers.authorization).toBe(`Token ${TOKEN}`);
+      expect(other.requests.map((r) => r.headers.authorization)).toEqual([undefined]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('follows up to 5 redirects', async () => {
     emulator.faults = [
       { match: '/hop1/', times: 1, redirectTo: '/paperless/hop2/' },
