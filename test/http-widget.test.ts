@@ -48,14 +48,17 @@ describe('the newest documents, per user', () => {
     const file3 = h.files.get(3);
     expect(first).toEqual({
       title: 'Contract three',
-      subtitle: '2026-11-03 · Contract',
+      subtitle: 'Nov 3, 2026 · Contract',
       link: `${HOST_URL}/f/${file3}`,
       iconUrl: `${HOST_URL}/core/preview?fileId=${file3}&x=64&y=64&mimeFallback=1`,
       sinceId: '2026-11-03T10:00:00+00:00',
       overlayIconUrl: '',
     });
-    expect(alice?.items[1]?.subtitle).toBe('2026-11-02 · Bank of Springfield · Bank statement');
+    expect(alice?.items[1]?.subtitle).toBe('Nov 2, 2026 · Bank of Springfield · Bank statement');
     expect((await widget('bob'))?.items.map((i) => i.title)).toEqual(['Invoice one']);
+    // The day is written in the user's language.
+    await h.fixture.setUserPreference('bob', 'core', 'lang', 'de_DE');
+    expect((await widget('bob'))?.items[0]?.subtitle).toBe('01.11.2026 · ACME Corp · Invoice');
     expect((await widget('archive'))?.items).toHaveLength(4);
     const admin = await widget('admin');
     expect(admin?.items).toEqual([]);

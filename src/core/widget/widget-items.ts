@@ -1,7 +1,8 @@
-import type { ArchiveClient, NewestDocument } from '../archive/types.js';
+import type { ArchiveClient, NameKind, NewestDocument } from '../archive/types.js';
 import type { Cache } from '../cache/types.js';
 import type { HostAdapter } from '../host/types.js';
-import { cachedNames } from './names.js';
+import { fileLink, formatDay, previewUrl } from '../search/entry-format.js';
+import { namesOf } from '../search/names.js';
 import { newestDocuments } from './newest-documents.js';
 
 export const WIDGET_ID = 'docs_unified_search-recent';
@@ -71,25 +72,28 @@ export async function widgetItems(request: WidgetRequest, sources: WidgetSources
   );
   const shown = candidates.filter((d) => visible.has(d.id)).slice(0, limit);
   const client = sources.client;
-  const [correspondents, types] = await Promise.all([
-    cachedNames(sources.cache, sources.archiveUrl, client, 'correspondents', idsOf(shown, 'correspondent')),
-    cachedNames(sources.cache, sources.archiveUrl, client, 'document_types', idsOf(shown, 'documentType')),
+  // Names are decoration: when their request fails the list still shows title and day.
+  const names = (kind: NameKind, ids: number[]) => namesOf(sources.cache, sources.archiveUrl, client, kind, ids).catch(() => new Map<number, string>());
+  const [correspondents, types, account] = await Promise.all([
+    names('correspondents', idsOf(shown, 'correspondent')),
+    names('document_types', idsOf(shown, 'documentType')),
+    sources.host.findAccount(request.user),
   ]);
-  const hostUrl = sources.host.hostUrl ?? '';
+  const hostUrl = sources.host.hostUrl;
   const items = shown.flatMap((document): WidgetItem[] => {
     const file = visible.get(document.id);
     if (file === undefined) return [];
     const line = [
-      document.added.slice(0, 10),
+      formatDay(document.added, account?.language),
       document.correspondent === null ? undefined : correspondents.get(document.correspondent),
       document.documentType === null ? undefined : types.get(document.documentType),
-    ].filter((part): part is string => part !== undefined && part !== '');
+    ].filter((part): part is string => part !== undefined && part !== null && part !== '');
     return [
       {
         title: document.title,
         subtitle: line.join(' · '),
-        link: `${hostUrl}/f/${file.fileId}`,
-        iconUrl: `${hostUrl}/core/preview?fileId=${file.fileId}&x=64&y=64&mimeFallback=1`,
+        link: fileLink(hostUrl, file.fileId),
+        iconUrl: previewUrl(hostUrl, file.fileId),
         sinceId: document.added,
         overlayIconUrl: '',
       },
