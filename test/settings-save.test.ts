@@ -148,6 +148,14 @@ describe('disconnect', () => {
   });
 });
 
+describe('service context', () => {
+  test('creates the config directory private (0700)', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'dus-save-')), 'new', 'config');
+    context({}, dir);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+});
+
 describe('audit log', () => {
   test('one private JSON line per record with who, as whom and when', () => {
     const ctx = context();

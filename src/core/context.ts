@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createArchiveClient } from './archive/archive-client.js';
 import type { ArchiveClient, ArchiveConnection, ArchiveVersions } from './archive/types.js';
@@ -34,6 +35,8 @@ function versionRecorder(settings: SettingsStore, logger: Logger): (versions: Ar
 export function openContext(options: ServiceOptions = {}): ServiceContext {
   const env = options.env ?? process.env;
   const directory = configDirectory(options.configDir, env);
+  // Private before anything (the log first) creates it with the default mode.
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const logger = createLogger({ destination: options.logFile ?? join(directory, LOG_FILE) });
   const settings = new FileSettingsStore(directory);
   const credentials = new FileCredentialStore({ directory, env, logger });
