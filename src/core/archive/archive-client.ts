@@ -1,4 +1,4 @@
-import { rootCertificates } from 'node:tls';
+import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { DusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
@@ -60,8 +60,8 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     configuredOrigin: base.origin,
     resolver: options.resolver ?? lookupAll,
     isLocalAddress: options.isLocalAddress ?? isLocalAddress,
-    // Extra CAs are trusted besides the usual ones, not instead of them.
-    ca: extraCa === undefined ? undefined : [...rootCertificates, ...extraCa],
+    // Extra CAs are trusted besides the usual ones (bundled, NODE_EXTRA_CA_CERTS), not instead of them.
+    ca: extraCa === undefined ? undefined : [...defaultCertificates(), ...extraCa],
     connectMs: timeouts.connectMs,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onVersions: (versions) => {
@@ -160,6 +160,11 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       return names;
     },
   };
+}
+
+/** Node's default trust store; `getCACertificates` (Node 22.15+) also has NODE_EXTRA_CA_CERTS. */
+function defaultCertificates(): readonly string[] {
+  return typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates;
 }
 
 /** Archive server 3 is known by API version 10 and later, or a version 3 and later. */

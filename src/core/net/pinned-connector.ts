@@ -94,7 +94,8 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
       if (address === undefined) return;
       const tcp = net.connect({ host: address.address, port, family: address.family });
       current = tcp;
-      tcp.once('error', (error: Error) => {
+      // Kept for the socket's life: after success it only swallows what undici's own listener also sees.
+      tcp.on('error', (error: Error) => {
         const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
         if (!settled && !progress.tcpConnected && NEXT_ADDRESS_CODES.has(code) && index + 1 < addresses.length) {
           tcp.destroy();
