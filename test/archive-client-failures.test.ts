@@ -90,6 +90,12 @@ describe('statuses and answers over HTTP', () => {
     expect(versions).toEqual([{ version: '2.20.15', apiVersion: '9' }]);
   });
 
+  it.each([['a line break', 'abc\r\nX-Evil: 1'], ['a space', 'abc def'], ['nothing', '']])('a token with %s → unauthorized, nothing sent', async (_name, token) => {
+    const failure = await failureOf(client({}, token).testConnection());
+    expect([failure.code, failure.beforeConnection]).toEqual(['unauthorized', false]);
+    expect(emulator.requests).toHaveLength(0);
+  });
+
   it('404 on the connection test → not_found', async () => {
     emulator.faults = [{ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' }];
     const failure = await failureOf(client().testConnection());

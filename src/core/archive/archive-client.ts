@@ -4,7 +4,7 @@ import { DusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import { isLocalAddress } from '../net/address-guard.js';
 import { lookupAll } from '../net/resolve.js';
-import { notPaperless, statusFailure } from './failures.js';
+import { notPaperless, statusFailure, unsendableToken } from './failures.js';
 import {
   CONNECTION_TEST_QUERY,
   PAGE_SIZE,
@@ -43,6 +43,9 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 type Kind = 'search' | 'test' | 'widget' | 'names';
 
+/** Visible ASCII only: anything else cannot go into a header as typed (Paperless keys are hex). */
+const SENDABLE_TOKEN = /^[\x21-\x7e]+$/;
+
 interface Call {
   readonly kind: Kind;
   readonly url: URL;
@@ -72,6 +75,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
 
   /** The spec's second-try rule around one logical request. */
   async function get(call: Call): Promise<RawAnswer> {
+    if (!SENDABLE_TOKEN.test(connection.token)) throw unsendableToken();
     const limits = { answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs, signal: call.signal };
     const started = performance.now();
     try {

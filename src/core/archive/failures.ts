@@ -112,3 +112,8 @@ export function statusFailure(status: number, path: string): DusError {
 export function notPaperless(reason: string, status?: number): DusError {
   return new DusError('not_paperless', `The answer is not a list of documents of the archive server (${reason}). Check that the URL is the address of Paperless-ngx.`, status === undefined ? {} : { status });
 }
+
+/** A token no archive server could accept: refused here, before anything is sent. */
+export function unsendableToken(): DusError {
+  return new DusError('unauthorized', 'The API token contains spaces, line breaks or other characters an archive-server token never has. Enter the token again.');
+}
