@@ -342,16 +342,26 @@ describe('reference §9 search examples', () => {
     expect((results(b)[0]?.['__search_hit__'] as Record<string, unknown>)['highlights']).toBe('');
     const c = await get(e, '/api/documents/?text=invoice&fields=id', { accept: V10 });
     expect(c.json()['count']).toBe(4);
+    const phrase = await get(e, '/api/documents/?text=sswo%20re&fields=id', { accept: V10 });
+    expect(results(phrase).map((r) => r['id'])).toEqual([40]);
+    expect((await get(e, '/api/documents/?text=re%20sswo', { accept: V10 })).json()['count']).toBe(0);
+    const folded = await get(e, '/api/documents/?text=MULLER&fields=id', { accept: V10 });
+    expect(results(folded).map((r) => r['id'])).toEqual([31]);
     const d = await get(e, '/api/documents/?title_search=bill&fields=id', { accept: V10 });
     expect(results(d).map((r) => r['id'])).toEqual([7]);
     const symbols = await get(e, '/api/documents/?text=%2B%2B%2B', { accept: V10 });
     expect(symbols.json()['count']).toBe(0);
   });
 
-  test('query language: AND by default, OR, NOT, -, phrases, fields, prefixes, date clauses', async () => {
+  test('query language: OR by default on 3.0, AND on 2.x; NOT, -, +, phrases, fields, prefixes, dates', async () => {
+    // Sorted here: `ordering=id` is not a Whoosh sort field, so 2.x keeps relevance order.
+    const ids = async (query: string): Promise<number[]> =>
+      results(await get(e, `/api/documents/?query=${encodeURIComponent(query)}&fields=id`))
+        .map((r) => Number(r['id']))
+        .sort((a, b) => a - b);
     e.version = '3.0';
-    const ids = async (query: string): Promise<unknown[]> => results(await get(e, `/api/documents/?query=${encodeURIComponent(query)}&fields=id&ordering=id`, { accept: V10 })).map((r) => r['id']);
-    expect(await ids('invoice march')).toEqual([7, 31]);
+    expect(await ids('invoice march')).toEqual([3, 7, 12, 31]);
+    expect(await ids('+invoice +march')).toEqual([7, 31]);
     expect(await ids('coffee OR password')).toEqual([20, 40]);
     expect(await ids('invoice -march')).toEqual([3, 12]);
     expect(await ids('invoice NOT march')).toEqual([3, 12]);
@@ -359,10 +369,29 @@ describe('reference §9 search examples', () => {
     expect(await ids('"invoice pay"')).toEqual([]);
     expect(await ids('title:invoice')).toEqual([3, 12, 31]);
     expect(await ids('pass*')).toEqual([40]);
-    expect(await ids('invoice created:2024-04-01')).toEqual([12]);
+    expect(await ids('invoice AND created:2024-04-01')).toEqual([12]);
     expect(await ids('created:[2024-01-01 to 2024-04-30]')).toEqual([7, 12]);
+    expect(await ids('invoice AND (bill OR acme)')).toEqual([7, 12]);
+    expect(await ids('muller')).toEqual([31]);
+    expect(await ids('-invoice')).toEqual([]);
+    expect((await get(e, '/api/documents/?query=')).json()['count']).toBe(0);
+    e.version = '2.20';
+    expect(await ids('invoice march')).toEqual([7, 31]);
+    expect(await ids('invoice created:2024-04-01')).toEqual([12]);
     expect(await ids('INVOICE (bill OR acme)')).toEqual([7, 12]);
-    expect((await get(e, '/api/documents/?query=', { accept: V10 })).json()['count']).toBe(0);
+    expect(await ids('muller')).toEqual([]);
+    expect(await ids('müller')).toEqual([31]);
+    expect(await ids('-invoice')).toEqual([20, 40]);
+  });
+
+  test('3.0 relevance: title hits weigh double, +required clauses keep optional ones for scoring', async () => {
+    e.version = '3.0';
+    const a = await get(e, '/api/documents/?query=%2Binvoice%20march&fields=id', { accept: V10 });
+    expect(results(a).map((r) => r['id'])).toEqual([31, 7, 3, 12]);
+    e.version = '2.20';
+    const whoosh = await get(e, '/api/documents/?query=invoice&ordering=id&fields=id');
+    expect(results(whoosh).map((r) => r['id'])).toEqual([31, 3, 12, 7]);
+    expect((results(whoosh)[0]?.['__search_hit__'] as Record<string, unknown>)['score']).toBe(1);
   });
 
   test('corrected_query: a Whoosh spelling suggestion on 2.x, always null on 3.0', async () => {

@@ -64,7 +64,9 @@ function versionHeaders(profile: VersionProfile): Record<string, string> {
 /** DRF's APIView.initial order: negotiation and version (406), authentication (401), permission (403). */
 function drf(request: AppRequest, state: AppState, route: Route): Reply {
   const { profile } = state;
-  const negotiation = negotiate(request.headers['accept'], profile);
+  const pairs = parseQuery(request.query);
+  const params = lastValues(pairs);
+  const negotiation = negotiate(request.headers['accept'], params.get('format'), profile);
   if (!negotiation.ok) return jsonReply(406, { detail: negotiation.detail }, { Vary: 'Accept' });
   const authorization = request.headers['authorization'];
   const identity = authenticate(authorization, state.tokens);
@@ -83,9 +85,8 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
   if (!identity.canView) return withHeaders(jsonReply(403, { detail: 'You do not have permission to perform this action.' }), allow);
   if (request.method !== 'GET' && request.method !== 'HEAD') return withHeaders(jsonReply(405, { detail: `Method "${request.method}" not allowed.` }), allow);
 
-  const pairs = parseQuery(request.query);
   const list: ListRequest = {
-    params: lastValues(pairs),
+    params,
     link: { base: `${request.absoluteOrigin}${request.fullPath}`, pairs },
     profile,
     apiVersion: negotiation.apiVersion,

@@ -36,7 +36,9 @@ function matchesJson(media: MediaType): boolean {
   return (media.type === '*' || media.type === 'application') && (media.subtype === '*' || media.subtype === 'json');
 }
 
-export function negotiate(accept: string | undefined, profile: VersionProfile): Negotiation {
+/** `?format=` filters the renderers; only `json` is served. */
+export function negotiate(accept: string | undefined, format: string | undefined, profile: VersionProfile): Negotiation {
+  if (format !== undefined && format !== '' && format !== 'json') return { ok: false, detail: 'Could not satisfy the request format suffix or query.' };
   let version: string | undefined;
   if (accept !== undefined && accept.trim() !== '') {
     const candidates = accept

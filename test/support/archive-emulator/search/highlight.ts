@@ -4,6 +4,8 @@
  * the engines'; the markup and escaping are theirs.
  */
 
+import { fold } from './query-parser.js';
+
 export interface HighlightTerm {
   readonly text: string;
   readonly prefix: boolean;
@@ -16,10 +18,10 @@ interface Token {
   readonly hit: boolean;
 }
 
-function tokenize(content: string, terms: readonly HighlightTerm[]): Token[] {
+function tokenize(content: string, terms: readonly HighlightTerm[], folding: boolean): Token[] {
   const tokens: Token[] = [];
   for (const m of content.matchAll(/[\p{L}\p{N}_]+/gu)) {
-    const text = m[0].toLowerCase();
+    const text = folding ? fold(m[0].toLowerCase()) : m[0].toLowerCase();
     const hit = terms.some((t) => (t.prefix ? text.startsWith(t.text) : text === t.text));
     tokens.push({ start: m.index, end: m.index + m[0].length, text, hit });
   }
@@ -42,7 +44,7 @@ const TANTIVY_MAX_CHARS = 150;
 
 /** Up to 3 fragments of ±50 characters around hits, joined by " ... ", `<span class="match termN">`. */
 export function whooshHighlights(content: string, terms: readonly HighlightTerm[]): string {
-  const tokens = tokenize(content, terms);
+  const tokens = tokenize(content, terms, false);
   const hits = tokens.filter((t) => t.hit);
   if (hits.length === 0) return '';
   const fragments: Array<{ start: number; end: number; score: number }> = [];
@@ -83,7 +85,7 @@ export function whooshHighlights(content: string, terms: readonly HighlightTerm[
 
 /** The best fragment of at most 150 characters, hits in `<b>`, rest escaped; "" without a hit. */
 export function tantivySnippet(content: string, terms: readonly HighlightTerm[]): string {
-  const tokens = tokenize(content, terms);
+  const tokens = tokenize(content, terms, true);
   const fragments: Array<{ start: number; end: number; score: number; first: number; last: number }> = [];
   let current: { start: number; end: number; score: number; first: number; last: number } | undefined;
   tokens.forEach((token, index) => {

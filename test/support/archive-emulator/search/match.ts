@@ -13,14 +13,14 @@ const DEFAULT_FIELDS: readonly TextField[] = ['title', 'content', 'correspondent
 /** Title matches weigh double (Tantivy's default-field boost; Whoosh scores title hits higher too). */
 const BOOST: Record<TextField, number> = { title: 2, content: 1, correspondent: 1, type: 1 };
 
-export function indexDocument(doc: EmulatorDocument, data: Dataset): IndexedDocument {
+export function indexDocument(doc: EmulatorDocument, data: Dataset, folding: boolean): IndexedDocument {
   return {
     doc,
     fields: {
-      title: analyze(doc.title),
-      content: analyze(doc.content),
-      correspondent: analyze(data.correspondentName(doc.correspondent) ?? ''),
-      type: analyze(data.documentTypeName(doc.documentType) ?? ''),
+      title: analyze(doc.title, folding),
+      content: analyze(doc.content, folding),
+      correspondent: analyze(data.correspondentName(doc.correspondent) ?? '', folding),
+      type: analyze(data.documentTypeName(doc.documentType) ?? '', folding),
     },
   };
 }
@@ -60,7 +60,14 @@ function leafKey(leaf: Leaf): string {
 export class Matcher {
   private readonly documentFrequency = new Map<string, number>();
 
-  constructor(private readonly corpus: readonly IndexedDocument[]) {}
+  /**
+   * `negativeOnlyMatchesAll`: Whoosh answers a query of only negations with every other
+   * document; Tantivy with none.
+   */
+  constructor(
+    private readonly corpus: readonly IndexedDocument[],
+    private readonly negativeOnlyMatchesAll: boolean,
+  ) {}
 
   private idf(leaf: Leaf): number {
     const key = leafKey(leaf);
@@ -89,15 +96,24 @@ export class Matcher {
       }
       case 'nothing':
         return null;
-      case 'not':
-        return this.score(node.child, indexed) === null ? 0 : null;
-      case 'and': {
+      case 'bool': {
+        for (const child of node.mustNot) if (this.score(child, indexed) !== null) return null;
         let total = 0;
-        for (const child of node.children) {
+        for (const child of node.must) {
           const s = this.score(child, indexed);
           if (s === null) return null;
           total += s;
         }
+        let anyShould = false;
+        for (const child of node.should) {
+          const s = this.score(child, indexed);
+          if (s !== null) {
+            anyShould = true;
+            total += s;
+          }
+        }
+        if (node.must.length === 0 && node.should.length === 0) return this.negativeOnlyMatchesAll ? 0 : null;
+        if (node.must.length === 0 && !anyShould) return null;
         return total;
       }
       case 'or': {
@@ -112,19 +128,6 @@ export class Matcher {
   }
 }
 
-/** Whether a query has any clause that is not negated (Tantivy matches nothing without one). */
-export function hasPositiveClause(node: QueryNode): boolean {
-  switch (node.kind) {
-    case 'not':
-      return false;
-    case 'and':
-    case 'or':
-      return node.children.some(hasPositiveClause);
-    default:
-      return true;
-  }
-}
-
 /** Content terms to highlight: positive term and phrase words aimed at content or the default fields. */
 export function highlightTerms(node: QueryNode): Array<{ text: string; prefix: boolean }> {
   switch (node.kind) {
@@ -132,7 +135,8 @@ export function highlightTerms(node: QueryNode): Array<{ text: string; prefix: b
       return node.fields === null || node.fields.includes('content') ? [{ text: node.text, prefix: node.prefix }] : [];
     case 'phrase':
       return node.fields === null || node.fields.includes('content') ? node.words.map((w) => ({ text: w, prefix: false })) : [];
-    case 'and':
+    case 'bool':
+      return [...node.must, ...node.should].flatMap(highlightTerms);
     case 'or':
       return node.children.flatMap(highlightTerms);
     default:

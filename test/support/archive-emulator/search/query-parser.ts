@@ -16,9 +16,14 @@ export type QueryNode =
   /** Days `from` (inclusive) to `to` (exclusive), YYYY-MM-DD. */
   | { readonly kind: 'date'; readonly field: DateField; readonly from: string; readonly to: string }
   | { readonly kind: 'nothing' }
-  | { readonly kind: 'and'; readonly children: readonly QueryNode[] }
-  | { readonly kind: 'or'; readonly children: readonly QueryNode[] }
-  | { readonly kind: 'not'; readonly child: QueryNode };
+  /** Lucene-style clause list: every `must`, no `mustNot`, and one `should` when there is no `must`. */
+  | { readonly kind: 'bool'; readonly must: readonly QueryNode[]; readonly should: readonly QueryNode[]; readonly mustNot: readonly QueryNode[] }
+  | { readonly kind: 'or'; readonly children: readonly QueryNode[] };
+
+/** How clauses without an operator combine: Whoosh ANDs them, Tantivy's parser ORs them. */
+export type Conjunction = 'and' | 'or';
+
+type Occur = 'must' | 'should' | 'mustNot' | 'default';
 
 export type ParseOutcome =
   | { readonly ok: true; readonly node: QueryNode | null }
@@ -53,9 +58,15 @@ class QueryDateError extends Error {
   }
 }
 
+/** Tantivy's analyzers fold to ASCII (Müller → muller); Whoosh's StandardAnalyzer does not. */
+export function fold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').replace(/æ/g, 'ae').replace(/ø/g, 'o').replace(/œ/g, 'oe');
+}
+
 /** Lower-cased word tokens, as both engines' analyzers split text. */
-export function analyze(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).slice();
+export function analyze(text: string, folding = false): string[] {
+  const lower = text.toLowerCase();
+  return ((folding ? fold(lower) : lower).match(/[\p{L}\p{N}_]+/gu) ?? []).slice();
 }
 
 function lex(query: string, strict: boolean): Token[] {
@@ -190,13 +201,14 @@ function dateNode(field: DateField, value: string, today: string): QueryNode {
   return { kind: 'date', field, from: span[0], to: span[1] };
 }
 
-function textNode(fields: readonly TextField[] | null, value: string, quoted: boolean): QueryNode | null {
-  const words = analyze(value);
+/** Tantivy turns a word that analyses into several tokens into a phrase; Whoosh ANDs the tokens. */
+function textNode(fields: readonly TextField[] | null, value: string, quoted: boolean, tantivy: boolean): QueryNode | null {
+  const words = analyze(value, tantivy);
   if (words.length === 0) return null;
-  if (quoted) return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
+  if (quoted || (tantivy && words.length > 1)) return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
   const prefix = value.endsWith('*');
   const terms: QueryNode[] = words.map((w, index) => ({ kind: 'term', fields, text: w, prefix: prefix && index === words.length - 1 }));
-  return terms.length === 1 ? (terms[0] ?? null) : { kind: 'and', children: terms };
+  return terms.length === 1 ? (terms[0] ?? null) : { kind: 'bool', must: terms, should: [], mustNot: [] };
 }
 
 class Parser {
@@ -205,17 +217,18 @@ class Parser {
   constructor(
     private readonly tokens: readonly Token[],
     private readonly strict: boolean,
+    private readonly conjunction: Conjunction,
     private readonly today: string,
   ) {}
 
   parse(): QueryNode | null {
-    const node = this.parseOr();
+    let node = this.parseOr();
     while (this.pos < this.tokens.length) {
       // Only a stray ')' can be left over.
       if (this.strict) throw new QuerySyntaxError('unbalanced parenthesis');
       this.pos++;
       const more = this.parseOr();
-      if (more !== null) return node === null ? more : { kind: 'and', children: [node, more] };
+      if (more !== null) node = node === null ? more : { kind: 'bool', must: [node, more], should: [], mustNot: [] };
     }
     return node;
   }
@@ -226,14 +239,14 @@ class Parser {
 
   private parseOr(): QueryNode | null {
     const children: QueryNode[] = [];
-    let first = this.parseAnd();
+    let first = this.parseClauses();
     if (first !== null) children.push(first);
     for (;;) {
       const token = this.peek();
       if (token?.t !== 'op' || token.op !== 'OR') break;
       this.pos++;
       if (first === null && this.strict) throw new QuerySyntaxError('dangling OR');
-      const next = this.parseAnd();
+      const next = this.parseClauses();
       if (next === null) {
         if (this.strict) throw new QuerySyntaxError('dangling OR');
       } else children.push(next);
@@ -243,46 +256,60 @@ class Parser {
     return children.length === 1 ? (children[0] ?? null) : { kind: 'or', children };
   }
 
-  private parseAnd(): QueryNode | null {
-    const children: QueryNode[] = [];
-    let expectOperand = false;
+  /** A run of clauses joined by nothing or by AND. */
+  private parseClauses(): QueryNode | null {
+    const units: Array<{ occur: Occur; node: QueryNode }> = [];
+    let pendingAnd = false;
     for (;;) {
       const token = this.peek();
       if (token === undefined || token.t === 'rparen') break;
       if (token.t === 'op' && token.op === 'OR') break;
       if (token.t === 'op' && token.op === 'AND') {
         this.pos++;
-        if ((children.length === 0 || expectOperand) && this.strict) throw new QuerySyntaxError('dangling AND');
-        expectOperand = true;
+        if ((units.length === 0 || pendingAnd) && this.strict) throw new QuerySyntaxError('dangling AND');
+        pendingAnd = true;
+        const previous = units[units.length - 1];
+        if (previous !== undefined && previous.occur === 'default') previous.occur = 'must';
         continue;
       }
       const unit = this.parseUnary();
-      expectOperand = false;
-      if (unit !== null) children.push(unit);
+      if (unit !== null) {
+        if (pendingAnd && unit.occur === 'default') unit.occur = 'must';
+        units.push(unit);
+      }
+      pendingAnd = false;
     }
-    if (expectOperand && this.strict) throw new QuerySyntaxError('dangling AND');
-    if (children.length === 0) return null;
-    return children.length === 1 ? (children[0] ?? null) : { kind: 'and', children };
+    if (pendingAnd && this.strict) throw new QuerySyntaxError('dangling AND');
+    if (units.length === 0) return null;
+    const only = units[0];
+    if (units.length === 1 && only !== undefined && (only.occur === 'default' || only.occur === 'must')) return only.node;
+    const bool = { must: [] as QueryNode[], should: [] as QueryNode[], mustNot: [] as QueryNode[] };
+    for (const { occur, node } of units) {
+      const resolved = occur === 'default' ? (this.conjunction === 'and' ? 'must' : 'should') : occur;
+      bool[resolved].push(node);
+    }
+    return { kind: 'bool', ...bool };
   }
 
-  private parseUnary(): QueryNode | null {
+  private parseUnary(): { occur: Occur; node: QueryNode } | null {
     const token = this.peek();
     if (token?.t === 'op' && token.op === 'NOT') {
       this.pos++;
-      const child = this.parseUnary();
-      if (child === null) {
+      const inner = this.parseUnary();
+      if (inner === null) {
         if (this.strict) throw new QuerySyntaxError('dangling NOT');
         return null;
       }
-      return { kind: 'not', child };
+      return { occur: 'mustNot', node: inner.node };
     }
     if (token?.t === 'mod') {
       this.pos++;
-      const child = this.parsePrimary();
-      if (child === null) return null;
-      return token.mod === '-' ? { kind: 'not', child } : child;
+      const node = this.parsePrimary();
+      if (node === null) return null;
+      return { occur: token.mod === '-' ? 'mustNot' : 'must', node };
     }
-    return this.parsePrimary();
+    const node = this.parsePrimary();
+    return node === null ? null : { occur: 'default', node };
   }
 
   private parsePrimary(): QueryNode | null {
@@ -302,13 +329,14 @@ class Parser {
   }
 
   private clause(field: string | null, value: string, quoted: boolean): QueryNode | null {
-    if (field === null) return textNode(null, value, quoted);
+    const tantivy = this.strict;
+    if (field === null) return textNode(null, value, quoted, tantivy);
     if (value.trim() === '') {
       if (this.strict) throw new QuerySyntaxError('field without value');
       return null;
     }
     const textField = TEXT_FIELDS[field];
-    if (textField !== undefined) return textNode([textField], value, quoted);
+    if (textField !== undefined) return textNode([textField], value, quoted, tantivy);
     const dateField = DATE_FIELDS[field];
     if (dateField !== undefined) {
       try {
@@ -321,13 +349,15 @@ class Parser {
     }
     if (EMPTY_FIELDS.has(field)) return { kind: 'nothing' };
     if (this.strict) throw new QuerySyntaxError(`unknown field ${field}`);
-    return textNode(null, `${field} ${value}`, quoted);
+    return textNode(null, `${field} ${value}`, quoted, tantivy);
   }
 }
 
-export function parseQuery(query: string, strict: boolean, today: string): ParseOutcome {
+/** Tantivy (3.x) is strict, ORs bare clauses and folds to ASCII; Whoosh (2.x) is lenient and ANDs. */
+export function parseQuery(query: string, engine: 'whoosh' | 'tantivy', today: string): ParseOutcome {
+  const strict = engine === 'tantivy';
   try {
-    const node = new Parser(lex(query, strict), strict, today).parse();
+    const node = new Parser(lex(query, strict), strict, strict ? 'or' : 'and', today).parse();
     return { ok: true, node };
   } catch (e) {
     if (e instanceof QueryDateError) return { ok: false, error: 'date', field: e.field, value: e.value };

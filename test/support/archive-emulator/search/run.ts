@@ -4,7 +4,7 @@ import type { VersionProfile } from '../profiles.js';
 import type { JsonObject } from '../serialize.js';
 import type { EmulatorDocument } from '../types.js';
 import { tantivySnippet, whooshHighlights, type HighlightTerm } from './highlight.js';
-import { correctQuery, hasPositiveClause, highlightTerms, indexDocument, Matcher, type IndexedDocument } from './match.js';
+import { correctQuery, highlightTerms, indexDocument, Matcher, type IndexedDocument } from './match.js';
 import { analyze, parseQuery } from './query-parser.js';
 
 /** An answer that ends the request early (400 / 403), already in Paperless's form. */
@@ -64,7 +64,7 @@ function relevanceOrder(a: Hit, b: Hit): number {
 
 function moreLikeThis(target: EmulatorDocument, corpus: readonly IndexedDocument[], data: Dataset): Matched {
   const counts = new Map<string, number>();
-  for (const t of indexDocument(target, data).fields.content) if (t.length >= 4) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of indexDocument(target, data, true).fields.content) if (t.length >= 4) counts.set(t, (counts.get(t) ?? 0) + 1);
   const keyTerms = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([t]) => t);
   const hits: Hit[] = [];
   for (const d of corpus) {
@@ -75,13 +75,24 @@ function moreLikeThis(target: EmulatorDocument, corpus: readonly IndexedDocument
   return { hits, terms: keyTerms.map((text) => ({ text, prefix: false })), correctedQuery: null, zeroScores: true };
 }
 
+/**
+ * 3.0.5 `text` / `title_search`: the first token matches inside a word (`.*tok.*`), later
+ * tokens must start the following words (a regex phrase), in the title (boost 2) or the
+ * content. Regex queries score a constant per field.
+ */
 function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedDocument[]): Matched {
-  const tokens = analyze(value);
+  const tokens = analyze(value, true);
   const hits: Hit[] = [];
+  const phraseIn = (words: readonly string[]): boolean => {
+    if (tokens.length === 0) return false;
+    for (let i = 0; i + tokens.length <= words.length; i++) {
+      if (tokens.every((t, k) => (k === 0 ? (words[i] ?? '').includes(t) : (words[i + k] ?? '').startsWith(t)))) return true;
+    }
+    return false;
+  };
   for (const d of corpus) {
-    const haystacks = titleOnly ? [d.doc.title.toLowerCase()] : [d.doc.title.toLowerCase(), d.doc.content.toLowerCase()];
-    const matched = tokens.filter((t) => haystacks.some((h) => h.includes(t))).length;
-    if (matched > 0) hits.push({ doc: d.doc, score: matched });
+    const score = (phraseIn(d.fields.title) ? 2 : 0) + (!titleOnly && phraseIn(d.fields.content) ? 1 : 0);
+    if (score > 0) hits.push({ doc: d.doc, score });
   }
   // The highlight query is a plain term query on content: substring-only matches give "".
   return { hits, terms: titleOnly ? [] : tokens.map((text) => ({ text, prefix: false })), correctedQuery: null, zeroScores: false };
@@ -103,14 +114,14 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
     if (target === undefined) return { status: 403, contentType: 'text/html; charset=utf-8', body: 'Invalid more_like_id' };
     return moreLikeThis(target, corpus, data);
   }
-  const parsed = parseQuery(query, tantivy, today);
+  const parsed = parseQuery(query, profile.engine, today);
   if (!parsed.ok) {
     if (parsed.error === 'date') return json(400, { query: [`Invalid date value '${parsed.value}' for field '${parsed.field}'.`] });
     return LISTING_ERROR;
   }
   const node = parsed.node;
-  if (node === null || (tantivy && !hasPositiveClause(node))) return { hits: [], terms: [], correctedQuery: null, zeroScores: false };
-  const matcher = new Matcher(corpus);
+  if (node === null) return { hits: [], terms: [], correctedQuery: null, zeroScores: false };
+  const matcher = new Matcher(corpus, !tantivy);
   const hits: Hit[] = [];
   for (const d of corpus) {
     const score = matcher.score(node, d);
@@ -124,7 +135,7 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
  * descending, then id ascending.
  */
 export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset, params: ReadonlyMap<string, string>, profile: VersionProfile, today: string): SearchOutcome {
-  const corpus = candidates.map((d) => indexDocument(d, data));
+  const corpus = candidates.map((d) => indexDocument(d, data, profile.engine === 'tantivy'));
   const matched = match(params, profile, corpus, data, today);
   if ('status' in matched) return { ok: false, refusal: matched };
   const tantivy = profile.engine === 'tantivy';
