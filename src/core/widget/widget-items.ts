@@ -1,8 +1,7 @@
-import type { ArchiveClient, NameKind, NewestDocument } from '../archive/types.js';
+import type { ArchiveClient } from '../archive/types.js';
 import type { Cache } from '../cache/types.js';
 import type { HostAdapter } from '../host/types.js';
 import { fileLink, formatDay, previewUrl } from '../search/entry-format.js';
-import { namesOf } from '../search/names.js';
 import { newestDocuments } from './newest-documents.js';
 
 export const WIDGET_ID = 'docs_unified_search-recent';
@@ -71,22 +70,15 @@ export async function widgetItems(request: WidgetRequest, sources: WidgetSources
     candidates.map((d) => d.id),
   );
   const shown = candidates.filter((d) => visible.has(d.id)).slice(0, limit);
-  const client = sources.client;
-  // Names are decoration: when their request fails the list still shows title and day.
-  const names = (kind: NameKind, ids: number[]) => namesOf(sources.cache, sources.archiveUrl, client, kind, ids).catch(() => new Map<number, string>());
-  const [correspondents, types, account] = await Promise.all([
-    names('correspondents', idsOf(shown, 'correspondent')),
-    names('document_types', idsOf(shown, 'documentType')),
-    sources.host.findAccount(request.user),
-  ]);
+  const account = await sources.host.findAccount(request.user);
   const hostUrl = sources.host.hostUrl;
   const items = shown.flatMap((document): WidgetItem[] => {
     const file = visible.get(document.id);
     if (file === undefined) return [];
     const line = [
       formatDay(document.added, account?.language),
-      document.correspondent === null ? undefined : correspondents.get(document.correspondent),
-      document.documentType === null ? undefined : types.get(document.documentType),
+      document.correspondent === null ? undefined : newest.correspondents[String(document.correspondent)],
+      document.documentType === null ? undefined : newest.documentTypes[String(document.documentType)],
     ].filter((part): part is string => part !== undefined && part !== null && part !== '');
     return [
       {
@@ -115,8 +107,4 @@ function listOf(items: readonly WidgetItem[], limit: number, user: string, sourc
 
 function unreachable(): WidgetItems {
   return { items: [], emptyContentMessage: MESSAGE_UNREACHABLE, halfEmptyContentMessage: '', moreUrl: null };
-}
-
-function idsOf(documents: readonly NewestDocument[], field: 'correspondent' | 'documentType'): number[] {
-  return documents.map((d) => d[field]).filter((id): id is number => id !== null);
 }

@@ -92,9 +92,9 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       if (entries.length === 0) { var none = document.createElement('li'); none.textContent = 'No problems recorded.'; list.appendChild(none); return; }
       entries.forEach(function (entry) {
         var item = document.createElement('li');
-        var parts = [];
-        Object.keys(entry).forEach(function (key) { parts.push(key + ': ' + String(entry[key])); });
-        item.textContent = parts.join(' · ');
+        var when = String(entry.at || '').replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+        var status = entry.status ? ' (HTTP ' + entry.status + ')' : '';
+        item.textContent = when + ' – ' + String(entry.code) + status + ': ' + String(entry.message || '');
         list.appendChild(item);
       });
     });
