@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,7 @@ afterAll(async () => {
   await archive.close();
   await otherPort.close();
   await host.drop();
+  for (const dir of roots) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('setup saves after a working connection test', () => {

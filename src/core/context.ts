@@ -37,7 +37,8 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
   const directory = configDirectory(options.configDir, env);
   // Private before anything (the log first) creates it with the default mode.
   mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const logger = createLogger({ destination: options.logFile ?? join(directory, LOG_FILE) });
+  const level = env.DUS_LOG_LEVEL;
+  const logger = createLogger({ destination: options.logFile ?? join(directory, LOG_FILE), ...(level === undefined || level === '' ? {} : { level }) });
   const settings = new FileSettingsStore(directory);
   const credentials = new FileCredentialStore({ directory, env, logger });
   const audit = new FileAuditLog(join(directory, AUDIT_FILE));
