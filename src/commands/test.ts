@@ -2,7 +2,7 @@ import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { LOG_MESSAGES } from '../core/log.js';
-import { originOf } from '../core/settings/url-rules.js';
+import { storedTokenFor } from '../core/settings/token-rule.js';
 import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
@@ -10,10 +10,12 @@ import type { CommandSpec } from './types.js';
 function whyNotConfigured(service: ServiceContext): DusError {
   const url = service.settings.get('docs_url');
   if (url === undefined) return new DusError('not_configured', 'No archive server is configured: run setup --url=URL --token-stdin.');
-  const token = service.credentials.load();
-  if (token.status === 'none') return new DusError('token_required', 'No API token is stored: run setup again with --token-stdin or --token-env=NAME.');
-  if (token.status === 'unreadable') return new DusError('token_required', "The stored API token can't be decrypted (the instance secret changed): run setup again with the token.");
-  if (token.origin !== originOf(url)) return new DusError('token_for_other_server', 'The stored API token was saved for another server: run setup again with the token for this server.');
+  try {
+    storedTokenFor(service.credentials.load(), url);
+  } catch (error: unknown) {
+    if (isDusError(error)) return new DusError(error.code, `${error.message} Run setup again with --token-stdin or --token-env=NAME.`);
+    throw error;
+  }
   return new DusError('not_configured', 'The settings are incomplete: run setup again.');
 }
 

@@ -6,6 +6,7 @@ import type { HostLocation } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { hostLocationPatch } from './host-location.js';
 import { settingsResponse, type SettingsResponse } from './settings-response.js';
+import { storedTokenFor } from './token-rule.js';
 import type { AppConfig } from './types.js';
 import { normalizeArchiveUrl, originOf } from './url-rules.js';
 
@@ -31,17 +32,7 @@ interface TokenChoice {
 function chooseToken(context: ServiceContext, given: string | undefined, url: string): TokenChoice {
   const typed = given?.trim() ?? '';
   if (typed !== '') return { token: typed, fresh: true };
-  const stored = context.credentials.load();
-  if (stored.status === 'none') {
-    throw new DusError('token_required', 'No API token is stored: enter the API token of the archive server account the search should use.');
-  }
-  if (stored.status === 'unreadable') {
-    throw new DusError('token_required', "The stored API token can't be decrypted (the instance secret changed): enter the API token again.");
-  }
-  if (stored.origin !== originOf(url)) {
-    throw new DusError('token_for_other_server', 'The stored API token was saved for another server (scheme, host or port differ): enter the token for this server.');
-  }
-  return { token: stored.token, fresh: false };
+  return { token: storedTokenFor(context.credentials.load(), url), fresh: false };
 }
 
 async function testConnection(context: ServiceContext, connection: ArchiveConnection): Promise<ArchiveVersions> {
