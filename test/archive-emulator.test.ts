@@ -400,6 +400,8 @@ describe('reference §9 search examples', () => {
     expect(a.json()['count']).toBe(0);
     expect(a.json()['corrected_query']).toBe('invoice');
     expect((await get(e, '/api/documents/?query=invoice')).json()['corrected_query']).toBeNull();
+    // A correction that still finds nothing is not offered.
+    expect((await get(e, '/api/documents/?query=invoise%20qqqqqqq')).json()['corrected_query']).toBeNull();
     e.version = '3.0';
     expect((await get(e, '/api/documents/?query=invoise', { accept: V10 })).json()['corrected_query']).toBeNull();
   });

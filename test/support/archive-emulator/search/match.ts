@@ -10,8 +10,9 @@ export interface IndexedDocument {
 }
 
 const DEFAULT_FIELDS: readonly TextField[] = ['title', 'content', 'correspondent', 'type'];
-/** Title matches weigh double (Tantivy's default-field boost; Whoosh scores title hits higher too). */
-const BOOST: Record<TextField, number> = { title: 2, content: 1, correspondent: 1, type: 1 };
+/** Tantivy boosts title ×2 (`_FIELD_BOOSTS`); Whoosh's MultifieldParser weighs every field alike. */
+const TANTIVY_BOOST: Record<TextField, number> = { title: 2, content: 1, correspondent: 1, type: 1 };
+const WHOOSH_BOOST: Record<TextField, number> = { title: 1, content: 1, correspondent: 1, type: 1 };
 
 export function indexDocument(doc: EmulatorDocument, data: Dataset, folding: boolean): IndexedDocument {
   return {
@@ -61,13 +62,19 @@ export class Matcher {
   private readonly documentFrequency = new Map<string, number>();
 
   /**
-   * `negativeOnlyMatchesAll`: Whoosh answers a query of only negations with every other
-   * document; Tantivy with none.
+   * Whoosh answers a query of only negations with every other document; Tantivy with none.
    */
+  private readonly boost: Record<TextField, number>;
+
   constructor(
     private readonly corpus: readonly IndexedDocument[],
-    private readonly negativeOnlyMatchesAll: boolean,
-  ) {}
+    engine: 'whoosh' | 'tantivy',
+  ) {
+    this.negativeOnlyMatchesAll = engine === 'whoosh';
+    this.boost = engine === 'whoosh' ? WHOOSH_BOOST : TANTIVY_BOOST;
+  }
+
+  private readonly negativeOnlyMatchesAll: boolean;
 
   private idf(leaf: Leaf): number {
     const key = leafKey(leaf);
@@ -88,7 +95,7 @@ export class Matcher {
         const freqs = leafFrequencies(node, indexed);
         if (!freqs.some(([, n]) => n > 0)) return null;
         const idf = this.idf(node);
-        return freqs.reduce((sum, [field, tf]) => sum + (BOOST[field] * idf * tf * 2.2) / (tf + 1.2), 0);
+        return freqs.reduce((sum, [field, tf]) => sum + (this.boost[field] * idf * tf * 2.2) / (tf + 1.2), 0);
       }
       case 'date': {
         const day = node.field === 'created' ? indexed.doc.created : utcDay(indexed.doc.added);

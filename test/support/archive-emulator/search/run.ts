@@ -1,11 +1,11 @@
 import type { Dataset } from '../dataset.js';
-import { compareKeys, DOCUMENT_ORDERING_FIELDS, parseOrdering, sortDocuments } from '../ordering.js';
+import { DOCUMENT_ORDERING_FIELDS, parseOrdering, sortDocuments } from '../ordering.js';
 import type { VersionProfile } from '../profiles.js';
 import type { JsonObject } from '../serialize.js';
 import type { EmulatorDocument } from '../types.js';
 import { tantivySnippet, whooshHighlights, type HighlightTerm } from './highlight.js';
 import { correctQuery, highlightTerms, indexDocument, Matcher, type IndexedDocument } from './match.js';
-import { analyze, parseQuery } from './query-parser.js';
+import { analyze, parseQuery, type QueryNode } from './query-parser.js';
 
 /** An answer that ends the request early (400 / 403), already in Paperless's form. */
 export interface SearchRefusal {
@@ -121,13 +121,23 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
   }
   const node = parsed.node;
   if (node === null) return { hits: [], terms: [], correctedQuery: null, zeroScores: false };
-  const matcher = new Matcher(corpus, !tantivy);
+  const matcher = new Matcher(corpus, profile.engine);
   const hits: Hit[] = [];
   for (const d of corpus) {
     const score = matcher.score(node, d);
     if (score !== null) hits.push({ doc: d.doc, score });
   }
-  return { hits, terms: highlightTerms(node), correctedQuery: tantivy ? null : correctQuery(query, node, corpus), zeroScores: false };
+  return { hits, terms: highlightTerms(node), correctedQuery: tantivy ? null : usefulCorrection(query, node, corpus, matcher, today), zeroScores: false };
+}
+
+/** 2.x offers a correction only when the corrected query finds something (index.py @2.20.15). */
+function usefulCorrection(query: string, node: QueryNode, corpus: readonly IndexedDocument[], matcher: Matcher, today: string): string | null {
+  const corrected = correctQuery(query, node, corpus);
+  if (corrected === null) return null;
+  const parsed = parseQuery(corrected, 'whoosh', today);
+  if (!parsed.ok || parsed.node === null) return null;
+  const correctedNode = parsed.node;
+  return corpus.some((d) => matcher.score(correctedNode, d) !== null) ? corrected : null;
 }
 
 /**
@@ -148,7 +158,8 @@ export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset
     scoresShown = false;
   } else if (tantivy && ordering !== undefined) {
     const trimmed = ordering.trim();
-    if (trimmed === 'score') hits = [...matched.hits].sort((a, b) => compareKeys(a.score, b.score, false) || a.doc.id - b.doc.id);
+    // `score` is relevance order reversed (views.py reverses Tantivy's best-first list).
+    if (trimmed === 'score') hits = [...hits].reverse();
     else if (trimmed !== '-score') {
       const terms = parseOrdering(ordering, DOCUMENT_ORDERING_FIELDS);
       if (terms.length > 0) {
