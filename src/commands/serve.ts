@@ -8,11 +8,12 @@ import { readNextcloudConfig } from '../core/host/config-php.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { buildServer, type WrapperOptions } from '../http/server.js';
 import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import type { CommandContext, CommandSpec } from './types.js';
 
-interface ServeOptions {
+export interface ServeOptions {
   readonly listen: string;
   readonly cache?: string;
+  readonly cachePrefix?: string;
   readonly trustProxy?: string;
 }
 
@@ -38,10 +39,10 @@ export function parseTrustProxy(value: string | undefined): WrapperOptions['trus
   return list;
 }
 
-async function openCache(url: string | undefined): Promise<Cache | undefined> {
+async function openCache(url: string | undefined, keyPrefix: string | undefined): Promise<Cache | undefined> {
   if (url === undefined || url === '') return undefined;
   if (!/^rediss?:\/\//.test(url)) throw new DusError('usage', '--cache takes a Redis URL: redis://host:port[/db].');
-  const cache = new RedisCache({ url });
+  const cache = new RedisCache({ url, ...(keyPrefix === undefined || keyPrefix === '' ? {} : { keyPrefix }) });
   try {
     await cache.connect();
   } catch (error: unknown) {
@@ -60,6 +61,57 @@ async function legacySaltOf(service: ServiceContext, given: ReturnType<typeof se
   return typeof salt === 'string' ? salt : '';
 }
 
+/**
+ * Resolves at the first SIGINT or SIGTERM. The listeners stay until the server is closed:
+ * with none left, Node (or a library's exit-on-signal handler) would end the process before
+ * the clean shutdown.
+ */
+function untilSignalled(): { readonly stopped: Promise<void>; release(): void } {
+  let stop = (): void => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return {
+    stopped,
+    release: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+/** Runs the wrapper until `until.stopped` resolves, then closes it, the context and the cache. */
+export async function serve(options: ServeOptions, context: CommandContext, until: { readonly stopped: Promise<void>; release(): void }): Promise<number> {
+  const { io } = context;
+  let service: ServiceContext | undefined;
+  let cache: Cache | undefined;
+  try {
+    const { host, port } = parseListen(options.listen);
+    const trustProxy = parseTrustProxy(options.trustProxy);
+    cache = await openCache(options.cache, options.cachePrefix);
+    const given = serviceOptionsOf(context);
+    service = openContext({ ...given, ...(cache === undefined ? {} : { cache }) });
+    const legacySalt = await legacySaltOf(service, given);
+    const app = await buildServer({ context: service, trustProxy, legacySalt });
+    await app.listen({ host, port });
+    const address = app.server.address();
+    const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
+    io.stdout.write(`Listening on http://${shown}\n`);
+    await until.stopped;
+    await app.close();
+    io.stdout.write('Stopped.\n');
+    return EXIT_OK;
+  } catch (error: unknown) {
+    return reportFailure(io, error);
+  } finally {
+    until.release();
+    await service?.close();
+    await cache?.close();
+  }
+}
+
 export const command: CommandSpec = {
   name: 'serve',
   aliases: ['http'],
@@ -72,46 +124,12 @@ export const command: CommandSpec = {
     command
       .addOption(new Option('--listen <host:port>', 'address to listen on').default('127.0.0.1:8080'))
       .option('--cache <url>', 'shared cache for several processes: redis://host:port[/db]')
+      .option('--cache-prefix <prefix>', 'key prefix in the shared cache (default docs_unified_search:); one per installation')
       .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)')
       .addHelpText(
         'after',
         '\nThe admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic\n(login and password) and the header OCS-APIRequest: true. SIGINT or SIGTERM stops the server cleanly.',
       );
   },
-  run: async (_args, rawOptions, context) => {
-    const options = rawOptions as unknown as ServeOptions;
-    const { io } = context;
-    let service: ServiceContext | undefined;
-    let cache: Cache | undefined;
-    try {
-      const { host, port } = parseListen(options.listen);
-      const trustProxy = parseTrustProxy(options.trustProxy);
-      cache = await openCache(options.cache);
-      const given = serviceOptionsOf(context);
-      service = openContext({ ...given, ...(cache === undefined ? {} : { cache }) });
-      const legacySalt = await legacySaltOf(service, given);
-      const app = await buildServer({ context: service, trustProxy, legacySalt });
-      await app.listen({ host, port });
-      const address = app.server.address();
-      const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
-      io.stdout.write(`Listening on http://${shown}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
-      await app.close();
-      io.stdout.write('Stopped.\n');
-      return EXIT_OK;
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    } finally {
-      await service?.close();
-      await cache?.close();
-    }
-  },
+  run: async (_args, rawOptions, context) => serve(rawOptions as unknown as ServeOptions, context, untilSignalled()),
 };

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { main } from '../src/cli.js';
+import { parseListen, parseTrustProxy, serve } from '../src/commands/serve.js';
+import { captureIO } from './support/capture-io.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+
+let fixture: HostFixture;
+let dir: string;
+
+beforeAll(async () => {
+  fixture = await createHostFixture('sqlite');
+  await fixture.addUser('admin', { password: 'serve-admin-pw', hash: 'bcrypt' });
+  await fixture.addGroup('admin', ['admin']);
+  dir = mkdtempSync(join(tmpdir(), 'dus-serve-'));
+});
+
+afterAll(async () => {
+  await fixture.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function waitFor(check: () => string | null, timeoutMs = 10_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = check();
+    if (found !== null) return found;
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('serve', () => {
+  // Signals are not sent here: jest's sandboxed process object does not deliver them like Node does.
+  test('listens, answers as the host, and stops cleanly when told to', async () => {
+    const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
+    let stop = (): void => undefined;
+    let released = false;
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const globals = { configDir: join(dir, 'config'), hostDb: fixture.dbUrl, logFile: join(dir, 'host.log'), color: false };
+    const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => { released = true; } });
+    const base = await waitFor(() => /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? null);
+    const anonymous = await request(`${base}/apps/docs_unified_search/settings`);
+    await anonymous.body.dump();
+    expect(anonymous.statusCode).toBe(401);
+    const admin = await request(`${base}/apps/docs_unified_search/settings`, {
+      headers: { authorization: `Basic ${Buffer.from('admin:serve-admin-pw').toString('base64')}` },
+    });
+    expect(admin.statusCode).toBe(200);
+    expect(await admin.body.json()).toMatchObject({ url: null, tokenConfigured: false });
+    stop();
+    await expect(running).resolves.toBe(0);
+    expect(released).toBe(true);
+    expect(io.out()).toContain('Stopped.');
+    await expect(request(`${base}/`)).rejects.toThrow();
+  });
+
+  test.each([
+    [['serve', '--listen', 'localhost'], '--listen takes HOST:PORT'],
+    [['serve', '--listen', '127.0.0.1:99999'], '--listen takes HOST:PORT'],
+    [['serve', '--cache', 'memcached://x'], '--cache takes a Redis URL'],
+    [['serve', '--trust-proxy', 'my proxy'], '--trust-proxy takes'],
+  ])('a wrong call %j exits 2 with a coded message', async (argv, message) => {
+    const io = captureIO({ env: {} });
+    await expect(main(['--config-dir', join(dir, 'config'), '--host-db', fixture.dbUrl, ...argv], io)).resolves.toBe(2);
+    expect(io.err()).toContain('Error [usage]:');
+    expect(io.err()).toContain(message);
+    expect(io.err()).not.toMatch(/\n\s+at /);
+  });
+
+  test('listen and trust-proxy forms', () => {
+    expect(parseListen('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
+    expect(parseListen('0.0.0.0:80')).toEqual({ host: '0.0.0.0', port: 80 });
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('10.0.0.0/8, 192.168.1.1')).toEqual(['10.0.0.0/8', '192.168.1.1']);
+    expect(parseTrustProxy(undefined)).toBe(false);
+  });
+});
