@@ -5,6 +5,7 @@ import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ArchiveVersions } from '../src/core/archive/types.js';
 import { DusError } from '../src/core/errors.js';
 import { USER_AGENT } from '../src/core/version.js';
+import { CONNECTION_TEST_QUERY, WIDGET_QUERY, dayAfter, endpoint, nameChunks, namesQuery, searchQuery } from '../src/core/archive/requests.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator, EmulatorDocument } from './support/archive-emulator/types.js';
 
@@ -272,5 +273,31 @@ describe('archive server older than 2.16', () => {
     } finally {
       await emulator.close();
     }
+  });
+});
+
+describe('request URLs', () => {
+  it('keeps the path prefix, adds the trailing slash and writes the spec query', () => {
+    const base = new URL('https://docs.example.com/paperless');
+    expect(endpoint(base, 'documents', CONNECTION_TEST_QUERY).href).toBe('https://docs.example.com/paperless/api/documents/?page_size=1&fields=id');
+    expect(endpoint(new URL('https://docs.example.com/paperless/'), 'documents', WIDGET_QUERY).href).toBe(
+      'https://docs.example.com/paperless/api/documents/?ordering=-added&page=1&page_size=25&fields=id,title,added,correspondent,document_type',
+    );
+    expect(endpoint(new URL('http://10.0.0.5:8000'), 'correspondents', namesQuery([3, 1])).href).toBe('http://10.0.0.5:8000/api/correspondents/?id__in=3,1');
+    expect(endpoint(base, 'documents', searchQuery({ term: 'tax & fees, 2024', page: 2, since: '2024-01-01', until: '2024-12-31' }, 'query')).href).toBe(
+      'https://docs.example.com/paperless/api/documents/?query=tax+%26+fees,+2024&page=2&page_size=25&fields=id,title,created,correspondent,document_type,__search_hit__&created__date__gte=2024-01-01&created__date__lt=2025-01-01',
+    );
+  });
+
+  it('puts the upper bound on the day after until, across months, leap days and years', () => {
+    expect(dayAfter('2024-02-28')).toBe('2024-02-29');
+    expect(dayAfter('2023-02-28')).toBe('2023-03-01');
+    expect(dayAfter('2024-12-31')).toBe('2025-01-01');
+  });
+
+  it('never builds an empty id__in', () => {
+    expect(nameChunks([])).toEqual([]);
+    expect(nameChunks([0, -1, 1.5])).toEqual([]);
+    expect(nameChunks([5, 5, 6])).toEqual([[5, 6]]);
   });
 });

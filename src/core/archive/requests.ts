@@ -37,7 +37,9 @@ export function endpoint(base: URL, path: 'documents' | 'correspondents' | 'docu
   url.pathname = `${prefix}/api/${path}/`;
   const params = new URLSearchParams();
   for (const [name, value] of query) params.append(name, value);
-  url.search = params.toString();
+  // Commas stay literal as in the spec's table and the archive server's own web client;
+  // Django splits a query on `&` only, so a literal comma means the same as `%2C`.
+  url.search = params.toString().replaceAll('%2C', ',');
   return url;
 }
 
