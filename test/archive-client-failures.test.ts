@@ -204,6 +204,20 @@ describe('connections that fail before an answer', () => {
     expect(dns.calls()).toBe(2);
   });
 
+  it('a connect that never completes (TEST-NET address) → one second try', async () => {
+    // 192.0.2.1 is never routed: the connect hangs into the connect timeout, or fails at once
+    // where there is no route at all; both come before a connection.
+    const dns = countingResolver([{ address: '192.0.2.1', family: 4 }]);
+    const client = createArchiveClient(
+      { url: 'http://archive.test:9', token: TOKEN, allowLocal: false },
+      { timeouts: { ...TIMEOUTS, connectMs: 100 }, resolver: dns.resolver, isLocalAddress: (address) => address !== '192.0.2.1' && isLocalAddress(address) },
+    );
+    const failure = await failureOf(client.testConnection());
+    expect(['timeout', 'unreachable']).toContain(failure.code);
+    expect(failure.beforeConnection).toBe(true);
+    expect(dns.calls()).toBe(2);
+  });
+
   it('the widget request gets no second try', async () => {
     const port = await closedPort();
     const dns = countingResolver(LOOPBACK);
