@@ -191,6 +191,30 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
   });
 });
 
+describe('where the host is', () => {
+  test('neither given nor stored: exit 2 before any request, nothing stored', async () => {
+    const dir = freshDir();
+    archive.clearRequests();
+    const result = await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN, hostDb: false });
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]: .*--nextcloud=DIR or --host-db=URL/);
+    expect(archive.requests).toEqual([]);
+    expect(settingsOf(dir)).toEqual({});
+  });
+
+  test('a Nextcloud directory given later replaces the stored database URL', async () => {
+    const dir = freshDir();
+    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);
+    const nextcloud = join(freshDir(), 'nextcloud');
+    await host.writeNextcloudDir(nextcloud);
+    const io = captureIO();
+    expect(await main(['--config-dir', dir, '--nextcloud', nextcloud, 'setup', `--url=${archive.url}`], io)).toBe(0);
+    const stored = settingsOf(dir);
+    expect(stored.nextcloud_dir).toBe(nextcloud);
+    expect(stored.host_db).toBeUndefined();
+  });
+});
+
 describe('Rule 1: the token is never accepted on the command line', () => {
   test.each([
     [['--token=cmdline-secret-771']],

@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
+import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { saveSettings, type SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
 import { EXIT_OK, hostLocationOf, readFirstLine, redactOptionValuesInErrors, reportFailure, serviceOptionsOf } from './shared-options.js';
@@ -103,6 +104,10 @@ export const command: CommandSpec = {
     }
     const service = openContext(serviceOptionsOf(context));
     try {
+      const location = effectiveHostLocation(service.settings.read(), input.hostLocation);
+      if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
+        throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
+      }
       io.stdout.write(describe(await saveSettings(service, input)));
       return EXIT_OK;
     } catch (error: unknown) {
