@@ -201,6 +201,13 @@ describe('reference §9 examples', () => {
     const xml = await get(e, '/api/documents/', { accept: 'application/xml' });
     expect(xml.status).toBe(406);
     expect(xml.json()).toEqual({ detail: 'Could not satisfy the request Accept header.' });
+    const format = await get(e, '/api/documents/?format=xml');
+    expect(format.status).toBe(406);
+    expect(format.json()).toEqual({ detail: 'Could not satisfy the request format suffix or query.' });
+    expect((await get(e, '/api/documents/?format=json&fields=id')).status).toBe(200);
+    const listed = await get(e, '/api/documents/?fields=id', { accept: 'text/html, application/json; version=9, */*;q=0.8' });
+    expect(listed.status).toBe(200);
+    expect(Object.keys(listed.json())).toContain('all');
     const wildcard = await get(e, '/api/documents/?fields=id', { accept: '*/*; version=9' });
     expect(wildcard.status).toBe(200);
     expect(Object.keys(wildcard.json())).toContain('all');
@@ -222,6 +229,9 @@ describe('reference §9 examples', () => {
     const root = await get(e, '/api/', { token: 'wrong' });
     expect(root.status).toBe(302);
     expect(root.headers['location']).toBe('schema/view/');
+    const schema = await get(e, '/api/schema/view/', { token: null });
+    expect(schema.status).toBe(200);
+    expect(schema.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 });
 
