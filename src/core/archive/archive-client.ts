@@ -115,7 +115,8 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         throw new DusError('usage', 'The archive page of a search must be a whole number from 1.');
       }
       let answer = await searchOnce(request, 'query');
-      if (answer.status === 400 && isArchiveServer3(answer.versions.version === null && answer.versions.apiVersion === null ? lastVersions : answer.versions)) {
+      // The 400 itself names the versions (the token was accepted); else an earlier answer did.
+      if (answer.status === 400 && isArchiveServer3(lastVersions)) {
         // Archive server 3 parses `query` strictly; `text` takes the term as plain words.
         answer = await searchOnce(request, 'text');
       }
