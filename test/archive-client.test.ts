@@ -209,6 +209,22 @@ describe('archive server 3: queries it cannot parse', () => {
     expect(page.versions.apiVersion).toBe('10');
   });
 
+  it('knows archive server 3 from an earlier answer when the 400 names no versions', async () => {
+    const rejectOnce = { match: '/api/documents/', times: 1, status: 400, contentType: 'text/html; charset=utf-8', body: 'Error listing search results' };
+    const fresh = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+    emulator.faults = [{ ...rejectOnce }];
+    expect((await fresh.search({ term: 'invoice', page: 1 })).rejectedStatus).toBe(400);
+    expect(emulator.requests).toHaveLength(1);
+
+    emulator.clearRequests();
+    const seasoned = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+    await seasoned.testConnection();
+    emulator.faults = [{ ...rejectOnce }];
+    const page = await seasoned.search({ term: 'invoice', page: 1 });
+    expect(page.rejectedStatus ?? null).toBeNull();
+    expect(emulator.requests.map((r) => r.query.text ?? null)).toEqual([null, null, 'invoice']);
+  });
+
   it('gives up after the one text retry when that is rejected too', async () => {
     const log = captureLog();
     emulator.faults = [{ match: '/api/documents/', status: 400, contentType: 'text/html; charset=utf-8', body: 'Error listing search results, check logs for more detail.', headers: { 'X-Version': '3.0.5', 'X-Api-Version': '10' } }];
