@@ -14,16 +14,41 @@ const DEFAULT_FIELDS: readonly TextField[] = ['title', 'content', 'correspondent
 const TANTIVY_BOOST: Record<TextField, number> = { title: 2, content: 1, correspondent: 1, type: 1 };
 const WHOOSH_BOOST: Record<TextField, number> = { title: 1, content: 1, correspondent: 1, type: 1 };
 
+interface CachedAnalysis {
+  readonly title: string;
+  readonly content: string;
+  readonly correspondent: string;
+  readonly type: string;
+  readonly fields: IndexedDocument['fields'];
+}
+
+/**
+ * Analysis is cached per document object and engine, and reused only while the texts it
+ * came from are unchanged, so tests may still edit documents in place. Without it a
+ * benchmark archive of 10 000 documents would be re-analysed on every request.
+ */
+const analysisCache = new WeakMap<EmulatorDocument, Map<boolean, CachedAnalysis>>();
+
 export function indexDocument(doc: EmulatorDocument, data: Dataset, folding: boolean): IndexedDocument {
-  return {
-    doc,
-    fields: {
-      title: analyze(doc.title, folding),
-      content: analyze(doc.content, folding),
-      correspondent: analyze(data.correspondentName(doc.correspondent) ?? '', folding),
-      type: analyze(data.documentTypeName(doc.documentType) ?? '', folding),
-    },
+  const correspondent = data.correspondentName(doc.correspondent) ?? '';
+  const type = data.documentTypeName(doc.documentType) ?? '';
+  let byEngine = analysisCache.get(doc);
+  const cached = byEngine?.get(folding);
+  if (cached !== undefined && cached.title === doc.title && cached.content === doc.content && cached.correspondent === correspondent && cached.type === type) {
+    return { doc, fields: cached.fields };
+  }
+  const fields = {
+    title: analyze(doc.title, folding),
+    content: analyze(doc.content, folding),
+    correspondent: analyze(correspondent, folding),
+    type: analyze(type, folding),
   };
+  if (byEngine === undefined) {
+    byEngine = new Map();
+    analysisCache.set(doc, byEngine);
+  }
+  byEngine.set(folding, { title: doc.title, content: doc.content, correspondent, type, fields });
+  return { doc, fields };
 }
 
 function termMatches(token: string, text: string, prefix: boolean): boolean {
@@ -53,13 +78,10 @@ function leafFrequencies(leaf: Leaf, indexed: IndexedDocument): Array<[TextField
   });
 }
 
-function leafKey(leaf: Leaf): string {
-  return JSON.stringify(leaf);
-}
-
 /** Evaluates a parsed query over a set of documents with a BM25-like score. */
 export class Matcher {
-  private readonly documentFrequency = new Map<string, number>();
+  /** Keyed by the parsed node: the same leaf object is scored against every document. */
+  private readonly documentFrequency = new Map<Leaf, number>();
 
   /**
    * Whoosh answers a query of only negations with every other document; Tantivy with none.
@@ -77,11 +99,10 @@ export class Matcher {
   private readonly negativeOnlyMatchesAll: boolean;
 
   private idf(leaf: Leaf): number {
-    const key = leafKey(leaf);
-    let df = this.documentFrequency.get(key);
+    let df = this.documentFrequency.get(leaf);
     if (df === undefined) {
       df = this.corpus.filter((d) => leafFrequencies(leaf, d).some(([, n]) => n > 0)).length;
-      this.documentFrequency.set(key, df);
+      this.documentFrequency.set(leaf, df);
     }
     const n = this.corpus.length;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
