@@ -164,9 +164,12 @@ describe('redirects', () => {
     expect(emulator.requests).toHaveLength(1);
   });
 
-  it('refuses a redirect to another scheme than HTTP(S)', async () => {
-    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: 'ftp://archive.test/api/documents/' }];
-    expect((await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection())).code).toBe('redirect');
+  it.each(['ftp://archive.test/api/documents/', 'file:///etc/passwd', 'http://user:secret@archive.test/paperless/api/documents/'])('refuses a redirect to %s', async (target) => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    expect(failure.code).toBe('redirect');
+    expect(failure.message).not.toContain('secret');
+    expect(emulator.requests).toHaveLength(1);
   });
 });
 

@@ -91,7 +91,7 @@ export function redirectRefused(reason: 'local_switch' | 'too_many' | 'bad_targe
   const messages = {
     local_switch: `The URL forwards elsewhere (HTTP ${status}); with "archive server runs in my local network" on, no forward is followed. Enter the address the archive server forwards to.`,
     too_many: `The URL forwards more than 5 times (HTTP ${status}). Enter the final address of the archive server.`,
-    bad_target: `The URL forwards to an address that is not HTTP or HTTPS (HTTP ${status}). Enter the final address of the archive server.`,
+    bad_target: `The URL forwards to an address that is not plain HTTP or HTTPS, or carries credentials (HTTP ${status}). Enter the final address of the archive server.`,
   } as const;
   return new DusError('redirect', messages[reason], { status });
 }

@@ -78,7 +78,9 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       } catch {
         throw redirectRefused('bad_target', hop.status);
       }
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw redirectRefused('bad_target', hop.status);
+      if ((next.protocol !== 'http:' && next.protocol !== 'https:') || next.username !== '' || next.password !== '') {
+        throw redirectRefused('bad_target', hop.status);
+      }
       url = next;
     }
   } finally {
