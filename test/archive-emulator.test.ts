@@ -527,7 +527,7 @@ describe('documents list parameters', () => {
     const old = await get(e, '/api/documents/?page_size=1&fields=created', { accept: 'application/json' });
     expect(old.headers['x-version']).toBe('2.15.3');
     expect(old.headers['x-api-version']).toBe('8');
-    expect(String(results(old)[0]?.['created'])).toMatch(/T00:00:00\+00:00$/);
+    expect(String(results(old)[0]?.['created'])).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00Z$/);
     e.version = '2.20';
     const none = await get(e, '/api/documents/?page_size=1&fields=created', { accept: null });
     expect(String(results(none)[0]?.['created'])).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -632,10 +632,17 @@ describe('knobs', () => {
     expect(e.requests).toHaveLength(0);
   });
 
-  test('documents and version are settable at any time', async () => {
-    e.documents = [doc(1, 'Only one', 'single', '2024-01-01')];
+  test('documents and version are settable at any time; in-place edits are searched', async () => {
+    const only = doc(1, 'Only one', 'single', '2024-01-01');
+    e.documents = [only];
     try {
       expect((await get(e, '/api/documents/', { token: 'alpha' })).json()['count']).toBe(1);
+      expect((await get(e, '/api/documents/?query=single', { token: 'alpha' })).json()['count']).toBe(1);
+      only.content = 'double';
+      expect((await get(e, '/api/documents/?query=single', { token: 'alpha' })).json()['count']).toBe(0);
+      expect((await get(e, '/api/documents/?query=double', { token: 'alpha' })).json()['count']).toBe(1);
+      e.documents.push(doc(2, 'Second', 'double too', '2024-01-02'));
+      expect((await get(e, '/api/documents/?query=double', { token: 'alpha' })).json()['count']).toBe(2);
       e.version = '2.20';
       expect((await get(e, '/api/documents/', { token: 'alpha' })).headers['x-version']).toBe('2.20.15');
     } finally {

@@ -12,6 +12,11 @@ export interface VersionProfile {
   readonly engine: 'whoosh' | 'tantivy';
   /** `WWW-Authenticate: Token` from 2.20.12 on; `Basic realm="api"` before. */
   readonly tokenChallenge: boolean;
+  /**
+   * Zone suffix of `created` when it is a datetime (API ≤ 8): 2.15 stores a DateTimeField
+   * that DRF renders with `Z`; 2.16+ builds `isoformat()` of local midnight, `+00:00`.
+   */
+  readonly legacyCreatedZone: string;
 }
 
 const PROFILES: Record<EmulatedVersion, VersionProfile> = {
@@ -21,6 +26,7 @@ const PROFILES: Record<EmulatedVersion, VersionProfile> = {
     defaultApiVersion: '8',
     engine: 'whoosh',
     tokenChallenge: false,
+    legacyCreatedZone: 'Z',
   },
   '2.20': {
     release: '2.20.15',
@@ -28,6 +34,7 @@ const PROFILES: Record<EmulatedVersion, VersionProfile> = {
     defaultApiVersion: '9',
     engine: 'whoosh',
     tokenChallenge: true,
+    legacyCreatedZone: '+00:00',
   },
   '3.0': {
     release: '3.0.5',
@@ -35,6 +42,7 @@ const PROFILES: Record<EmulatedVersion, VersionProfile> = {
     defaultApiVersion: '10',
     engine: 'tantivy',
     tokenChallenge: true,
+    legacyCreatedZone: '+00:00',
   },
 };
 

@@ -28,7 +28,7 @@ export function documentJson(doc: EmulatorDocument, profile: VersionProfile, api
     title: doc.title,
     content: truncateContent ? truncate(doc.content, 550) : doc.content,
     tags: [],
-    created: createdAsDatetime(apiVersion) ? `${doc.created}T00:00:00+00:00` : doc.created,
+    created: createdAsDatetime(apiVersion) ? `${doc.created}T00:00:00${profile.legacyCreatedZone}` : doc.created,
     created_date: doc.created,
     modified: doc.added,
     added: doc.added,
