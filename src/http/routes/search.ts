@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { fileIdOfLink, openableArchiveFile } from '../../core/auth/file-access.js';
 import type { ServiceContext } from '../../core/context-types.js';
+import { fileLink, previewUrl } from '../../core/search/entry-format.js';
 import { APP_ID } from '../../core/version.js';
+import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
-import { USER_OCS } from '../route-config.js';
+import { requirePrincipal, USER_OCS } from '../route-config.js';
 
 export const PROVIDER_ID = 'docs_unified_search_documents';
 export const REFERENCE_PROVIDER_ID = 'docs_unified_search-documents';
@@ -36,4 +39,31 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
   app.get('/ocs/v2.php/references/providers', { config: { dus: USER_OCS } }, async () =>
     ocsOk([{ id: REFERENCE_PROVIDER_ID, title: PROVIDER_NAME, icon_url: '', order: 50, search_providers_ids: [PROVIDER_ID] }]),
   );
+
+  /**
+   * Resolving an inserted link: a rich `file` object only for a reader who can open that
+   * archive file; anyone else gets `accessible: false` and no object, like the host's Files
+   * reference provider. Links that are not archive files resolve to null (not this app's).
+   */
+  app.get('/ocs/v2.php/references/resolve', { config: { dus: USER_OCS } }, async (request) => {
+    const principal = requirePrincipal(request.principal);
+    const reference = (request.query as Record<string, unknown>).reference;
+    if (typeof reference !== 'string' || reference === '' || reference.length > 2048) throw badInput('Give the link to resolve as reference.');
+    const host = await context.host();
+    const fileId = fileIdOfLink(reference, host.hostUrl);
+    const archiveAccount = fileId === null ? null : await context.archiveAccount();
+    if (fileId === null || archiveAccount === null) return ocsOk({ references: { [reference]: null } });
+    const file = await openableArchiveFile(host, principal.uid, archiveAccount, fileId);
+    const link = fileLink(host.hostUrl, fileId);
+    const resolved =
+      file === null
+        ? { richObjectType: 'file', richObject: null, openGraphObject: { id: reference, name: '', description: null, thumb: null, link: reference }, accessible: false }
+        : {
+            richObjectType: 'file',
+            richObject: { id: String(file.fileId), name: file.name, path: file.path, link, mimetype: file.mimetype, 'preview-available': true },
+            openGraphObject: { id: reference, name: file.name, description: file.path, thumb: previewUrl(host.hostUrl, file.fileId), link },
+            accessible: true,
+          };
+    return ocsOk({ references: { [reference]: resolved } });
+  });
 }
