@@ -747,6 +747,35 @@ describe('knobs', () => {
   });
 });
 
+describe('owners (reference §7)', () => {
+  test('a token mapped to a user sees unowned and own documents only; others stay superusers', async () => {
+    const documents = [
+      { ...doc(1, 'Public invoice', 'invoice for all', '2024-01-01', undefined, 1, 1), owner: null },
+      { ...doc(2, 'Alice invoice', 'invoice of alice', '2024-01-02', undefined, 1, 1), owner: 10 },
+      { ...doc(3, 'Bob invoice', 'invoice of bob', '2024-01-03', undefined, 1, 2), owner: 11 },
+    ];
+    const e = await startArchiveEmulator({ version: '3.0', documents, tokens: ['alice', 'admin'], tokenUsers: { alice: 10 } });
+    try {
+      const ids = async (path: string, token: string): Promise<unknown[]> => results(await get(e, path, { token })).map((r) => r['id']);
+      expect(await ids('/api/documents/?ordering=id&fields=id', 'alice')).toEqual([1, 2]);
+      expect(await ids('/api/documents/?ordering=id&fields=id', 'admin')).toEqual([1, 2, 3]);
+      const search = await get(e, '/api/documents/?query=invoice&fields=id,owner', { token: 'alice' });
+      expect(search.json()['count']).toBe(2);
+      expect(search.json()['all']).toEqual(expect.arrayContaining([1, 2]));
+      expect(results(search).find((r) => r['id'] === 2)?.['owner']).toBe(10);
+      expect((await get(e, '/api/documents/3/', { token: 'alice' })).status).toBe(404);
+      expect((await get(e, '/api/documents/3/', { token: 'admin' })).status).toBe(200);
+      const hidden = await get(e, '/api/documents/?more_like_id=3', { token: 'alice' });
+      expect(hidden.status).toBe(403);
+      expect(hidden.text).toBe('Insufficient permissions.');
+      const types = await get(e, '/api/document_types/?id__in=1,2', { token: 'alice' });
+      expect(results(types).map((r) => [r['id'], r['document_count']])).toEqual([[2, 0], [1, 2]]);
+    } finally {
+      await e.close();
+    }
+  });
+});
+
 describe('path prefix, TLS, IPv6, close', () => {
   test('pathPrefix: the API lives under it, the login redirect keeps it, outside is 404', async () => {
     const e = await startArchiveEmulator({ pathPrefix: '/paperless/' });

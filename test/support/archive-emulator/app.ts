@@ -1,5 +1,5 @@
 import { authenticate, challenge, type TokenBook } from './auth.js';
-import type { Dataset } from './dataset.js';
+import { visibleTo, type Dataset } from './dataset.js';
 import { documentDetail, listDocuments, listNamed, namedDetail, type ListRequest, type NamedKind } from './lists.js';
 import { negotiate } from './negotiate.js';
 import { newestApiVersion, type VersionProfile } from './profiles.js';
@@ -92,15 +92,16 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
     apiVersion: negotiation.apiVersion,
     today: state.today,
   };
+  const data = visibleTo(state.data, identity.userId);
   switch (route.kind) {
     case 'documents':
-      return withHeaders(listDocuments(state.data, list), allow);
+      return withHeaders(listDocuments(data, list), allow);
     case 'document':
-      return withHeaders(documentDetail(state.data, route.id, list), allow);
+      return withHeaders(documentDetail(data, route.id, list), allow);
     case 'named':
-      return withHeaders(listNamed(state.data, route.named, list), allow);
+      return withHeaders(listNamed(data, route.named, list), allow);
     case 'named-detail':
-      return withHeaders(namedDetail(state.data, route.named, route.id), allow);
+      return withHeaders(namedDetail(data, route.named, route.id), allow);
   }
 }
 

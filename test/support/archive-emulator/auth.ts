@@ -2,13 +2,15 @@ import type { VersionProfile } from './profiles.js';
 
 /** Who a request is, as DRF's authentication classes decide it (reference §2). */
 export type Identity =
-  | { readonly kind: 'user'; readonly canView: boolean }
+  /** `userId` null: a superuser, who sees every document. */
+  | { readonly kind: 'user'; readonly canView: boolean; readonly userId: number | null }
   | { readonly kind: 'anonymous' }
   | { readonly kind: 'failed'; readonly detail: string };
 
 export interface TokenBook {
   readonly tokens: readonly string[];
   readonly forbiddenTokens: readonly string[];
+  readonly users: Readonly<Record<string, number>>;
 }
 
 /**
@@ -28,8 +30,9 @@ export function authenticate(authorization: string | undefined, book: TokenBook)
   if (parts.length === 1) return { kind: 'failed', detail: 'Invalid token header. No credentials provided.' };
   if (parts.length > 2) return { kind: 'failed', detail: 'Invalid token header. Token string should not contain spaces.' };
   const key = parts[1] ?? '';
-  if (book.tokens.includes(key)) return { kind: 'user', canView: true };
-  if (book.forbiddenTokens.includes(key)) return { kind: 'user', canView: false };
+  const userId = Object.hasOwn(book.users, key) ? (book.users[key] ?? null) : null;
+  if (book.tokens.includes(key)) return { kind: 'user', canView: true, userId };
+  if (book.forbiddenTokens.includes(key)) return { kind: 'user', canView: false, userId };
   return { kind: 'failed', detail: 'Invalid token.' };
 }
 

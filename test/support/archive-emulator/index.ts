@@ -46,6 +46,7 @@ class Emulator implements ArchiveEmulator {
   documentTypes: NamedObject[];
   tokens: string[];
   forbiddenTokens: string[];
+  tokenUsers: Record<string, number>;
   url = '';
   origin = '';
   port = 0;
@@ -67,6 +68,7 @@ class Emulator implements ArchiveEmulator {
     this.documentTypes = options.documentTypes ?? sample?.documentTypes ?? [];
     this.tokens = options.tokens ?? ['emulator-token'];
     this.forbiddenTokens = options.forbiddenTokens ?? [];
+    this.tokenUsers = options.tokenUsers ?? {};
     this.prefix = normalisePrefix(options.pathPrefix);
     this.scheme = options.https === true ? 'https' : 'http';
     const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -169,7 +171,7 @@ class Emulator implements ArchiveEmulator {
       prefix: this.prefix,
       profile: profileOf(this.version),
       data: dataset(this.documents, this.correspondents, this.documentTypes),
-      tokens: { tokens: this.tokens, forbiddenTokens: this.forbiddenTokens },
+      tokens: { tokens: this.tokens, forbiddenTokens: this.forbiddenTokens, users: this.tokenUsers },
       today: new Date().toISOString().slice(0, 10),
     };
     const host = headers['host'] ?? this.origin.replace(/^\w+:\/\//, '');

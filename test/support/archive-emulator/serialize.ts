@@ -36,7 +36,7 @@ export function documentJson(doc: EmulatorDocument, profile: VersionProfile, api
     archive_serial_number: null,
     original_file_name: fileName(doc.title),
     archived_file_name: fileName(doc.title),
-    owner: null,
+    owner: doc.owner ?? null,
     user_can_change: true,
     is_shared_by_requester: false,
     notes: [],

@@ -13,6 +13,8 @@ export interface EmulatorDocument {
   added: string;
   correspondent: number | null;
   documentType: number | null;
+  /** Archive user id owning the document; absent or null = unowned, visible to every account. */
+  owner?: number | null;
 }
 
 export interface NamedObject {
@@ -33,6 +35,11 @@ export interface EmulatorOptions {
   tokens?: string[];
   /** Tokens of an account without `documents.view_*` permissions: authenticated, answered 403. */
   forbiddenTokens?: string[];
+  /**
+   * Token → archive user id. Such a token sees unowned documents and its own only
+   * (reference §7); a token not listed acts as a superuser and sees everything.
+   */
+  tokenUsers?: Record<string, number>;
   /** Serve TLS with the committed self-signed certificate of test/support/tls. */
   https?: boolean;
   /** E.g. '/paperless': the API is served under it (and 404s outside it). */
@@ -105,6 +112,8 @@ export interface ArchiveEmulator {
   tokens: string[];
   /** Settable: tokens answered 403. */
   forbiddenTokens: string[];
+  /** Settable: token → archive user id (see EmulatorOptions.tokenUsers). */
+  tokenUsers: Record<string, number>;
   clearRequests(): void;
   close(): Promise<void>;
 }

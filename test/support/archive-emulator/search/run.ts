@@ -111,7 +111,10 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
     if (title !== undefined) return simpleText(title, true, corpus);
     const raw = params.get('more_like_id') ?? '';
     const target = /^\d+$/.test(raw) ? data.documents.find((d) => d.id === Number(raw)) : undefined;
-    if (target === undefined) return { status: 403, contentType: 'text/html; charset=utf-8', body: 'Invalid more_like_id' };
+    if (target === undefined) {
+      const hidden = /^\d+$/.test(raw) && data.hiddenIds.has(Number(raw));
+      return { status: 403, contentType: 'text/html; charset=utf-8', body: hidden ? 'Insufficient permissions.' : 'Invalid more_like_id' };
+    }
     return moreLikeThis(target, corpus, data);
   }
   const parsed = parseQuery(query, profile.engine, today);
