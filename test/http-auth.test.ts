@@ -107,6 +107,14 @@ describe('CSRF', () => {
     expect(String(proxied.headers['set-cookie'])).toMatch(/Secure/);
   });
 
+  test('a login posted from another origin is refused', async () => {
+    const foreign = await call(h, 'POST', '/login', { form: { user: 'alice', password: PASSWORDS.alice }, headers: { origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers['set-cookie']).toBeUndefined();
+    const own = await call(h, 'POST', '/login', { form: { user: 'alice', password: PASSWORDS.alice }, headers: { origin: h.base } });
+    expect(own.status).toBe(303);
+  });
+
   test('logout ends the session', async () => {
     const session = await login(h, 'alice', PASSWORDS.alice);
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } })).status).toBe(200);

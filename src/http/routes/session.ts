@@ -42,6 +42,12 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
   });
 
   app.post('/login', { config: { dus: PUBLIC }, schema: { body: loginBody } }, async (request, reply) => {
+    // Login CSRF (a foreign page logging the browser into another account): a browser names
+    // the page's origin; it must be this server's.
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+      throw new HttpError(403, 'forbidden', 'Log in from this server\'s own login page.');
+    }
     const body = request.body as { user: string; password: string; redirect_url?: string };
     const redirectUrl = safeRedirect(body.redirect_url, ADMIN_PAGE_PATH);
     let principal;
