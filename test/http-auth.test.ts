@@ -50,6 +50,11 @@ describe('who may call', () => {
     expect(clear.status).toBe(403);
     const widgets = await call(h, 'GET', WIDGETS, { basic: ['alice', PASSWORDS.alice] });
     expect(widgets.status).toBe(200);
+    const session = await login(h, 'alice', PASSWORDS.alice);
+    const page = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });
+    expect(page.status).toBe(403);
+    expect(page.text).toContain('Administrators only');
+    expect(page.text).not.toContain('dus-settings');
   });
 
   test('the login is case-insensitive on the uid; bcrypt (1|$2y$) and argon2id (3|) hashes both verify', async () => {

@@ -3,9 +3,8 @@ import type { ServiceContext } from '../../core/context-types.js';
 import { settingsResponse } from '../../core/settings/settings-response.js';
 import { ADMIN_SCRIPT } from '../pages/admin-script.js';
 import { adminPage, ADMIN_SCRIPT_PATH } from '../pages/admin-page.js';
-import { PAGE_SECURITY_HEADERS } from '../pages/html.js';
+import { escapeHtml, layout, PAGE_SECURITY_HEADERS } from '../pages/html.js';
 import { PUBLIC, requirePrincipal, type RouteAccess } from '../route-config.js';
-import { forbidden } from '../http-error.js';
 
 export const ADMIN_PAGE_PATH = '/settings/admin/docs_unified_search';
 
@@ -15,7 +14,10 @@ const ADMIN_PAGE: RouteAccess = { access: 'user', csrf: 'none', page: true };
 export function registerAdminPage(app: FastifyInstance, context: ServiceContext): void {
   const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     const principal = requirePrincipal(request.principal);
-    if (!principal.admin) throw forbidden();
+    if (!principal.admin) {
+      const body = `<main><section><h2>Administrators only</h2><p>${escapeHtml(principal.uid)}, these settings are for administrators of the host.</p></section></main>`;
+      return reply.status(403).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(layout('Administrators only', body));
+    }
     const session = request.session;
     if (session === null) {
       // The page's calls need a session's request token: Basic-auth visitors log in first.
