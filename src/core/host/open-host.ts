@@ -96,7 +96,7 @@ class DatabaseHost implements HostAdapter {
     if (isDusError(error)) return error;
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P01|08\d\d\d)$/.test(code)) {
+    if ((typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P0[123]|08\d\d\d)$/.test(code)) || /Connection terminated|connection is closed|database is not open/i.test(message)) {
       return new DusError('host_unreachable', `The connection to the host database was lost (${code}).`, { cause: error });
     }
     if (/no such (table|column)|does not exist|doesn't exist|Unknown column/i.test(message)) {
@@ -168,7 +168,7 @@ class DatabaseHost implements HostAdapter {
       try {
         found = await this.#lookup(question, user, archive, ids, true);
       } catch (error) {
-        if (isDusError(error) && error.code !== 'internal') throw error;
+        if (isDusError(error) && error.code === 'host_unreachable') throw error;
         // The spec's fallback: this database does not run the batched form; ask per document.
         this.#batched = false;
         found = await this.#perDocument(question, user, archive, ids);
@@ -176,9 +176,12 @@ class DatabaseHost implements HostAdapter {
     } else {
       found = await this.#perDocument(question, user, archive, ids);
     }
+    const picked = pickPerDocument(found);
+    // In the order asked, so that callers keep the archive server's order.
     const result = new Map<number, VisibleFile>();
-    for (const [id, c] of pickPerDocument(found)) {
-      result.set(id, { documentId: id, fileId: c.fileId, path: c.path, name: c.name, mimetype: c.mimetype, owner: c.owner });
+    for (const id of ids) {
+      const c = picked.get(id);
+      if (c !== undefined) result.set(id, { documentId: id, fileId: c.fileId, path: c.path, name: c.name, mimetype: c.mimetype, owner: c.owner });
     }
     return result;
   }
