@@ -114,6 +114,7 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
     const loadStart = Date.now();
     await load(fx);
     const loadSeconds = (Date.now() - loadStart) / 1000;
+    process.stderr.write(`${dialect}: loaded in ${loadSeconds.toFixed(0)} s\n`);
     host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
     const opened = host;
     // 25 documents spread over the archive, as an archive-server page would be.

@@ -198,6 +198,9 @@ function staticValue(context: { file: string; dir: string }, node: Node | null, 
         }
         object[k] = staticValue(context, asNode(item.value), key ?? k);
       }
+      // Keys 0..n-1 in order make a list, as json_encode would say of the same PHP array.
+      const keys = Object.keys(object);
+      if (keys.length > 0 && keys.every((k, i) => k === String(i))) return Object.values(object);
       return object;
     }
     default:
