@@ -1,0 +1,65 @@
+import type { ConnectionTestResult } from '../archive/types.js';
+import type { ServiceContext } from '../context-types.js';
+import { DusError } from '../errors.js';
+
+/** Marked files read per host query while counting coverage. */
+export const COVERAGE_PAGE = 500;
+/** Example ids of documents without a file that `check` names. */
+export const EXAMPLES = 10;
+
+export interface CoverageReport {
+  readonly url: string;
+  readonly connection: ConnectionTestResult;
+  readonly archiveAccount: string;
+  /** Documents the token's account sees. */
+  readonly documents: number;
+  /** Of those, documents with a marked file of the archive account; null when the server names no ids. */
+  readonly withFile: number | null;
+  readonly examplesWithoutFile: readonly number[];
+  /** Marked files of the archive account in its own folders. */
+  readonly markedFiles: number;
+}
+
+export interface CoverageProgress {
+  (done: number, total: number): void;
+}
+
+/**
+ * `check`: the connection test, the archive account, then the documents that have a file: the
+ * connection test's `all` ids against the archive account's marked files, read in pages.
+ * Throws a DusError naming what to correct when the connection or the account fails.
+ */
+export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProgress): Promise<CoverageReport> {
+  const connection = ctx.archiveConnection();
+  const client = ctx.archiveClient();
+  if (connection === null || client === null) {
+    throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
+  }
+  const tested = await client.testConnection();
+  const archiveAccount = await ctx.archiveAccount();
+  if (archiveAccount === null) {
+    throw new DusError('unknown_archive_account', "No archive account is set or it does not exist: run setup --archive-account=ID, or set the synchronization add-on's target_user.");
+  }
+  const host = await ctx.host();
+  const marked = new Set<number>();
+  let total = 0;
+  for (let offset = 0; ; offset += COVERAGE_PAGE) {
+    const page = await host.markedFiles(archiveAccount, offset, COVERAGE_PAGE);
+    total = page.total;
+    for (const file of page.files) marked.add(file.documentId);
+    progress?.(Math.min(offset + page.files.length, total), total);
+    if (page.files.length < COVERAGE_PAGE || offset + COVERAGE_PAGE >= total) break;
+  }
+  const all = tested.allIds;
+  const withFile = all === null ? null : all.filter((id) => marked.has(id)).length;
+  const examples = all === null ? [] : all.filter((id) => !marked.has(id)).sort((a, b) => a - b).slice(0, EXAMPLES);
+  return {
+    url: connection.url,
+    connection: tested,
+    archiveAccount,
+    documents: tested.count,
+    withFile,
+    examplesWithoutFile: examples,
+    markedFiles: total,
+  };
+}

@@ -1,0 +1,36 @@
+import type { AppConfigKey, SettingsStore } from '../settings/types.js';
+import { SUITE_VERSION } from '../version.js';
+
+/** Keys of app version 0.3.0, replaced in 0.4.0 by the history. */
+export const OBSOLETE_KEYS: readonly AppConfigKey[] = ['last_failure', 'last_recovery'];
+
+export interface RepairResult {
+  /** Keys that were present and are now deleted. */
+  readonly deleted: readonly AppConfigKey[];
+}
+
+/** The spec's repair step: idempotent, needs no user and no archive server. */
+export function runRepair(settings: SettingsStore): RepairResult {
+  return settings.transaction(() => {
+    const stored = settings.read();
+    const deleted = OBSOLETE_KEYS.filter((key) => stored[key] !== undefined);
+    if (deleted.length > 0) settings.delete(deleted);
+    return { deleted };
+  });
+}
+
+/**
+ * The host runs the repair step after every update of the app. Here there is no installer, so
+ * the first command of a new suite version runs it: `installed_version` differs from the
+ * running version (or is absent), the step runs, and the running version is recorded.
+ * Returns null when the stored version is current (nothing ran).
+ */
+export function repairAfterUpdate(settings: SettingsStore, version: string = SUITE_VERSION): RepairResult | null {
+  if (settings.get('installed_version') === version) return null;
+  return settings.transaction(() => {
+    if (settings.get('installed_version') === version) return null;
+    const result = runRepair(settings);
+    settings.update({ installed_version: version });
+    return result;
+  });
+}

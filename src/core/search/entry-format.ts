@@ -1,0 +1,42 @@
+/** How an entry names its file and day: host URLs (reference §14) and a date in the user's language. */
+
+function base(hostUrl: string | null): string {
+  return (hostUrl ?? '').replace(/\/+$/, '');
+}
+
+/** `files.View.showFile`: opens the file in the Files app for whoever may open it. */
+export function fileLink(hostUrl: string | null, fileId: number): string {
+  return `${base(hostUrl)}/f/${fileId}`;
+}
+
+/** Preview as the current user; `mimeFallback=1` makes the host answer with the type icon when it has no preview. */
+export function previewUrl(hostUrl: string | null, fileId: number): string {
+  return `${base(hostUrl)}/core/preview?fileId=${fileId}&x=64&y=64&mimeFallback=1`;
+}
+
+/** The public type icon, for clients whose preview request is refused (shares without download). */
+export function typeIconUrl(hostUrl: string | null, mimetype: string): string {
+  return `${base(hostUrl)}/core/mimeicon?mime=${encodeURIComponent(mimetype)}`;
+}
+
+/** The host stores languages as `de_DE`; Intl wants `de-DE`. Unknown or absent → English. */
+export function localeOf(language: string | null | undefined): string {
+  if (language === null || language === undefined || language === '') return 'en';
+  const tag = language.replace(/_/g, '-');
+  try {
+    return Intl.DateTimeFormat.supportedLocalesOf([tag]).length > 0 ? tag : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+/** A `YYYY-MM-DD` day (Paperless `created`, API ≥ 9) or an ISO moment, written in the user's language. */
+export function formatDay(created: string | null, language: string | null | undefined): string | null {
+  if (created === null || created === '') return null;
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(created);
+  if (day === null) return created;
+  const moment = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
+  if (Number.isNaN(moment.getTime())) return created;
+  // The day is a calendar day, not a moment: formatting it in UTC keeps it from moving.
+  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeZone: 'UTC' }).format(moment);
+}

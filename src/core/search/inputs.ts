@@ -1,0 +1,35 @@
+import { DusError } from '../errors.js';
+
+/** The provider's `limit`: default 5, at most 50, at least 1 (the host clamps the same way). */
+export const PROVIDER_LIMIT_DEFAULT = 5;
+export const PROVIDER_LIMIT_MAX = 50;
+
+export function clampLimit(limit: number | undefined, fallback = PROVIDER_LIMIT_DEFAULT, max = PROVIDER_LIMIT_MAX): number {
+  if (limit === undefined || !Number.isFinite(limit)) return fallback;
+  return Math.max(1, Math.min(Math.trunc(limit), max));
+}
+
+/** The cursor is the absolute offset of the next hit in the archive server's result order. */
+export function parseCursor(cursor: string | number | undefined | null): number {
+  if (cursor === undefined || cursor === null || cursor === '') return 0;
+  const text = String(cursor).trim();
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new DusError('usage', 'The cursor must be a whole number from 0, as returned by the previous page.');
+  }
+  return Number(text);
+}
+
+/**
+ * A date filter as the host passes it (`since`/`until`: a day, an ISO moment or a Unix time)
+ * reduced to the day the archive server's `created` filter compares.
+ */
+export function dayOf(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const text = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+  const moment = /^\d+$/.test(text) ? new Date(Number(text) * 1000) : new Date(text);
+  if (Number.isNaN(moment.getTime())) {
+    throw new DusError('usage', `The date filter "${name}" must be a day (YYYY-MM-DD), an ISO 8601 moment or a Unix time.`);
+  }
+  return moment.toISOString().slice(0, 10);
+}

@@ -1,0 +1,144 @@
+import type { SearchHit } from '../archive/types.js';
+import type { ServiceContext } from '../context-types.js';
+import { DusError } from '../errors.js';
+import type { HostAdapter, VisibleFile } from '../host/types.js';
+import { ARCHIVE_PAGE_SIZE } from './pipeline.js';
+import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
+import { dayOf } from './inputs.js';
+
+/** The spec's verdicts; `hidden` is the answer without `--explain`. */
+export type Verdict = 'shown' | 'not shared' | 'not owned' | 'no file' | 'hidden';
+
+export interface VerdictItem {
+  readonly id: number;
+  readonly title: string;
+  readonly verdict: Verdict;
+  /** The file that decided: the user's path when shown, the archive account's or the other owner's path otherwise. */
+  readonly path: string | null;
+  readonly owner: string | null;
+  /** What to do, for every verdict but `shown` and `hidden` (explain only). */
+  readonly explanation: string | null;
+}
+
+export interface VerdictReport {
+  /** Documents the archive server found for the term. */
+  readonly found: number;
+  /** Whether the archive server rejected the query (being typed): no documents, not a problem. */
+  readonly rejected: boolean;
+  readonly archiveAccount: string;
+  readonly user: string;
+  readonly items: readonly VerdictItem[];
+}
+
+export interface VerdictInput {
+  readonly user: string;
+  readonly term: string;
+  readonly explain: boolean;
+  /** How many documents of the archive server's result, in its order, to decide for. */
+  readonly limit: number;
+  readonly since?: string;
+  readonly until?: string;
+  /** The administrator who searches as `user`, for the audit log (never with the term). */
+  readonly admin?: string;
+  readonly signal?: AbortSignal;
+}
+
+export const VERDICT_LIMIT_DEFAULT = 10;
+export const VERDICT_LIMIT_MAX = 50;
+
+/** The spec's explanation of each verdict, as one line an administrator can act on. */
+export function explanationOf(verdict: Verdict, id: number, user: string, archiveAccount: string, file: VisibleFile | undefined): string | null {
+  const marker = `[P${id}]`;
+  switch (verdict) {
+    case 'not shared':
+      return `Document ${id}: the archive account ${archiveAccount} has ${file?.path ?? `a file with ${marker}`} but ${user} cannot open it: share the file or a folder holding it, read-only, with ${user}.`;
+    case 'not owned':
+      return `Document ${id}: ${user} sees ${file?.path ?? `a file with ${marker}`}, but it belongs to ${file?.owner ?? 'another account'}: only files of the archive account ${archiveAccount} stand for documents.`;
+    case 'no file':
+      return `Document ${id}: no file of the archive account ${archiveAccount} carries ${marker} in its name: the synchronization has not written one, or names files without the marker.`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * occ search and Try a search: what the archive server finds for the term, and for each
+ * document whether it shows to the user. Question 1 is one host query for all documents;
+ * with `explain`, question 2 only for the unexplained, then question 3 only for those left.
+ * Throws a DusError when the archive server does not answer (after logging it and adding it
+ * to the history), or when the user or the archive account is unknown.
+ */
+export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
+  const since = dayOf(input.since, 'since');
+  const until = dayOf(input.until, 'until');
+  const client = ctx.archiveClient();
+  if (client === null) throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup first.');
+  const host = await ctx.host();
+  const account = await host.findAccount(input.user);
+  if (account === null) throw new DusError('unknown_user', `The user ${input.user} does not exist in the host.`);
+  const archiveAccount = await ctx.archiveAccount();
+  if (archiveAccount === null) {
+    throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
+  }
+  if (input.admin !== undefined && input.admin !== account.uid) {
+    ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
+    ctx.logger.info({ admin: input.admin, user: account.uid }, `Administrator ${input.admin} tried a search as ${account.uid}`);
+  }
+
+  const hits: SearchHit[] = [];
+  let found = 0;
+  let rejected = false;
+  const secrets = secretsOf(ctx, input.term);
+  try {
+    for (let page = 1; hits.length < input.limit; page += 1) {
+      const answer = await client.search({
+        term: input.term.trim(),
+        page,
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+      });
+      if (answer.rejectedStatus !== null && answer.rejectedStatus !== undefined) {
+        rejected = page === 1;
+        break;
+      }
+      found = answer.count;
+      hits.push(...answer.hits.slice(0, input.limit - hits.length));
+      if (!answer.hasMore || answer.hits.length < ARCHIVE_PAGE_SIZE) break;
+    }
+  } catch (error: unknown) {
+    const failure = reportSearchFailure(ctx, error, secrets);
+    throw error instanceof DusError ? error : new DusError('internal', failure.message, { cause: error });
+  }
+  if (!rejected) reportSearchWorked(ctx);
+  const items = await decide(host, account.uid, archiveAccount, hits, input.explain);
+  return { found, rejected, archiveAccount, user: account.uid, items };
+}
+
+async function decide(host: HostAdapter, user: string, archiveAccount: string, hits: readonly SearchHit[], explain: boolean): Promise<VerdictItem[]> {
+  const ids = hits.map((hit) => hit.id);
+  const decided = new Map<number, { verdict: Verdict; file?: VisibleFile }>();
+  const shown = ids.length === 0 ? new Map<number, VisibleFile>() : await host.visibleArchiveFiles(user, archiveAccount, ids);
+  for (const [id, file] of shown) decided.set(id, { verdict: 'shown', file });
+  let open = ids.filter((id) => !decided.has(id));
+  if (explain && open.length > 0) {
+    for (const [id, file] of await host.ownedArchiveFiles(archiveAccount, open)) decided.set(id, { verdict: 'not shared', file });
+    open = open.filter((id) => !decided.has(id));
+  }
+  if (explain && open.length > 0) {
+    for (const [id, file] of await host.visibleForeignFiles(user, archiveAccount, open)) decided.set(id, { verdict: 'not owned', file });
+    open = open.filter((id) => !decided.has(id));
+  }
+  return hits.map((hit) => {
+    const found = decided.get(hit.id);
+    const verdict: Verdict = found?.verdict ?? (explain ? 'no file' : 'hidden');
+    return {
+      id: hit.id,
+      title: hit.title,
+      verdict,
+      path: found?.file?.path ?? null,
+      owner: found?.file?.owner ?? null,
+      explanation: explain ? explanationOf(verdict, hit.id, user, archiveAccount, found?.file) : null,
+    };
+  });
+}
