@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { call, HOST_URL, PASSWORDS, startHarness, type Harness } from './http-harness.js';
 
 const PROVIDERS = '/ocs/v2.php/search/providers';
@@ -67,5 +69,127 @@ describe('resolving an inserted file link', () => {
     expect(await resolve('alice', `${HOST_URL}/apps/deck/board/1`)).toBeNull();
     const missing = await call(h, 'GET', RESOLVE, as('alice'));
     expect(missing.status).toBe(400);
+  });
+});
+
+describe('the search provider', () => {
+  const SEARCH = '/ocs/v2.php/search/providers/docs_unified_search_documents/search';
+  interface Entry {
+    thumbnailUrl: string;
+    title: string;
+    subline: string;
+    resourceUrl: string;
+    icon: string;
+    rounded: boolean;
+    attributes: Record<string, string>;
+  }
+  interface Result {
+    name: string;
+    isPaginated: boolean;
+    entries: Entry[];
+    cursor: string | null;
+  }
+  const search = async (user: User, query: string) => {
+    const answer = await call(h, 'GET', `${SEARCH}?${query}`, as(user));
+    return { status: answer.status, data: answer.status === 200 ? answer.json<Envelope<Result>>().ocs.data : null, raw: answer };
+  };
+  const searchRequests = (): number => h.emulator.requests.filter((r) => r.path.endsWith('/api/documents/') && r.query.ordering === undefined).length;
+
+  test('each user gets only documents whose file they can open, as unified-search entries', async () => {
+    const alice = await search('alice', 'term=invoice');
+    expect(alice.status).toBe(200);
+    expect(alice.data?.name).toBe('Archive documents');
+    expect(alice.data?.isPaginated).toBe(true);
+    expect(alice.data?.entries.map((e) => e.title).sort()).toEqual(['Contract three', 'Invoice one', 'Invoice two']);
+    const one = alice.data?.entries.find((e) => e.title === 'Invoice one');
+    const fileId = h.files.get(1);
+    expect(one).toMatchObject({
+      resourceUrl: `${HOST_URL}/f/${fileId}`,
+      thumbnailUrl: `${HOST_URL}/core/preview?fileId=${fileId}&x=64&y=64&mimeFallback=1`,
+      rounded: false,
+      attributes: expect.objectContaining({ documentId: '1', fileId: String(fileId), path: '/Shared/Invoice one [P1].pdf' }),
+    });
+    expect(one?.subline).toContain('ACME Corp');
+    expect((await search('bob', 'term=invoice')).data?.entries.map((e) => e.title)).toEqual(['Invoice one']);
+    expect((await search('admin', 'term=invoice')).data?.entries).toEqual([]);
+  });
+
+  test('limit and cursor page through the results', async () => {
+    const first = await search('alice', 'term=invoice&limit=2');
+    expect(first.data?.entries).toHaveLength(2);
+    expect(first.data?.cursor).not.toBeNull();
+    const rest = await search('alice', `term=invoice&limit=2&cursor=${first.data?.cursor ?? ''}`);
+    expect(rest.data?.entries).toHaveLength(1);
+    expect(rest.data?.cursor).toBeNull();
+    const all = [...(first.data?.entries ?? []), ...(rest.data?.entries ?? [])].map((e) => e.title).sort();
+    expect(all).toEqual(['Contract three', 'Invoice one', 'Invoice two']);
+  });
+
+  test('no term asks nothing; malformed limit or cursor is a 400 with a code', async () => {
+    h.emulator.clearRequests();
+    const empty = await search('alice', 'term=');
+    expect(empty.data?.entries).toEqual([]);
+    expect(searchRequests()).toBe(0);
+    const badLimit = await search('alice', 'term=invoice&limit=lots');
+    expect(badLimit.status).toBe(400);
+    expect(badLimit.raw.json<Envelope<{ code: string }>>().ocs.data.code).toBe('usage');
+    const badCursor = await search('alice', 'term=invoice&cursor=-4');
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.raw.json<Envelope<{ code: string }>>().ocs.data.code).toBe('usage');
+    expect((await call(h, 'GET', `${SEARCH}?term=invoice`)).status).toBe(401);
+  });
+
+  test('a failing archive server gives no results, a history entry, and never the term in log or history', async () => {
+    h.emulator.faults = [{ match: '/api/documents/', status: 500 }];
+    const failed = await search('alice', 'term=zebrasecretterm');
+    h.emulator.faults = [];
+    expect(failed.status).toBe(200);
+    expect(failed.data?.entries).toEqual([]);
+    expect(h.context.settings.get('diagnostics_pending')).toBe(true);
+    const history = await call(h, 'GET', '/apps/docs_unified_search/settings/diagnostics', as('admin'));
+    expect(history.json<{ entries: { code: string }[] }>().entries[0]?.code).toBe('http');
+    expect(history.text).not.toContain('zebrasecretterm');
+    expect(readFileSync(join(h.configDir, 'host.log'), 'utf8')).not.toContain('zebrasecretterm');
+  });
+});
+
+describe('Try a search', () => {
+  const TRY = '/apps/docs_unified_search/settings/try';
+  const admin = { ...as('admin'), headers: { 'ocs-apirequest': 'true' } };
+
+  test('per document: id, title, whether it shows and why not; no file, path or content', async () => {
+    const answer = await call(h, 'POST', TRY, { ...admin, form: { term: 'invoice', user: 'Bob' } });
+    expect(answer.status).toBe(200);
+    const body = answer.json<{ user: string; found: number; documents: { id: number; title: string; shown: boolean; whyNot: string | null }[] }>();
+    expect(body.user).toBe('bob');
+    expect(body.found).toBe(4);
+    const byId = new Map(body.documents.map((d) => [d.id, d]));
+    expect(byId.get(1)).toMatchObject({ title: 'Invoice one', shown: true, whyNot: null });
+    expect(byId.get(2)).toMatchObject({ shown: false, verdict: 'not shared' });
+    expect(byId.get(2)?.whyNot).toContain('share the file or a folder holding it');
+    expect(answer.text).not.toContain('/Shared');
+    expect(answer.text).not.toContain('.pdf');
+    expect(answer.text).not.toContain('content');
+  });
+
+  test('the audit log and the host log say which administrator searched as whom, without the term', async () => {
+    await call(h, 'POST', TRY, { ...admin, form: { term: 'walrusterm', user: 'alice' } });
+    const audit = readFileSync(join(h.configDir, 'config', 'audit.log'), 'utf8');
+    expect(audit).toContain('alice');
+    expect(audit).toContain('admin');
+    expect(audit).not.toContain('walrusterm');
+    const log = readFileSync(join(h.configDir, 'host.log'), 'utf8');
+    expect(log).toContain('Administrator admin tried a search as alice');
+    expect(log).not.toContain('walrusterm');
+  });
+
+  test('refusals: non-administrators 403, unknown user 400, missing term 400', async () => {
+    expect((await call(h, 'POST', TRY, { ...as('alice'), headers: { 'ocs-apirequest': 'true' }, form: { term: 'x', user: 'bob' } })).status).toBe(403);
+    const ghost = await call(h, 'POST', TRY, { ...admin, form: { term: 'invoice', user: 'ghost' } });
+    expect(ghost.status).toBe(400);
+    expect(ghost.json().code).toBe('unknown_user');
+    const noTerm = await call(h, 'POST', TRY, { ...admin, form: { user: 'bob' } });
+    expect(noTerm.status).toBe(400);
+    expect(noTerm.json().code).toBe('usage');
   });
 });

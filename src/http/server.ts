@@ -47,8 +47,6 @@ interface Failure {
 /** Status for the core's codes: settings and archive refusals are the caller's to correct (400). */
 function statusOfCore(code: string): number {
   if (code === 'internal' || code === 'host_unreachable' || code === 'host_schema' || code === 'host_config') return 500;
-  if (code === 'unknown_user') return 404;
-  if (code === 'not_configured') return 409;
   return 400;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { fileIdOfLink, openableArchiveFile } from '../../core/auth/file-access.js';
 import type { ServiceContext } from '../../core/context-types.js';
 import { fileLink, previewUrl } from '../../core/search/entry-format.js';
+import { runSearch, type SearchEntry } from '../../core/search/pipeline.js';
 import { APP_ID } from '../../core/version.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
@@ -10,6 +11,47 @@ import { requirePrincipal, USER_OCS } from '../route-config.js';
 export const PROVIDER_ID = 'docs_unified_search_documents';
 export const REFERENCE_PROVIDER_ID = 'docs_unified_search-documents';
 export const PROVIDER_NAME = 'Archive documents';
+
+const searchQuery = {
+  type: 'object',
+  properties: {
+    term: { type: 'string', maxLength: 1000 },
+    limit: { type: 'string', pattern: '^[0-9]{1,6}$' },
+    cursor: { type: 'string', maxLength: 20 },
+    since: { type: 'string', maxLength: 64 },
+    until: { type: 'string', maxLength: 64 },
+    from: { type: 'string', maxLength: 2048 },
+    sortOrder: { type: 'string', maxLength: 8 },
+  },
+} as const;
+
+/**
+ * The host's SearchResultEntry. The subline carries day, correspondent, type and the
+ * excerpt (the host's search box shows title and subline only); attributes repeat each part
+ * for clients that lay them out themselves (strings only, as the host requires).
+ */
+function resultEntry(entry: SearchEntry) {
+  const meta = [entry.date, entry.correspondent, entry.documentType].filter((part): part is string => part !== null && part !== '').join(' · ');
+  const subline = entry.excerpt === '' ? meta : meta === '' ? entry.excerpt : `${meta} — ${entry.excerpt}`;
+  return {
+    thumbnailUrl: entry.previewUrl,
+    title: entry.title,
+    subline,
+    resourceUrl: entry.link,
+    icon: entry.iconUrl,
+    rounded: false,
+    attributes: {
+      documentId: String(entry.documentId),
+      fileId: String(entry.fileId),
+      path: entry.path,
+      date: entry.created ?? '',
+      correspondent: entry.correspondent ?? '',
+      documentType: entry.documentType ?? '',
+      excerpt: entry.excerpt,
+      mimetype: entry.mimetype,
+    },
+  };
+}
 
 /**
  * The unified-search provider and the smart picker's reference provider. The term gate of
@@ -34,6 +76,21 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
         isExternalProvider: !alwaysSearch,
       },
     ]);
+  });
+
+  app.get(`/ocs/v2.php/search/providers/${PROVIDER_ID}/search`, { config: { dus: USER_OCS }, schema: { querystring: searchQuery } }, async (request) => {
+    const principal = requirePrincipal(request.principal);
+    const query = request.query as { term?: string; limit?: string; cursor?: string; since?: string; until?: string };
+    // A failing archive server or host gives no results here (logged, in the history), as in the host.
+    const outcome = await runSearch(context, {
+      user: principal.uid,
+      term: query.term ?? '',
+      ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+      ...(query.limit === undefined ? {} : { limit: Number(query.limit) }),
+      ...(query.since === undefined ? {} : { since: query.since }),
+      ...(query.until === undefined ? {} : { until: query.until }),
+    });
+    return ocsOk({ name: PROVIDER_NAME, isPaginated: true, entries: outcome.entries.map(resultEntry), cursor: outcome.cursor });
   });
 
   app.get('/ocs/v2.php/references/providers', { config: { dus: USER_OCS } }, async () =>
