@@ -1,14 +1,100 @@
-import type { CommandSpec } from './types.js';
+import type { ServiceContext } from '../core/context-types.js';
+import { openContext } from '../core/context.js';
+import { checkCoverage, type CoverageReport } from '../core/diagnostics/coverage.js';
+import { isArchiveErrorCode, isDusError } from '../core/errors.js';
+import { LOG_MESSAGES } from '../core/log.js';
+import { repairIfUpdated } from './cli-admin.js';
+import { failure, success, warning } from './format.js';
+import { formatError } from './output.js';
+import { EXIT_FAILURE, EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
 
-// PLACEHOLDER: replaced by its owner; index.ts lists it so that commands can be written in parallel.
+/** Why the search cannot show documents, or null when it can. */
+function correction(report: CoverageReport): string | null {
+  if (report.documents === 0) {
+    return "The token's account sees no documents: give the token of an archive-server account that may view them (setup --token-stdin).";
+  }
+  const withFile = report.withFile ?? (report.markedFiles > 0 ? report.markedFiles : 0);
+  if (withFile === 0) {
+    return `No document has a file of the archive account ${report.archiveAccount}: let the synchronization write the files into that account's folders with [P<document id>] in their names, or name the account that holds them (setup --archive-account=ID).`;
+  }
+  return null;
+}
+
+function printPlain(report: CoverageReport, globals: GlobalOptions, io: CommandIO): string | null {
+  const versions = report.connection.versions;
+  const lines = [
+    success(globals, `Connected to the archive server at ${report.url}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`),
+    success(globals, `The archive account ${report.archiveAccount} exists.`),
+  ];
+  const fix = correction(report);
+  const coverage =
+    report.withFile === null
+      ? `The archive server names no document ids (API version below 9); the archive account has ${report.markedFiles} marked file(s) for ${report.documents} document(s).`
+      : `${report.withFile} of ${report.documents} document(s) seen by the token's account have a file of the archive account.`;
+  const examples = report.examplesWithoutFile.length > 0 ? ` Without a file, for example: ${report.examplesWithoutFile.join(', ')}.` : '';
+  lines.push(fix === null ? success(globals, coverage + examples) : failure(globals, coverage + examples));
+  if (fix !== null) lines.push(warning(globals, fix));
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return fix;
+}
+
+function jsonOf(report: CoverageReport, fix: string | null): unknown {
+  return {
+    ok: fix === null,
+    connection: { url: report.url, version: report.connection.versions.version, apiVersion: report.connection.versions.apiVersion },
+    archiveAccount: report.archiveAccount,
+    coverage: { documents: report.documents, withFile: report.withFile, markedFiles: report.markedFiles, examplesWithoutFile: report.examplesWithoutFile },
+    ...(fix === null ? {} : { correction: fix }),
+  };
+}
+
+/** A progress line on stderr while paging through a large archive account, only on a terminal. */
+function progressOn(io: CommandIO): ((done: number, total: number) => void) | undefined {
+  if (io.stderr.isTTY !== true) return undefined;
+  return (done, total) => {
+    if (total <= 500) return;
+    io.stderr.write(`\rReading marked files: ${done}/${total}${done >= total ? '\r\u001b[K' : ''}`);
+  };
+}
+
 export const command: CommandSpec = {
   name: 'docs_unified_search:check',
   aliases: ['check'],
   summary: 'Check connection, archive account and how many archive documents have a file',
-  examples: [],
-  configure: () => undefined,
-  run: async (_args, _options, { io }) => {
-    io.stderr.write('Error [internal]: not implemented yet\n');
-    return 1;
+  examples: ['docs-unified-search check', 'docs-unified-search check --json'],
+  configure: (command) => {
+    command
+      .option('--json', 'print one JSON object (for CI)')
+      .addHelpText('after', '\nExit codes: 0 the search can show documents, 1 it cannot (the output says what to correct).');
+  },
+  run: async (_args, options, context) => {
+    const { io, globals } = context;
+    const json = options.json === true;
+    let service: ServiceContext | undefined;
+    try {
+      service = openContext(serviceOptionsOf(context));
+      repairIfUpdated(service);
+      const opened = service;
+      const report = await checkCoverage(opened, progressOn(io)).catch((error: unknown) => {
+        if (isDusError(error) && isArchiveErrorCode(error.code)) opened.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));
+        throw error;
+      });
+      if (json) {
+        const fix = correction(report);
+        io.stdout.write(`${JSON.stringify(jsonOf(report, fix))}\n`);
+        return fix === null ? EXIT_OK : EXIT_FAILURE;
+      }
+      return printPlain(report, globals, io) === null ? EXIT_OK : EXIT_FAILURE;
+    } catch (error: unknown) {
+      if (json && !(isDusError(error) && error.code === 'usage')) {
+        const code = isDusError(error) ? error.code : 'internal';
+        io.stdout.write(`${JSON.stringify({ ok: false, error: { code, message: formatError(error).replace(/^Error \[[^\]]+\]: /, '') } })}\n`);
+        return EXIT_FAILURE;
+      }
+      return reportFailure(io, error);
+    } finally {
+      await service?.close();
+    }
   },
 };

@@ -1,14 +1,98 @@
-import type { CommandSpec } from './types.js';
+import { Option } from 'commander';
+import type { ServiceContext } from '../core/context-types.js';
+import { openContext } from '../core/context.js';
+import { DusError } from '../core/errors.js';
+import { decideVerdicts, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
+import { cliAdmin, repairIfUpdated } from './cli-admin.js';
+import { paint, table } from './format.js';
+import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import type { CommandSpec, GlobalOptions } from './types.js';
 
-// PLACEHOLDER: replaced by its owner; index.ts lists it so that commands can be written in parallel.
+function limitOf(value: unknown): number {
+  if (value === undefined) return VERDICT_LIMIT_DEFAULT;
+  const text = String(value);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > VERDICT_LIMIT_MAX) {
+    throw new DusError('usage', `--limit must be a whole number from 1 to ${VERDICT_LIMIT_MAX}.`);
+  }
+  return Number(text);
+}
+
+function optionalText(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function printPlain(report: VerdictReport, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
+  const c = paint(globals);
+  if (report.rejected) {
+    write('The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.\n');
+    return;
+  }
+  const colour = (verdict: string): string => (verdict === 'shown' ? c.green(verdict) : c.yellow(verdict));
+  const rows = report.items.map((item) => [String(item.id), item.title, colour(item.verdict), item.path ?? '—']);
+  if (rows.length > 0) write(`${table(['ID', 'Title', 'Verdict', 'File'], rows, globals)}\n`);
+  const shown = report.items.filter((item) => item.verdict === 'shown').length;
+  write(`The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to ${report.user}.\n`);
+  if (explain) {
+    for (const item of report.items) if (item.explanation !== null) write(`${item.explanation}\n`);
+  } else if (shown < report.items.length) {
+    write('Run again with --explain to learn why the others do not show.\n');
+  }
+}
+
 export const command: CommandSpec = {
   name: 'docs_unified_search:search',
   aliases: ['search'],
   summary: 'Search as a user and state for each document whether it shows',
-  examples: [],
-  configure: () => undefined,
-  run: async (_args, _options, { io }) => {
-    io.stderr.write('Error [internal]: not implemented yet\n');
-    return 1;
+  examples: [
+    'docs-unified-search search alice invoice',
+    'docs-unified-search search alice "bank statement" --explain',
+    'docs-unified-search search alice invoice --limit=50 --json',
+    'docs-unified-search search alice invoice --since=2024-01-01 --until=2024-12-31',
+  ],
+  configure: (command) => {
+    command
+      .argument('<user>', 'host account to search as')
+      .argument('<term>', 'search term, as the archive server takes it')
+      .option('--explain', 'say for each document that does not show why, and what to do')
+      .addOption(new Option('--limit <n>', `documents of the archive server's result to decide for, in its order (1-${VERDICT_LIMIT_MAX})`).default(String(VERDICT_LIMIT_DEFAULT)))
+      .option('--json', 'print only a JSON array of {id, title, verdict, path, owner}')
+      .option('--since <day>', 'only documents created on or after this day (YYYY-MM-DD)')
+      .option('--until <day>', 'only documents created on or before this day (YYYY-MM-DD)')
+      .addHelpText('after', '\nVerdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\nExit codes: 0 the archive server answered, 1 it did not or the user is unknown, 2 wrong call.');
+  },
+  run: async (args, options, context) => {
+    const { io, globals } = context;
+    let service: ServiceContext | undefined;
+    try {
+      const [user = '', term = ''] = args;
+      if (user.trim() === '') throw new DusError('usage', 'Name the user to search as.');
+      if (term.trim() === '') throw new DusError('usage', 'Give a search term.');
+      const limit = limitOf(options.limit);
+      const explain = options.explain === true;
+      service = openContext(serviceOptionsOf(context));
+      repairIfUpdated(service);
+      const since = optionalText(options.since);
+      const until = optionalText(options.until);
+      const report = await decideVerdicts(service, {
+        user,
+        term,
+        explain,
+        limit,
+        admin: cliAdmin(),
+        ...(since === undefined ? {} : { since }),
+        ...(until === undefined ? {} : { until }),
+      });
+      if (options.json === true) {
+        const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
+        io.stdout.write(`${JSON.stringify(items)}\n`);
+      } else {
+        printPlain(report, explain, globals, (s) => io.stdout.write(s));
+      }
+      return EXIT_OK;
+    } catch (error: unknown) {
+      return reportFailure(io, error);
+    } finally {
+      await service?.close();
+    }
   },
 };
