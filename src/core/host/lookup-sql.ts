@@ -44,29 +44,35 @@ function branch(values: readonly string[], rest: string): string {
 
 const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
-function position(dialect: Dialect, needle: string, haystack: string): string {
-  if (dialect === 'pgsql') return `strpos(${haystack}, ${needle})`;
-  if (dialect === 'mysql') return `LOCATE(${needle}, ${haystack})`;
-  return `instr(${haystack}, ${needle})`;
-}
-
-/** The name filter: true for names that may carry one of the markers (visibility.ts confirms). */
-function nameFilter(spec: LookupSpec, params: SqlValue[]): string {
-  const likes = spec.documentIds.map(() => `f.name LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ');
+/**
+ * The name filter: true for every name that may carry one of the markers (visibility.ts
+ * confirms). The cheap part reads the text between the first `[P` and the next `]` once per
+ * row and looks it up in the id list; only names with a second `[P` pay for the 25 LIKEs.
+ */
+function nameFilter(spec: LookupSpec, params: SqlValue[], column: string): string {
+  const likes = spec.documentIds.map(() => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ');
   const likeParams = spec.documentIds.map(markerLikePattern);
   if (!spec.fast) {
     params.push(...likeParams);
     return `(${likes})`;
   }
-  const d = spec.dialect;
-  const first = position(d, "'[P'", 'f.name');
-  const after = `substr(f.name, ${first} + 2)`;
-  // The text from after `[P` up to and including the next `]`: `123]` for `[P123]`.
-  const inner = `substr(${after}, 1, ${position(d, "']'", after)})`;
-  params.push(...spec.documentIds.map((id) => `${id}]`));
-  params.push(...likeParams);
-  const broken = spec.breakStatement === true ? 'dus_no_such_function(f.name) = 1 AND ' : '';
-  return `(${broken}${first} > 0 AND (${inner} IN (${placeholders(spec.documentIds.length)}) OR (${position(d, "'[P'", after)} > 0 AND (${likes}))))`;
+  let firstMarker: string;
+  let ids: string[];
+  if (spec.dialect === 'pgsql') {
+    firstMarker = `split_part(split_part(${column}, '[P', 2), ']', 1)`;
+    ids = spec.documentIds.map(String);
+  } else if (spec.dialect === 'mysql') {
+    firstMarker = `SUBSTRING_INDEX(SUBSTRING(${column}, LOCATE('[P', ${column}) + 2), ']', 1)`;
+    ids = spec.documentIds.map(String);
+  } else {
+    // SQLite has neither split_part nor SUBSTRING_INDEX: cut up to and including the `]`.
+    const after = `substr(${column}, instr(${column}, '[P') + 2)`;
+    firstMarker = `substr(${after}, 1, instr(${after}, ']'))`;
+    ids = spec.documentIds.map((id) => `${id}]`);
+  }
+  params.push(...ids, ...likeParams);
+  const broken = spec.breakStatement === true ? `dus_no_such_function(${column}) = 1 AND ` : '';
+  return `(${broken}(${firstMarker} IN (${placeholders(ids.length)}) OR (${column} LIKE '%[P%[P%' AND (${likes}))))`;
 }
 
 export function buildLookup(spec: LookupSpec): Statement {
@@ -122,12 +128,20 @@ export function buildLookup(spec: LookupSpec): Statement {
     );
   }
   const fileParams: SqlValue[] = [];
-  const filter = nameFilter(spec, fileParams);
-  selects.push(
-    branch(["'F'", 'f.fileid', 'f.storage', 'f.permissions', 'NULL', 'NULL', 'NULL', 'f.path', 'f.name', 'fm.mimetype', 'fs.id'], '') +
-      `FROM ${p}filecache f JOIN ${p}storages fs ON fs.numeric_id = f.storage JOIN ${p}mimetypes fm ON fm.id = f.mimetype` +
-      ` WHERE f.parent IN (SELECT fileid FROM dirs) AND ${filter}`,
-  );
+  const columns = ["'F'", 'f.fileid', 'f.storage', 'f.permissions', 'NULL', 'NULL', 'NULL', 'f.path', 'f.name', 'fm.mimetype', 'fs.id'];
+  const joins = `JOIN ${p}storages fs ON fs.numeric_id = f.storage JOIN ${p}mimetypes fm ON fm.id = f.mimetype`;
+  if (spec.dialect === 'pgsql') {
+    // PostgreSQL misjudges the name filter and would scan the whole table; the lateral
+    // subquery (kept apart by OFFSET 0) walks fs_parent_name_hash folder by folder, testing
+    // names in the index alone, and fetches only the matching rows.
+    selects.push(
+      branch(columns, '') +
+        `FROM dirs CROSS JOIN LATERAL (SELECT x.parent, x.name FROM ${p}filecache x WHERE x.parent = dirs.fileid AND ${nameFilter(spec, fileParams, 'x.name')} OFFSET 0) m` +
+        ` JOIN ${p}filecache f ON f.parent = m.parent AND f.name = m.name ${joins}`,
+    );
+  } else {
+    selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM dirs) AND ${nameFilter(spec, fileParams, 'f.name')}`);
+  }
   params.push(...fileParams);
   const withKeyword = recipient !== null && spec.nestedGroups ? 'WITH RECURSIVE' : 'WITH';
   return { sql: `${withKeyword} ${ctes.join(', ')} ${selects.join(' UNION ALL ')}`, params };
