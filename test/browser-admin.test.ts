@@ -71,6 +71,8 @@ describeBrowser('admin settings page in Chromium', () => {
     const rows = await page.locator('#dus-try-results tbody tr').allTextContents();
     expect(rows.some((row) => row.includes('Invoice one') && row.includes('yes'))).toBe(true);
     expect(rows.some((row) => row.includes('Invoice two') && row.includes('no'))).toBe(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator('#dus-try-results').screenshot({ path: join(ARTIFACTS, 'admin-page-try.png') });
   });
 
   test('the problem history is listed and Clear history empties it', async () => {

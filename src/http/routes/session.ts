@@ -43,7 +43,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
 
   app.post('/login', { config: { dus: PUBLIC }, schema: { body: loginBody } }, async (request, reply) => {
     // Login CSRF (a foreign page logging the browser into another account): a browser names
-    // the page's origin; it must be this server's.
+    // the page's origin; it must be this server's. Our pages use the `same-origin` referrer
+    // policy, under which the browser sends the real origin (`no-referrer` would make it "null").
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
       throw new HttpError(403, 'forbidden', 'Log in from this server\'s own login page.');
