@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { main } from '../src/cli.js';
+import { captureIO } from './support/capture-io.js';
+import { buildSearchWorld, expectedVerdict, type SearchWorld } from './search-world.js';
+
+let world: SearchWorld;
+
+beforeAll(async () => {
+  world = await buildSearchWorld(60);
+});
+
+afterAll(async () => {
+  await world.close();
+});
+
+async function run(dir: string, args: readonly string[], tty = false): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIO({ env: {}, tty });
+  const code = await main(['--config-dir', dir, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const withFile = (): number => world.archive.documents.filter((d) => ['shown', 'not shared'].includes(expectedVerdict(d.id))).length;
+const withoutFile = (): number[] => world.archive.documents.map((d) => d.id).filter((id) => !['shown', 'not shared'].includes(expectedVerdict(id)));
+
+describe('check command', () => {
+  test('the three kinds of lines and exit 0 when documents can show', async () => {
+    const { dir } = await world.context();
+    const result = await run(dir, ['check']);
+    expect(result.code).toBe(0);
+    const lines = result.out.trim().split('\n');
+    expect(lines[0]).toContain(`Connected to the archive server at ${world.archive.url}: version 2.20.15, API version 9.`);
+    expect(lines[1]).toContain('The archive account archive exists.');
+    expect(lines[2]).toContain(`${withFile()} of 60 document(s) seen by the token's account have a file of the archive account.`);
+    expect(lines[2]).toContain(`Without a file, for example: ${withoutFile().slice(0, 10).join(', ')}.`);
+    expect(result.err).toBe('');
+  });
+
+  test('--json for CI', async () => {
+    const { dir } = await world.context();
+    const result = await run(dir, ['check', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toEqual({
+      ok: true,
+      connection: { url: world.archive.url, version: '2.20.15', apiVersion: '9' },
+      archiveAccount: 'archive',
+      coverage: { documents: 60, withFile: withFile(), markedFiles: withFile(), examplesWithoutFile: withoutFile().slice(0, 10) },
+    });
+  });
+
+  test('no document with a file: exit 1 and what to correct', async () => {
+    const { dir, ctx } = await world.context();
+    ctx.settings.update({ archive_owner: 'bob' });
+    const result = await run(dir, ['check']);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('0 of 60 document(s)');
+    expect(result.out).toContain('No document has a file of the archive account bob');
+  });
+
+  test('unknown archive account: exit 1 with its code', async () => {
+    const { dir, ctx } = await world.context();
+    ctx.settings.update({ archive_owner: 'ghost' });
+    const result = await run(dir, ['check', '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toMatchObject({ ok: false, error: { code: 'unknown_archive_account' } });
+  });
+
+  test('the archive server refuses the token: exit 1, coded', async () => {
+    const { dir } = await world.context();
+    world.archive.faults = [{ match: '/api/documents/', status: 401, body: '{"detail":"Invalid token."}', contentType: 'application/json' }];
+    try {
+      const result = await run(dir, ['check']);
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(/^Error \[unauthorized\]: /);
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('a progress line on stderr only when stderr is a terminal, while paging through a large account', async () => {
+    await world.host.addUser('dave');
+    for (let id = 1; id <= 520; id += 1) await world.host.addFile('dave', `Big/B [P${id}].pdf`);
+    const { dir, ctx } = await world.context();
+    ctx.settings.update({ archive_owner: 'dave' });
+    const quiet = await run(dir, ['check'], false);
+    expect(quiet.code).toBe(0);
+    expect(quiet.err).toBe('');
+    const drawn = await run(dir, ['check'], true);
+    expect(drawn.code).toBe(0);
+    expect(drawn.err).toContain('Reading marked files: 500/520');
+    expect(drawn.out).toContain('60 of 60 document(s)');
+  });
+});

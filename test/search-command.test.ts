@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { main } from '../src/cli.js';
+import { captureIO } from './support/capture-io.js';
+import { buildSearchWorld, expectedVerdict, type SearchWorld } from './search-world.js';
+
+let world: SearchWorld;
+let dir: string;
+
+beforeAll(async () => {
+  world = await buildSearchWorld(60);
+  dir = (await world.context()).dir;
+});
+
+afterAll(async () => {
+  await world.close();
+});
+
+async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIO({ env: {} });
+  const code = await main(['--config-dir', dir, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('search command', () => {
+  test('table with ID, Title, Verdict, File and the summary', async () => {
+    const result = await run(['search', 'bob', 'invoice']);
+    expect(result.code).toBe(0);
+    expect(result.err).toBe('');
+    expect(result.out).toMatch(/ID\s*│\s*Title\s*│\s*Verdict\s*│\s*File/);
+    expect(result.out).toMatch(/The archive server found \d+ document\(s\); \d+ of the 10 listed show to bob\./);
+    expect(result.out).toContain('hidden');
+    expect(result.out).not.toContain('\u001b[');
+  });
+
+  test('--explain adds one line per document that does not show', async () => {
+    const json = await run(['search', 'bob', 'invoice', '--explain', '--limit=50', '--json']);
+    const items = JSON.parse(json.out) as { id: number; verdict: string }[];
+    const notShown = items.filter((item) => item.verdict !== 'shown').length;
+    const result = await run(['search', 'bob', 'invoice', '--explain', '--limit=50']);
+    expect(result.code).toBe(0);
+    const explanations = result.out.split('\n').filter((line) => /^Document \d+: /.test(line));
+    expect(explanations).toHaveLength(notShown);
+    expect(result.out).toContain('not shared');
+    expect(result.out).toContain('no file');
+  });
+
+  test('--json prints exactly the items and nothing else', async () => {
+    const result = await run(['search', 'bob', 'invoice', '--json', '--explain', '--limit=20']);
+    expect(result.code).toBe(0);
+    const items = JSON.parse(result.out) as Record<string, unknown>[];
+    expect(items).toHaveLength(20);
+    for (const item of items) {
+      expect(Object.keys(item).sort()).toEqual(['id', 'owner', 'path', 'title', 'verdict']);
+      expect(item.verdict).toBe(expectedVerdict(item.id as number));
+    }
+  });
+
+  test.each([['0'], ['51'], ['ten'], ['-3']])('--limit=%s is a wrong call (exit 2)', async (limit) => {
+    const result = await run(['search', 'bob', 'invoice', `--limit=${limit}`]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]: --limit must be a whole number from 1 to 50/);
+  });
+
+  test('missing arguments: exit 2', async () => {
+    expect((await run(['search', 'bob'])).code).toBe(2);
+  });
+
+  test('a bad date filter: exit 2', async () => {
+    const result = await run(['search', 'bob', 'invoice', '--since=yesterday']);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('Error [usage]');
+  });
+
+  test('unknown user: clear message, exit 1', async () => {
+    const result = await run(['search', 'nobody', 'invoice']);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe('Error [unknown_user]: The user nobody does not exist in the host.\n');
+  });
+
+  test('the archive server does not answer: coded message, exit 1, no stack', async () => {
+    world.archive.faults = [{ match: '/api/documents/', status: 503 }];
+    try {
+      const result = await run(['search', 'bob', 'invoice']);
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(/^Error \[http\]: /);
+      expect(result.err).not.toContain('    at ');
+      expect(result.out).toBe('');
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('a query the archive server rejects: exit 0, no documents', async () => {
+    world.archive.faults = [{ match: '/api/documents/', status: 400, body: 'Error listing search results', contentType: 'text/html' }];
+    try {
+      const result = await run(['search', 'bob', 'inv"', '--json']);
+      expect(result).toMatchObject({ code: 0, out: '[]\n' });
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServiceContext } from '../src/core/context-types.js';
+import type { HostAdapter } from '../src/core/host/types.js';
+import { decideVerdicts, explanationOf } from '../src/core/search/verdicts.js';
+import { buildSearchWorld, expectedVerdict, type SearchWorld } from './search-world.js';
+
+let world: SearchWorld;
+
+beforeAll(async () => {
+  world = await buildSearchWorld(60);
+});
+
+afterAll(async () => {
+  await world.close();
+});
+
+/** Counts the calls of each question on the real adapter. */
+async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; calls: Record<string, number[][]> }> {
+  const host: HostAdapter = await ctx.host();
+  const calls: Record<string, number[][]> = { visible: [], owned: [], foreign: [] };
+  const wrapped: HostAdapter = {
+    get hostUrl() { return host.hostUrl; },
+    get instanceSecret() { return host.instanceSecret; },
+    get sql() { return host.sql; },
+    get batched() { return host.batched; },
+    findAccount: (uid) => host.findAccount(uid),
+    syncAccount: () => host.syncAccount(),
+    isAdmin: (uid) => host.isAdmin(uid),
+    groupsOf: (uid) => host.groupsOf(uid),
+    markedFiles: (account, offset, limit) => host.markedFiles(account, offset, limit),
+    visibleArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.visibleArchiveFiles(user, account, ids); },
+    ownedArchiveFiles: (account, ids) => { calls.owned?.push([...ids]); return host.ownedArchiveFiles(account, ids); },
+    visibleForeignFiles: (user, account, ids) => { calls.foreign?.push([...ids]); return host.visibleForeignFiles(user, account, ids); },
+    close: () => host.close(),
+  };
+  return { ctx: { ...ctx, host: async () => wrapped }, calls };
+}
+
+describe('verdicts', () => {
+  test('without explain: one host query decides, every document that does not show is hidden', async () => {
+    const { ctx: base } = await world.context();
+    const { ctx, calls } = await counting(base);
+    const report = await decideVerdicts(ctx, { user: 'bob', term: 'invoice', explain: false, limit: 50 });
+    expect(report.items.length).toBe(Math.min(50, report.found));
+    expect(calls.visible).toHaveLength(1);
+    expect(calls.owned).toHaveLength(0);
+    expect(calls.foreign).toHaveLength(0);
+    for (const item of report.items) {
+      expect(item.verdict).toBe(expectedVerdict(item.id) === 'shown' ? 'shown' : 'hidden');
+      expect(item.explanation).toBeNull();
+    }
+  });
+
+  test('with explain: question 2 only for the unexplained, question 3 only for those left; all four verdicts', async () => {
+    const { ctx: base } = await world.context();
+    const { ctx, calls } = await counting(base);
+    const report = await decideVerdicts(ctx, { user: 'bob', term: 'invoice', explain: true, limit: 50 });
+    const ids = report.items.map((item) => item.id);
+    expect(calls.visible).toEqual([ids]);
+    const notShown = ids.filter((id) => expectedVerdict(id) !== 'shown');
+    expect(calls.owned).toEqual([notShown]);
+    expect(calls.foreign).toEqual([notShown.filter((id) => expectedVerdict(id) !== 'not shared')]);
+    const verdicts = new Set(report.items.map((item) => item.verdict));
+    expect(verdicts).toEqual(new Set(['shown', 'not shared', 'not owned', 'no file']));
+    for (const item of report.items) {
+      expect(item.verdict).toBe(expectedVerdict(item.id));
+      if (item.verdict === 'shown') expect(item).toMatchObject({ path: `/Archive/Doc [P${item.id}].pdf`, owner: 'archive', explanation: null });
+      if (item.verdict === 'not shared') {
+        expect(item).toMatchObject({ path: `/Private/Doc [P${item.id}].pdf`, owner: 'archive' });
+        expect(item.explanation).toContain('share the file or a folder holding it, read-only, with bob');
+      }
+      if (item.verdict === 'not owned') {
+        expect(item).toMatchObject({ path: `/Copy [P${item.id}].pdf`, owner: 'carol' });
+        expect(item.explanation).toContain('only files of the archive account archive stand for documents');
+      }
+      if (item.verdict === 'no file') {
+        expect(item).toMatchObject({ path: null, owner: null });
+        expect(item.explanation).toContain(`[P${item.id}]`);
+        expect(item.explanation).toContain('the synchronization has not written one, or names files without the marker');
+      }
+    }
+  });
+
+  test('the limit takes documents of the archive server in its order, across its pages', async () => {
+    const { ctx } = await world.context();
+    const all = await decideVerdicts(ctx, { user: 'bob', term: 'invoice', explain: false, limit: 50 });
+    const first30 = await decideVerdicts(ctx, { user: 'bob', term: 'invoice', explain: false, limit: 30 });
+    expect(first30.items.map((item) => item.id)).toEqual(all.items.slice(0, 30).map((item) => item.id));
+    expect(first30.found).toBe(all.found);
+  });
+
+  test('an unknown user is a clear error', async () => {
+    const { ctx } = await world.context();
+    await expect(decideVerdicts(ctx, { user: 'nobody', term: 'invoice', explain: false, limit: 5 })).rejects.toMatchObject({ code: 'unknown_user' });
+  });
+
+  test('the audit log records who searched as whom, never the term', async () => {
+    const { ctx, dir } = await world.context();
+    await decideVerdicts(ctx, { user: 'bob', term: 'sesame-term', explain: false, limit: 5, admin: 'root-admin' });
+    const audit = readFileSync(join(dir, 'audit.log'), 'utf8');
+    expect(audit).toContain('"admin":"root-admin"');
+    expect(audit).toContain('"user":"bob"');
+    expect(audit).not.toContain('sesame-term');
+  });
+
+  test('each verdict has its own explanation, shown and hidden none', () => {
+    const lines = (['shown', 'hidden', 'not shared', 'not owned', 'no file'] as const).map((verdict) => explanationOf(verdict, 7, 'bob', 'archive', undefined));
+    expect(lines.slice(0, 2)).toEqual([null, null]);
+    expect(new Set(lines.slice(2)).size).toBe(3);
+  });
+});
