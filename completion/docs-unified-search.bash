@@ -1,0 +1,47 @@
+# bash completion for docs-unified-search (generated from the command specs)
+# Load with: source <(docs-unified-search completion bash)
+_docs_unified_search() {
+  local line cur word cmd="" opts values skip=0 i
+  local -a words
+  line="${COMP_LINE:0:COMP_POINT}"
+  read -r -a words <<< "$line"
+  [[ "$line" == *" " ]] && words+=("")
+  cur="${words[${#words[@]}-1]}"
+  for ((i = 1; i < ${#words[@]} - 1; i++)); do
+    word="${words[i]}"
+    if ((skip)); then skip=0; continue; fi
+    case "$word" in
+      --config-dir|--nextcloud|--host-db|--table-prefix|--host-url|--log-file) skip=1 ;;
+      -*) ;;
+      *) cmd="$word"; break ;;
+    esac
+  done
+  local candidates
+  if [[ -z "$cmd" ]]; then
+    if [[ "$cur" == -* ]]; then candidates="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help --version"; else candidates="docs_unified_search:setup setup docs_unified_search:test test docs_unified_search:search search docs_unified_search:check check config:app:get config:get config:app:set config:set config:app:delete config:delete setupchecks checks maintenance:repair repair serve http completion"; fi
+  else
+    case "$cmd" in
+    docs_unified_search:setup|setup) opts="--url --token-stdin --token-env --archive-account --allow-local --no-allow-local --always-search --no-always-search --token --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--url --token-env --archive-account --token --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    docs_unified_search:test|test) opts="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    docs_unified_search:search|search) opts="--explain --limit --json --since --until --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--limit --since --until --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    docs_unified_search:check|check) opts="--json --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    config:app:get|config:get) opts="--output --default-value --details --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--output --default-value --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    config:app:set|config:set) opts="--value --type --lazy --no-lazy --sensitive --no-sensitive --update-only --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--value --type --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    config:app:delete|config:delete) opts="--error-if-not-exists --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    setupchecks|checks) opts="--output --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--output --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    maintenance:repair|repair) opts="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    serve|http) opts="--listen --cache --cache-prefix --trust-proxy --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--listen --cache --cache-prefix --trust-proxy --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    completion) opts="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    *) opts="--help"; values="" ;;
+    esac
+    if [[ "$cur" == -* ]]; then candidates="$opts"; else COMPREPLY=($(compgen -f -- "$cur")); return 0; fi
+  fi
+  COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
+  # bash splits words at ":"; offer only the part after the last one the user typed.
+  if [[ "$cur" == *:* && "$COMP_WORDBREAKS" == *:* ]]; then
+    local prefix="${cur%"${cur##*:}"}"
+    for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]="${COMPREPLY[i]#"$prefix"}"; done
+  fi
+  return 0
+}
+complete -o default -F _docs_unified_search docs-unified-search dus

@@ -1,0 +1,72 @@
+import { Command, type Option } from 'commander';
+import type { CommandSpec } from './types.js';
+
+/** What man pages and shell completion know of a command: read from the specs, never written twice. */
+export interface OptionModel {
+  readonly flags: string;
+  readonly long: string | null;
+  readonly short: string | null;
+  readonly description: string;
+  readonly takesValue: boolean;
+  readonly defaultValue: string | null;
+}
+
+export interface ArgumentModel {
+  readonly name: string;
+  readonly required: boolean;
+}
+
+export interface CommandModel {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly summary: string;
+  readonly arguments: readonly ArgumentModel[];
+  readonly options: readonly OptionModel[];
+  readonly examples: readonly string[];
+}
+
+export interface SuiteModel {
+  readonly program: string;
+  readonly description: string;
+  readonly globalOptions: readonly OptionModel[];
+  readonly commands: readonly CommandModel[];
+}
+
+export function optionModel(option: Option): OptionModel {
+  const value: unknown = option.defaultValue;
+  return {
+    flags: option.flags,
+    long: option.long ?? null,
+    short: option.short ?? null,
+    description: option.description,
+    takesValue: option.required || option.optional,
+    defaultValue: value === undefined || typeof value === 'boolean' ? null : String(value),
+  };
+}
+
+export function commandModel(spec: CommandSpec): CommandModel {
+  const command = new Command(spec.name);
+  spec.configure(command);
+  return {
+    name: spec.name,
+    aliases: spec.aliases,
+    summary: spec.summary,
+    arguments: command.registeredArguments.map((argument) => ({ name: argument.name(), required: argument.required })),
+    options: command.options.map(optionModel),
+    examples: spec.examples,
+  };
+}
+
+export function suiteModel(program: Command, specs: readonly CommandSpec[]): SuiteModel {
+  return {
+    program: program.name(),
+    description: program.description(),
+    globalOptions: program.options.map(optionModel),
+    commands: specs.map(commandModel),
+  };
+}
+
+/** The file-safe page name of a command: `docs_unified_search:search` → `search`, `config:app:get` → `config-app-get`. */
+export function pageName(command: CommandModel): string {
+  return command.name.replace(/^docs_unified_search:/, '').replace(/:/g, '-');
+}

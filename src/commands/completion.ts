@@ -1,0 +1,32 @@
+import { suiteModel, type SuiteModel } from './command-model.js';
+import { bashCompletion, zshCompletion } from './completion-scripts.js';
+import { EXIT_OK, EXIT_USAGE } from './shared-options.js';
+import type { CommandIO, CommandSpec } from './types.js';
+
+export const BINARIES = ['docs-unified-search', 'dus'] as const;
+
+/** The suite as the running program declares it (loaded late: the program lists this command too). */
+export async function loadSuite(io: CommandIO): Promise<SuiteModel> {
+  const [{ buildProgram }, { COMMANDS }] = await Promise.all([import('../cli.js'), import('./index.js')]);
+  return suiteModel(buildProgram(io, { code: 0 }), COMMANDS);
+}
+
+export const command: CommandSpec = {
+  name: 'completion',
+  aliases: [],
+  summary: 'Print the shell completion script for bash or zsh',
+  examples: ['source <(docs-unified-search completion bash)', 'docs-unified-search completion zsh > "${fpath[1]}/_docs_unified_search"'],
+  configure: (command) => {
+    command.argument('<shell>', 'bash or zsh');
+  },
+  run: async (args, _options, { io }) => {
+    const shell = args[0];
+    if (shell !== 'bash' && shell !== 'zsh') {
+      io.stderr.write('Error [usage]: Name the shell: bash or zsh.\n');
+      return EXIT_USAGE;
+    }
+    const suite = await loadSuite(io);
+    io.stdout.write(shell === 'bash' ? bashCompletion(suite, BINARIES) : zshCompletion(suite, BINARIES));
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,92 @@
+import { describe, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { suiteModel, type SuiteModel } from '../src/commands/command-model.js';
+import { BINARIES } from '../src/commands/completion.js';
+import { bashCompletion, zshCompletion } from '../src/commands/completion-scripts.js';
+import { COMMANDS } from '../src/commands/index.js';
+import { renderManPages } from '../src/commands/man-pages.js';
+import { buildProgram } from '../src/cli.js';
+import { SUITE_VERSION } from '../src/core/version.js';
+import { captureIO } from './support/capture-io.js';
+
+const root = join(import.meta.dirname, '..');
+const suite: SuiteModel = suiteModel(buildProgram(captureIO(), { code: 0 }), COMMANDS);
+const bashScript = join(root, 'completion', 'docs-unified-search.bash');
+
+describe('man pages', () => {
+  const pages = renderManPages(suite, SUITE_VERSION);
+
+  test('the committed pages are what the specs generate (rerun: npm run build && node scripts/build-man.mjs)', () => {
+    const committed = readdirSync(join(root, 'man')).filter((file) => file.endsWith('.1')).sort();
+    expect(committed).toEqual([...pages.keys()].sort());
+    for (const [file, text] of pages) expect(readFileSync(join(root, 'man', file), 'utf8')).toBe(text);
+  });
+
+  test('package.json installs every page through its man field', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { man: string[] };
+    expect([...pkg.man].sort()).toEqual([...pages.keys()].map((file) => `man/${file}`).sort());
+  });
+
+  test('every command has a page with its options and examples; the suite page lists them all', () => {
+    const overview = pages.get('docs-unified-search.1') ?? '';
+    for (const command of suite.commands) {
+      const page = [...pages.entries()].find(([file]) => file === `docs-unified-search-${command.name.replace(/^docs_unified_search:/, '').replace(/:/g, '-')}.1`)?.[1] ?? '';
+      expect(page).toContain('.SH SYNOPSIS');
+      for (const option of command.options) expect(page).toContain((option.long ?? '').replace(/-/g, '\\-'));
+      for (const example of command.examples) expect(page).toContain(example.replace(/\\/g, '\\e').replace(/-/g, '\\-'));
+      expect(overview).toContain(command.name.replace(/-/g, '\\-'));
+    }
+  });
+});
+
+function complete(line: string): string[] {
+  const script = `source ${JSON.stringify(bashScript)}\nCOMP_LINE=${JSON.stringify(line)}\nCOMP_POINT=\${#COMP_LINE}\n_docs_unified_search\nprintf '%s\\n' "\${COMPREPLY[@]}"\ncomplete -p dus`;
+  const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8' });
+  expect(result.status).toBe(0);
+  return result.stdout.split('\n').filter((word) => word !== '');
+}
+
+describe('shell completion', () => {
+  test('the committed scripts are what the specs generate', () => {
+    expect(readFileSync(bashScript, 'utf8')).toBe(bashCompletion(suite, BINARIES));
+    expect(readFileSync(join(root, 'completion', '_docs-unified-search'), 'utf8')).toBe(zshCompletion(suite, BINARIES));
+  });
+
+  test('`completion bash|zsh` prints them; another shell is a wrong call', async () => {
+    for (const shell of ['bash', 'zsh'] as const) {
+      const io = captureIO();
+      expect(await main(['completion', shell], io)).toBe(0);
+      expect(io.out()).toBe(shell === 'bash' ? bashCompletion(suite, BINARIES) : zshCompletion(suite, BINARIES));
+    }
+    const io = captureIO();
+    expect(await main(['completion', 'fish'], io)).toBe(2);
+    expect(io.err()).toContain('Error [usage]');
+  });
+
+  test('bash: command names complete, with colons handled the way bash splits words', () => {
+    expect(complete('docs-unified-search sea')).toEqual(['search', 'complete -o default -F _docs_unified_search dus']);
+    expect(complete('dus docs_unified_search:se')).toEqual(expect.arrayContaining(['setup', 'search']));
+    expect(complete('dus config:app:g')).toContain('get');
+  });
+
+  test('bash: every option of every command completes after it, global options after a global value', () => {
+    for (const command of suite.commands) {
+      const offered = complete(`dus --config-dir /tmp/x ${command.aliases[0] ?? command.name} --`);
+      for (const option of command.options) if (option.long !== null) expect(offered).toContain(option.long);
+      expect(offered).toContain('--host-db');
+    }
+  });
+
+  test('zsh: every command and option appears', () => {
+    const script = zshCompletion(suite, BINARIES);
+    expect(script.startsWith('#compdef docs-unified-search dus\n')).toBe(true);
+    for (const command of suite.commands) {
+      expect(script).toContain(`'${command.name.replace(/:/g, '\\:')}:`);
+      for (const option of command.options) expect(script).toContain(`'${option.long ?? ''}[`);
+    }
+    for (const option of suite.globalOptions) expect(script).toContain(`'${option.long ?? ''}[`);
+  });
+});
