@@ -52,7 +52,7 @@ export function commandModel(spec: CommandSpec): CommandModel {
     aliases: spec.aliases,
     summary: spec.summary,
     arguments: command.registeredArguments.map((argument) => ({ name: argument.name(), required: argument.required })),
-    options: command.options.map(optionModel),
+    options: command.options.filter((option) => !option.hidden).map(optionModel),
     examples: spec.examples,
   };
 }
@@ -61,7 +61,7 @@ export function suiteModel(program: Command, specs: readonly CommandSpec[]): Sui
   return {
     program: program.name(),
     description: program.description(),
-    globalOptions: program.options.map(optionModel),
+    globalOptions: program.options.filter((option) => !option.hidden).map(optionModel),
     commands: specs.map(commandModel),
   };
 }

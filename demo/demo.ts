@@ -1,0 +1,131 @@
+/**
+ * `npm run demo`: the whole main job on one machine. An archive-server emulator with sample
+ * documents, a sample Nextcloud SQLite database, then the real CLI: setup (token on stdin),
+ * test, search --explain as two users, check, setupchecks. Prints each command so that it
+ * can be rerun (`--keep` keeps the emulator running for that).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { main } from '../src/cli.js';
+import type { CommandIO } from '../src/commands/types.js';
+import { sampleArchive, startArchiveEmulator, type ArchiveEmulator } from '../test/support/archive-emulator/index.js';
+import { createHostFixture, type HostFixture } from '../test/support/host-fixtures/index.js';
+
+export const DEMO_TOKEN = 'demo-token-0123456789abcdef';
+const ARCHIVE_ACCOUNT = 'archive';
+const HOST_URL = 'https://cloud.example.com';
+
+export interface DemoOptions {
+  readonly out: NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+  /** Keep the emulator and the files until interrupted, so the printed commands can be rerun. */
+  readonly keep?: boolean;
+}
+
+export interface DemoStep {
+  readonly args: readonly string[];
+  readonly code: number;
+}
+
+/** The sample host: which documents each user sees, and why the others do not show. */
+async function buildHost(host: HostFixture, documentIds: readonly number[]): Promise<void> {
+  await host.addUser(ARCHIVE_ACCOUNT, { displayName: 'Archive (sync target)' });
+  await host.addUser('alice', { lang: 'de', displayName: 'Alice' });
+  await host.addUser('bob', { lang: 'en', displayName: 'Bob' });
+  await host.addUser('carol', { displayName: 'Carol' });
+  await host.addGroup('accounting', ['alice', 'bob']);
+  await host.setAppConfig('docs_sync', 'target_user', ARCHIVE_ACCOUNT);
+  const invoices = await host.addFolder(ARCHIVE_ACCOUNT, 'Paperless/Invoices');
+  const contracts = await host.addFolder(ARCHIVE_ACCOUNT, 'Paperless/Contracts');
+  await host.addFolder(ARCHIVE_ACCOUNT, 'Paperless/Unsorted');
+  // A group share to accounting; a share with alice alone; a share with bob he has not accepted yet.
+  await host.share({ owner: ARCHIVE_ACCOUNT, fileId: invoices, type: 'group', with: 'accounting', target: '/Invoices' });
+  await host.share({ owner: ARCHIVE_ACCOUNT, fileId: contracts, type: 'user', with: 'alice', target: '/Contracts' });
+  await host.share({ owner: ARCHIVE_ACCOUNT, fileId: contracts, type: 'user', with: 'bob', target: '/Contracts', accepted: 0 });
+  for (const id of documentIds) {
+    if (id % 5 === 0) continue; // no file: the synchronization has not written one
+    const folder = id % 3 === 0 ? 'Contracts' : id % 7 === 0 ? 'Unsorted' : 'Invoices';
+    await host.addFile(ARCHIVE_ACCOUNT, `Paperless/${folder}/Document [P${id}].pdf`);
+  }
+  // A copy with the marker in carol's own files, shared with alice: not an archive file (document 25 has none).
+  const copy = await host.addFile('carol', 'Scans/Copy of [P25].pdf');
+  await host.share({ owner: 'carol', fileId: copy, type: 'user', with: 'alice' });
+  // A file without the marker does not stand for any document.
+  await host.addFile(ARCHIVE_ACCOUNT, 'Paperless/Invoices/renamed by hand.pdf');
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
+  const write = (text: string): void => void options.out.write(text);
+  const dir = mkdtempSync(join(tmpdir(), 'dus-demo-'));
+  const configDir = join(dir, 'config');
+  let archive: ArchiveEmulator | undefined;
+  let host: HostFixture | undefined;
+  const steps: DemoStep[] = [];
+  try {
+    const sample = sampleArchive(60);
+    archive = await startArchiveEmulator({ ...sample, version: '2.20', tokens: [DEMO_TOKEN] });
+    host = await createHostFixture('sqlite', { sqlitePath: join(dir, 'nextcloud.db') });
+    await buildHost(host, sample.documents.map((document) => document.id));
+    write(`Archive server emulator (Paperless-ngx 2.20) with ${sample.documents.length} documents: ${archive.url}\n`);
+    write(`Sample Nextcloud database: ${host.dbUrl} (users archive, alice, bob, carol)\n`);
+    write(`Settings directory: ${configDir}\n\n`);
+
+    const base = ['--config-dir', configDir];
+    const run = async (args: readonly string[], stdin?: string, shown?: string): Promise<number> => {
+      write(`$ ${shown ?? ['docs-unified-search', ...base, ...args].map(quote).join(' ')}\n`);
+      const io: CommandIO = {
+        stdout: options.out,
+        stderr: options.err,
+        stdin: Readable.from(stdin === undefined ? [] : [stdin]),
+        env: { ...process.env, NO_COLOR: '1' },
+      };
+      const code = await main([...base, ...args], io);
+      write(`(exit ${code})\n\n`);
+      steps.push({ args, code });
+      return code;
+    };
+
+    const setupArgs = ['--host-db', host.dbUrl, '--host-url', HOST_URL, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local'];
+    await run(setupArgs, `${DEMO_TOKEN}\n`, `echo "$DEMO_TOKEN" | ${['docs-unified-search', ...base, ...setupArgs].map(quote).join(' ')}`);
+    await run(['test']);
+    await run(['search', 'alice', 'invoice', '--explain']);
+    await run(['search', 'bob', 'invoice', '--explain']);
+    await run(['check']);
+    await run(['setupchecks']);
+
+    write('What to look at:\n');
+    write('  - search --explain: alice sees the invoices (group share) and the contracts (her own share);\n');
+    write('    bob has not accepted the contracts share, so those are "not shared" for him;\n');
+    write('    documents whose id is a multiple of 5 have "no file"; carol\'s copy of [P10] is "not owned".\n');
+    write(`  - check: coverage of documents with a file, and example ids of those without one.\n`);
+    write(`  - the host log and the audit log in ${configDir} (never a term, never the token).\n`);
+    write('  - man pages: man -l man/docs-unified-search.1; completion: source <(node bin/docs-unified-search.js completion bash)\n');
+    if (options.keep === true) {
+      write(`\nThe emulator keeps running; rerun the commands above with DEMO_TOKEN=${DEMO_TOKEN}. Ctrl-C ends the demo.\n`);
+      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    }
+    return steps;
+  } finally {
+    await archive?.close();
+    await host?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every step must end as the demo expects: all of them succeed on the sample data. */
+export function demoSucceeded(steps: readonly DemoStep[]): boolean {
+  return steps.length === 6 && steps.every((step) => step.code === 0);
+}
+
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
+  const steps = await runDemo({ out: process.stdout, err: process.stderr, keep: process.argv.includes('--keep') });
+  process.exitCode = demoSucceeded(steps) ? 0 : 1;
+}

@@ -1,0 +1,26 @@
+import { expect, test } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import { DEMO_TOKEN, demoSucceeded, runDemo } from '../demo/demo.js';
+
+function collect(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+test('the demo runs every step successfully, prints the commands to rerun, and never shows the token', async () => {
+  const out = collect();
+  const err = collect();
+  const steps = await runDemo({ out: out.stream, err: err.stream });
+  expect(steps.map((step) => step.code)).toEqual([0, 0, 0, 0, 0, 0]);
+  expect(demoSucceeded(steps)).toBe(true);
+  const text = out.text();
+  for (const command of ['setup', 'test', 'search alice invoice --explain', 'search bob invoice --explain', 'check', 'setupchecks']) {
+    expect(text).toContain(` ${command}`);
+  }
+  for (const verdict of ['shown', 'not shared', 'not owned', 'no file']) expect(text).toMatch(new RegExp(`│ ${verdict} +│`));
+  expect(text).toContain('echo "$DEMO_TOKEN" |');
+  expect(text).not.toContain(DEMO_TOKEN);
+  expect(err.text()).not.toContain(DEMO_TOKEN);
+});
