@@ -89,8 +89,10 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
     user: params.user,
     password: params.password,
     connectionTimeoutMillis: 5000,
-    // Read-only for the whole session: every transaction, implicit or not.
-    options: '-c default_transaction_read_only=on',
+    // Read-only for the whole session: every transaction, implicit or not. No JIT: the
+    // planner cannot estimate the marker filter, and compiling for a misjudged cost takes
+    // far longer than the 25-marker lookup itself (bench/host-batch.ts).
+    options: '-c default_transaction_read_only=on -c jit=off',
   });
   // A broken connection later must not crash the process through an unhandled 'error' event.
   client.on('error', () => undefined);
