@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
+import { captureLogger } from './support/host-fixtures/capture-log.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 import { ARCHIVE, buildWorld } from './support/host-fixtures/world.js';
@@ -164,6 +165,30 @@ describe.each(dialects)('host adapter on %s', (dialect) => {
     } finally {
       await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     }
+  });
+
+  test('shares to Teams, Talk rooms and Deck are reported once as unsupported', async () => {
+    const { logger, lines } = captureLogger();
+    const logged = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { logger });
+    try {
+      const before = logged.sql.queryCount;
+      expect(await ask(logged, 'visible', 'bob', [39])).toEqual({});
+      await logged.visibleArchiveFiles('carol', A, [39]);
+      expect(logged.sql.queryCount - before).toBe(2);
+      const reports = lines().filter((l) => String(l.msg).includes('not supported'));
+      expect(reports).toHaveLength(1);
+      expect(reports[0]?.count).toBe(3);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  test('LIKE on the adapter connection is case-sensitive, as the host runs it', async () => {
+    const count = async (pattern: string): Promise<number> =>
+      Number((await host.sql.query<{ x: unknown }>(`SELECT COUNT(*) AS x FROM ${fx.prefix}users WHERE uid LIKE ?`, [pattern]))[0]?.x);
+    expect(await count('bo%')).toBe(1);
+    // SQLite needs PRAGMA case_sensitive_like, which works on the read-only connection.
+    expect(await count('BO%')).toBe(0);
   });
 
   test('files_sharing disabled: no share mounts, own files still count', async () => {

@@ -27,6 +27,8 @@ export interface LookupSpec {
   readonly now: string;
   /** false: the plain form (one LIKE per document), used for the per-document fallback. */
   readonly fast: boolean;
+  /** Count this owner's shares of types the adapter cannot resolve (reported once). */
+  readonly unsupportedSharesOf?: string;
   /** Test seam: make the database reject the batched statement. */
   readonly breakStatement?: boolean;
 }
@@ -126,6 +128,13 @@ export function buildLookup(spec: LookupSpec): Statement {
       branch(["'D'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'NULL', 'NULL'], `FROM ${p}preferences`) +
         ` WHERE appid = 'core' AND configkey = 'enabled' AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)`,
     );
+  }
+  if (recipient !== null && spec.unsupportedSharesOf !== undefined) {
+    // Teams (7), Talk rooms (10), Deck (12): membership lives in other apps' tables.
+    selects.push(
+      branch(["'X'", 'COUNT(*)', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'], `FROM ${p}share WHERE uid_owner = ? AND share_type IN (7, 10, 12)`),
+    );
+    params.push(spec.unsupportedSharesOf);
   }
   const fileParams: SqlValue[] = [];
   const columns = ["'F'", 'f.fileid', 'f.storage', 'f.permissions', 'NULL', 'NULL', 'NULL', 'f.path', 'f.name', 'fm.mimetype', 'fs.id'];

@@ -63,6 +63,7 @@ class DatabaseHost implements HostAdapter {
   readonly sql: SqlClient;
   #batched = true;
   #warned = false;
+  #reportedUnsupported = false;
   readonly #located: LocatedHost;
   readonly #nestedGroups: boolean;
   readonly #options: OpenHostOptions;
@@ -212,9 +213,19 @@ class DatabaseHost implements HostAdapter {
       now: naiveUtc(this.#options.now?.() ?? new Date()),
       fast,
       breakStatement: fast && this.#options.breakBatchedQuery === true,
+      ...(recipient !== null && !this.#reportedUnsupported ? { unsupportedSharesOf: archive } : {}),
     };
     const statement = buildLookup(spec);
     const rows = splitRows(await this.#query(statement.sql, statement.params));
+    if (spec.unsupportedSharesOf !== undefined) {
+      this.#reportedUnsupported = true;
+      if (rows.unsupportedShares > 0) {
+        this.#options.logger?.info(
+          { count: rows.unsupportedShares },
+          'The archive account shares files with Teams, Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
+        );
+      }
+    }
     const mounts =
       recipient === null
         ? []
@@ -248,12 +259,13 @@ class DatabaseHost implements HostAdapter {
   }
 }
 
-function splitRows(rows: readonly SqlRow[]): LookupRows {
+function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
   const sharingConfig = new Map<string, string>();
   const disabledUsers = new Set<string>();
+  let unsupportedShares = 0;
   const node = (row: SqlRow): NodeRow => ({
     fileId: num(row.a),
     storage: num(row.b),
@@ -289,6 +301,9 @@ function splitRows(rows: readonly SqlRow[]): LookupRows {
       case 'C':
         sharingConfig.set(text(row.t1) ?? '', text(row.t2) ?? '');
         break;
+      case 'X':
+        unsupportedShares += num(row.a);
+        break;
       case 'D':
         if (text(row.t2) === 'false') disabledUsers.add(text(row.t1) ?? '');
         break;
@@ -296,5 +311,5 @@ function splitRows(rows: readonly SqlRow[]): LookupRows {
         break;
     }
   }
-  return { shares, roots, files, sharingConfig, disabledUsers };
+  return { shares, roots, files, sharingConfig, disabledUsers, unsupportedShares };
 }
