@@ -18,7 +18,8 @@ const TIMEOUTS = { connectMs: 500, answerMs: 2000, widgetAnswerMs: 2000, retryWi
 const NAMES: Record<string, readonly ResolvedAddress[]> = {
   'archive.test': [{ address: '127.0.0.1', family: 4 }],
   'other.test': [{ address: '127.0.0.1', family: 4 }],
-  'rebind.test': [{ address: '127.0.0.1', family: 4 }],
+  'zoned6.test': [{ address: 'fe80::1%eth0', family: 6 }],
+  'garbage.test': [{ address: 'not-an-address', family: 4 }],
   'mixed.test': [
     { address: '93.184.215.14', family: 4 },
     { address: '10.0.0.7', family: 4 },
@@ -39,6 +40,10 @@ const NAMES: Record<string, readonly ResolvedAddress[]> = {
 const lookups: string[] = [];
 async function resolver(hostname: string): Promise<readonly ResolvedAddress[]> {
   lookups.push(hostname);
+  // DNS rebinding: the first answer is public, every later one local.
+  if (hostname === 'rebind.test') {
+    return [{ address: lookups.filter((name) => name === hostname).length === 1 ? '127.0.0.1' : '10.0.0.7', family: 4 }];
+  }
   const answers = NAMES[hostname];
   if (answers === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
   return answers;
@@ -111,6 +116,51 @@ describe('redirects', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('keeps the token on a relative redirect, which stays on the same origin', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: '../../api/documents/?page_size=1&fields=id' }];
+    await createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection();
+    expect(emulator.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/paperless/api/documents/', `Token ${TOKEN}`],
+      ['/paperless/api/documents/', `Token ${TOKEN}`],
+    ]);
+  });
+
+  it('leaves the token out on a scheme-relative redirect (//host) to another host', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `//other.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    expect(failure.code).toBe('unauthorized');
+    expect(emulator.requests.map((r) => [r.headers.host, r.headers.authorization])).toEqual([
+      [`archive.test:${emulator.port}`, `Token ${TOKEN}`],
+      [`other.test:${emulator.port}`, undefined],
+    ]);
+  });
+
+  it('leaves the token out when a redirect drops from https to http', async () => {
+    const secure = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN], https: true });
+    try {
+      secure.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
+      // The test certificate names 127.0.0.1, which the seams count as public.
+      const client = createArchiveClient({ url: `https://127.0.0.1:${secure.port}`, token: TOKEN, allowLocal: false }, { ...seams, ca: secure.ca });
+      const failure = await failureOf(client.testConnection());
+      expect(failure.code).toBe('unauthorized');
+      expect(secure.requests.map((r) => r.headers.authorization)).toEqual([`Token ${TOKEN}`]);
+      expect(emulator.requests.map((r) => r.headers.authorization)).toEqual([undefined]);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('connects to the address it checked: a second, local DNS answer is never asked for or used', async () => {
+    const client = createArchiveClient({ url: `http://rebind.test:${emulator.port}/paperless`, token: TOKEN, allowLocal: false }, seams);
+    await expect(client.testConnection()).resolves.toMatchObject({ count: expect.any(Number) });
+    expect(lookups).toEqual(['rebind.test']);
+    expect(emulator.requests).toHaveLength(1);
+    // The next request resolves anew and meets the local answer.
+    const failure = await failureOf(client.testConnection());
+    expect(failure.code).toBe('local_address');
+    expect(emulator.requests).toHaveLength(1);
   });
 
   it('follows up to 5 redirects', async () => {
@@ -240,6 +290,8 @@ describe('local-network addresses are refused before any connection', () => {
     'nat64.test',
     'sixtofour.test',
     'odd.test',
+    'zoned6.test', // a link-local answer with a zone id
+    'garbage.test', // an answer that is no address at all
   ];
 
   it('refuses at least 40 local forms with local_address and never reaches the server', async () => {

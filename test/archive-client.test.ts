@@ -111,6 +111,17 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
     expect(seen).toEqual([expected]);
   });
 
+  it.each([
+    ['the token echoed back', TOKEN],
+    ['markup', '<script>x</script>'],
+    ['a line of text', '2.20 (patched by ops)'],
+    ['an endless string', '9'.repeat(40)],
+  ])('ignores a version header holding %s: it would be stored and shown', async (_name, value) => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, headers: { 'X-Version': value, 'X-Api-Version': '11' } }];
+    const result = await client().testConnection();
+    expect(result.versions).toEqual({ version: null, apiVersion: '11' });
+  });
+
   it('searches one page of 25 with the exact query, fields and date bounds', async () => {
     const page = await client().search({ term: 'invoice', page: 1, since: '2024-01-05', until: '2024-02-29' });
     expect(emulator.requests).toHaveLength(1);

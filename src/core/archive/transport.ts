@@ -63,7 +63,7 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       } finally {
         connectedOnce ||= progress.tcpConnected;
       }
-      const versions = versionsOf(hop.headers);
+      const versions = versionsOf(hop.headers, config.token);
       if (versions.version !== null || versions.apiVersion !== null) config.onVersions(versions);
       if (hop.status < 300 || hop.status > 399) {
         return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions };
@@ -181,8 +181,17 @@ function headerText(value: string | string[] | undefined): string {
   return Array.isArray(value) ? (value[0] ?? '') : value;
 }
 
-function versionsOf(headers: Record<string, string | string[] | undefined>): ArchiveVersions {
-  const version = headerText(headers['x-version']).trim();
-  const apiVersion = headerText(headers['x-api-version']).trim();
-  return { version: version === '' ? null : version, apiVersion: apiVersion === '' ? null : apiVersion };
+/** What a version header may hold to be stored and shown: a short version string, nothing else. */
+const VERSION_FORM = /^[0-9A-Za-z][0-9A-Za-z.+~_-]{0,31}$/;
+
+/**
+ * The versions an answer names. The values are stored, logged and shown to administrators,
+ * so a header that is no plain version (or that echoes the token back) is ignored.
+ */
+function versionsOf(headers: Record<string, string | string[] | undefined>, token: string): ArchiveVersions {
+  const read = (name: string): string | null => {
+    const value = headerText(headers[name]).trim();
+    return VERSION_FORM.test(value) && !value.includes(token) ? value : null;
+  };
+  return { version: read('x-version'), apiVersion: read('x-api-version') };
 }
