@@ -105,8 +105,8 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
     return { ...NOTHING, status: 'failed', failure: reportSearchFailure(ctx, error, secrets) };
   }
   if (archiveAccount === null || client === null) return NOTHING;
-  const account = await host.findAccount(input.user).catch(() => null);
-  const language = account?.language ?? null;
+  // The user's language is needed only for the dates of the entries: looked up while the archive server answers.
+  const language = host.findAccount(input.user).then((account) => account?.language ?? null, () => null);
 
   const now = input.now ?? Date.now;
   const budgetMs = input.budgetMs ?? SEARCH_BUDGET_MS;
@@ -159,7 +159,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
         if (file !== undefined) taken.push({ hit, file });
       }
       next += index;
-      entries.push(...(await toEntries(ctx, client, connection.url, host.hostUrl, language, taken, signal)));
+      entries.push(...(await toEntries(ctx, client, connection.url, host.hostUrl, await language, taken, signal)));
       more = next < pageStart + page.hits.length || page.hasMore;
     }
   } finally {
