@@ -3,9 +3,9 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
-import { DusError } from '../src/core/errors.js';
 import { isLocalAddress } from '../src/core/net/address-guard.js';
 import { lookupAll } from '../src/core/net/resolve.js';
+import { failureOf } from './support/archive-failure.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 
@@ -16,20 +16,6 @@ import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 
 const TOKEN = 'failure-test-token-Zq81xw';
 const TIMEOUTS = { connectMs: 400, answerMs: 1500, widgetAnswerMs: 1500, retryWindowMs: 3500 };
-
-async function failureOf(work: Promise<unknown>): Promise<DusError> {
-  const error = await work.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DusError);
-  const failure = error as DusError;
-  // The token and any URL query stay out of everything a caller could print.
-  const printable = [failure.message, String(failure.stack), String(failure.cause), JSON.stringify(failure)].join('\n');
-  expect(printable).not.toContain(TOKEN);
-  expect(failure.message).not.toMatch(/\?|page_size|fields=/);
-  return failure;
-}
 
 /** A resolver seam that counts lookups: one per try. */
 function countingResolver(answers: readonly ResolvedAddress[] | Error, delayMs = 0): { resolver: NonNullable<ArchiveClientOptions['resolver']>; calls: () => number } {
@@ -78,45 +64,45 @@ describe('statuses and answers over HTTP', () => {
 
   it('401 for an unknown token → unauthorized; its answer names no versions, so none are passed on', async () => {
     const versions: unknown[] = [];
-    const failure = await failureOf(client({ onVersions: (named) => versions.push(named) }, 'wrong-token').testConnection());
+    const failure = await failureOf(client({ onVersions: (named) => versions.push(named) }, 'wrong-token').testConnection(), TOKEN);
     expect([failure.code, failure.status]).toEqual(['unauthorized', 401]);
     expect(versions).toEqual([]);
   });
 
   it('403 for an account without permission → unauthorized; the versions of that answer are passed on', async () => {
     const versions: unknown[] = [];
-    const failure = await failureOf(client({ onVersions: (named) => versions.push(named) }, 'no-permission-token').testConnection());
+    const failure = await failureOf(client({ onVersions: (named) => versions.push(named) }, 'no-permission-token').testConnection(), TOKEN);
     expect([failure.code, failure.status]).toEqual(['unauthorized', 403]);
     expect(versions).toEqual([{ version: '2.20.15', apiVersion: '9' }]);
   });
 
   it.each([['a line break', 'abc\r\nX-Evil: 1'], ['a space', 'abc def'], ['nothing', '']])('a token with %s → unauthorized, nothing sent', async (_name, token) => {
-    const failure = await failureOf(client({}, token).testConnection());
+    const failure = await failureOf(client({}, token).testConnection(), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['unauthorized', false]);
     expect(emulator.requests).toHaveLength(0);
   });
 
   it('404 on the connection test → not_found', async () => {
     emulator.faults = [{ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' }];
-    const failure = await failureOf(client().testConnection());
+    const failure = await failureOf(client().testConnection(), TOKEN);
     expect([failure.code, failure.status]).toEqual(['not_found', 404]);
   });
 
   it('404 of a search that is no API answer → not_found, not a rejected query', async () => {
     emulator.faults = [{ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' }];
-    expect((await failureOf(client().search({ term: 'x', page: 2 }))).code).toBe('not_found');
+    expect((await failureOf(client().search({ term: 'x', page: 2 }), TOKEN)).code).toBe('not_found');
   });
 
   it.each([500, 502, 503, 429, 418])('HTTP %i → http with the status', async (status) => {
     emulator.faults = [{ status, contentType: 'text/plain', body: 'nope' }];
-    const failure = await failureOf(client().testConnection());
+    const failure = await failureOf(client().testConnection(), TOKEN);
     expect([failure.code, failure.status]).toEqual(['http', status]);
     expect(failure.message).toContain(String(status));
   });
 
   it('406 → unsupported_version', async () => {
     emulator.faults = [{ status: 406, contentType: 'application/json', body: '{"detail":"Invalid version in \\"Accept\\" header."}' }];
-    expect((await failureOf(client().testConnection())).code).toBe('unsupported_version');
+    expect((await failureOf(client().testConnection(), TOKEN)).code).toBe('unsupported_version');
   });
 
   it.each([
@@ -129,12 +115,12 @@ describe('statuses and answers over HTTP', () => {
     ['a redirect without a target', { status: 302, body: '' }],
   ])('%s → not_paperless', async (_name, fault) => {
     emulator.faults = [fault];
-    expect((await failureOf(client().testConnection())).code).toBe('not_paperless');
+    expect((await failureOf(client().testConnection(), TOKEN)).code).toBe('not_paperless');
   });
 
   it('an answer beyond the body cap → not_paperless', async () => {
     emulator.faults = [{ hugeBodyBytes: 300_000 }];
-    const failure = await failureOf(client({ maxBodyBytes: 100_000 }).testConnection());
+    const failure = await failureOf(client({ maxBodyBytes: 100_000 }).testConnection(), TOKEN);
     expect(failure.code).toBe('not_paperless');
     expect(failure.message).toContain('100000');
     emulator.faults = [{ hugeBodyBytes: 300_000 }];
@@ -144,33 +130,33 @@ describe('statuses and answers over HTTP', () => {
 
   it('a widget answer of the wrong shape → not_paperless', async () => {
     emulator.faults = [{ status: 200, contentType: 'application/json', body: '{"count":1,"next":null,"previous":null,"results":[{"id":1,"title":"t"}]}' }];
-    expect((await failureOf(client().newest())).code).toBe('not_paperless');
+    expect((await failureOf(client().newest(), TOKEN)).code).toBe('not_paperless');
   });
 
   it('no answer within the answer timeout → timeout, no second try after the connection', async () => {
     emulator.faults = [{ hangMs: 2000 }];
-    const failure = await failureOf(client({ timeouts: { ...TIMEOUTS, answerMs: 150 } }).testConnection());
+    const failure = await failureOf(client({ timeouts: { ...TIMEOUTS, answerMs: 150 } }).testConnection(), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
     expect(emulator.requests).toHaveLength(1);
   });
 
   it('a body dribbled past the answer timeout → timeout', async () => {
     emulator.faults = [{ slowBodyMs: 1500 }];
-    expect((await failureOf(client({ timeouts: { ...TIMEOUTS, answerMs: 200 } }).testConnection())).code).toBe('timeout');
+    expect((await failureOf(client({ timeouts: { ...TIMEOUTS, answerMs: 200 } }).testConnection(), TOKEN)).code).toBe('timeout');
   });
 
   it('the widget has its own, shorter answer timeout', async () => {
     emulator.latencyMs = 400;
     const options = { timeouts: { ...TIMEOUTS, answerMs: 1500, widgetAnswerMs: 150 } };
     await expect(client(options).testConnection()).resolves.toMatchObject({ count: expect.any(Number) });
-    expect((await failureOf(client(options).newest())).code).toBe('timeout');
+    expect((await failureOf(client(options).newest(), TOKEN)).code).toBe('timeout');
   });
 
   it("the caller's abort (the pipeline's budget) → timeout", async () => {
     emulator.faults = [{ hangMs: 2000 }];
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect((await failureOf(client().search({ term: 'x', page: 1, signal: controller.signal }))).code).toBe('timeout');
+    expect((await failureOf(client().search({ term: 'x', page: 1, signal: controller.signal }), TOKEN)).code).toBe('timeout');
   });
 
   it('tries the next checked address when one refuses (localhost answering ::1 first)', async () => {
@@ -187,7 +173,7 @@ describe('statuses and answers over HTTP', () => {
   it('a connection closed without an answer → unreachable, and no second try', async () => {
     emulator.faults = [{ destroySocket: true }];
     const before = emulator.connections;
-    const failure = await failureOf(client().testConnection());
+    const failure = await failureOf(client().testConnection(), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['unreachable', false]);
     expect(emulator.requests).toHaveLength(1);
     expect(emulator.connections - before).toBe(1);
@@ -199,7 +185,7 @@ describe('connections that fail before an answer', () => {
     const port = await closedPort();
     const dns = countingResolver(LOOPBACK);
     const client = createArchiveClient({ url: `http://archive.test:${port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver });
-    const failure = await failureOf(client.testConnection());
+    const failure = await failureOf(client.testConnection(), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['unreachable', true]);
     expect(dns.calls()).toBe(2);
   });
@@ -212,7 +198,7 @@ describe('connections that fail before an answer', () => {
       { url: 'http://archive.test:9', token: TOKEN, allowLocal: false },
       { timeouts: { ...TIMEOUTS, connectMs: 100 }, resolver: dns.resolver, isLocalAddress: (address) => address !== '192.0.2.1' && isLocalAddress(address) },
     );
-    const failure = await failureOf(client.testConnection());
+    const failure = await failureOf(client.testConnection(), TOKEN);
     expect(['timeout', 'unreachable']).toContain(failure.code);
     expect(failure.beforeConnection).toBe(true);
     expect(dns.calls()).toBe(2);
@@ -222,14 +208,14 @@ describe('connections that fail before an answer', () => {
     const port = await closedPort();
     const dns = countingResolver(LOOPBACK);
     const client = createArchiveClient({ url: `http://archive.test:${port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver });
-    expect((await failureOf(client.newest())).code).toBe('unreachable');
+    expect((await failureOf(client.newest(), TOKEN)).code).toBe('unreachable');
     expect(dns.calls()).toBe(1);
   });
 
   it('a name that does not resolve → unknown_host, tried twice within the window', async () => {
     const dns = countingResolver(notFoundError('archive.test'));
     const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: TIMEOUTS, resolver: dns.resolver });
-    const failure = await failureOf(client.search({ term: 'x', page: 1 }));
+    const failure = await failureOf(client.search({ term: 'x', page: 1 }), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['unknown_host', true]);
     expect(dns.calls()).toBe(2);
   });
@@ -237,14 +223,14 @@ describe('connections that fail before an answer', () => {
   it('no second try for a failure that took longer than the window', async () => {
     const dns = countingResolver(notFoundError('archive.test'), 80);
     const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: { ...TIMEOUTS, retryWindowMs: 40 }, resolver: dns.resolver });
-    expect((await failureOf(client.names('correspondents', [1]))).code).toBe('unknown_host');
+    expect((await failureOf(client.names('correspondents', [1]), TOKEN)).code).toBe('unknown_host');
     expect(dns.calls()).toBe(1);
   });
 
   it('no second try for an address the host refused', async () => {
     const dns = countingResolver(LOOPBACK);
     const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: TIMEOUTS, resolver: dns.resolver });
-    const failure = await failureOf(client.testConnection());
+    const failure = await failureOf(client.testConnection(), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['local_address', true]);
     expect(dns.calls()).toBe(1);
   });
@@ -269,7 +255,7 @@ describe('TLS', () => {
   });
 
   it('a self-signed certificate without its CA → tls', async () => {
-    const failure = await failureOf(createArchiveClient({ url: secure.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: secure.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(), TOKEN);
     expect(failure.code).toBe('tls');
     expect(failure.message).toMatch(/SELF_SIGNED|UNABLE_TO_VERIFY/);
     expect(secure.requests).toHaveLength(0);
@@ -288,13 +274,13 @@ describe('TLS', () => {
       { url: `https://archive.test:${secure.port}`, token: TOKEN, allowLocal: true },
       { timeouts: TIMEOUTS, ca: secure.ca, resolver: dns.resolver },
     );
-    const failure = await failureOf(client.testConnection());
+    const failure = await failureOf(client.testConnection(), TOKEN);
     expect(failure.code).toBe('tls');
     expect(failure.message).toContain('ERR_TLS_CERT_ALTNAME_INVALID');
   });
 
   it('https to a plain-HTTP port → tls_handshake', async () => {
-    const failure = await failureOf(createArchiveClient({ url: plain.url.replace('http:', 'https:'), token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: plain.url.replace('http:', 'https:'), token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(), TOKEN);
     expect(failure.code).toBe('tls_handshake');
     expect(failure.beforeConnection).toBe(false);
   });
@@ -308,7 +294,7 @@ describe('TLS', () => {
     try {
       const { port } = silent.address() as AddressInfo;
       const client = createArchiveClient({ url: `https://127.0.0.1:${port}`, token: TOKEN, allowLocal: true }, { timeouts: { ...TIMEOUTS, connectMs: 150, answerMs: 5000 } });
-      const failure = await failureOf(client.testConnection());
+      const failure = await failureOf(client.testConnection(), TOKEN);
       expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
       expect(sockets.size).toBe(1);
     } finally {

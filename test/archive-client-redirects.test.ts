@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
-import { DusError } from '../src/core/errors.js';
 import { isLocalAddress } from '../src/core/net/address-guard.js';
+import { failureOf } from './support/archive-failure.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 
@@ -56,17 +56,6 @@ function testNetworkIsLocal(address: string): boolean {
 
 const seams: ArchiveClientOptions = { timeouts: TIMEOUTS, resolver, isLocalAddress: testNetworkIsLocal };
 
-async function failureOf(work: Promise<unknown>): Promise<DusError> {
-  const error = await work.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DusError);
-  const failure = error as DusError;
-  expect(`${failure.message}\n${String(failure.cause)}`).not.toContain(TOKEN);
-  return failure;
-}
-
 describe('redirects', () => {
   let emulator: ArchiveEmulator;
   let base: string;
@@ -97,7 +86,7 @@ describe('redirects', () => {
 
   it('leaves the token out on a hop to another origin (the archive server then refuses)', async () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://other.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
-    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('unauthorized');
     expect(emulator.requests.map((r) => [r.headers.host, r.headers.authorization])).toEqual([
       [`archive.test:${emulator.port}`, `Token ${TOKEN}`],
@@ -109,7 +98,7 @@ describe('redirects', () => {
     const other = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN] });
     try {
       emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://archive.test:${other.port}/api/documents/?page_size=1&fields=id` }];
-      const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+      const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
       expect([failure.code, failure.status]).toEqual(['unauthorized', 401]);
       expect(emulator.requests[0]?.headers.authorization).toBe(`Token ${TOKEN}`);
       expect(other.requests.map((r) => r.headers.authorization)).toEqual([undefined]);
@@ -129,7 +118,7 @@ describe('redirects', () => {
 
   it('leaves the token out on a scheme-relative redirect (//host) to another host', async () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `//other.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
-    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('unauthorized');
     expect(emulator.requests.map((r) => [r.headers.host, r.headers.authorization])).toEqual([
       [`archive.test:${emulator.port}`, `Token ${TOKEN}`],
@@ -143,7 +132,7 @@ describe('redirects', () => {
       secure.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
       // The test certificate names 127.0.0.1, which the seams count as public.
       const client = createArchiveClient({ url: `https://127.0.0.1:${secure.port}`, token: TOKEN, allowLocal: false }, { ...seams, ca: secure.ca });
-      const failure = await failureOf(client.testConnection());
+      const failure = await failureOf(client.testConnection(), TOKEN);
       expect(failure.code).toBe('unauthorized');
       expect(secure.requests.map((r) => r.headers.authorization)).toEqual([`Token ${TOKEN}`]);
       expect(emulator.requests.map((r) => r.headers.authorization)).toEqual([undefined]);
@@ -158,7 +147,7 @@ describe('redirects', () => {
     expect(lookups).toEqual(['rebind.test']);
     expect(emulator.requests).toHaveLength(1);
     // The next request resolves anew and meets the local answer.
-    const failure = await failureOf(client.testConnection());
+    const failure = await failureOf(client.testConnection(), TOKEN);
     expect(failure.code).toBe('local_address');
     expect(emulator.requests).toHaveLength(1);
   });
@@ -178,14 +167,14 @@ describe('redirects', () => {
 
   it('refuses a sixth redirect', async () => {
     emulator.faults = [{ match: '/api/documents/', redirectTo: '/paperless/api/documents/?page_size=1&fields=id' }];
-    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('redirect');
     expect(emulator.requests).toHaveLength(6);
   });
 
   it('follows none with the local-network switch on', async () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: '/paperless/api/documents/?page_size=1&fields=id' }];
-    const failure = await failureOf(createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(), TOKEN);
     expect(failure.code).toBe('redirect');
     expect(failure.status).toBe(302);
     expect(emulator.requests).toHaveLength(1);
@@ -202,21 +191,21 @@ describe('redirects', () => {
     ['a name resolving to a local address', (_port: number) => 'http://metadata.test/'],
   ])('never follows one to %s', async (_name, target) => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target(emulator.port) }];
-    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('local_address');
     expect(emulator.requests).toHaveLength(1);
   });
 
   it('with the switch on, follows none even back to the same local server', async () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://127.0.0.1:${emulator.port}/paperless/api/documents/` }];
-    const failure = await failureOf(createArchiveClient({ url: `http://localhost:${emulator.port}/paperless`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: `http://localhost:${emulator.port}/paperless`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(), TOKEN);
     expect(failure.code).toBe('redirect');
     expect(emulator.requests).toHaveLength(1);
   });
 
   it.each(['ftp://archive.test/api/documents/', 'file:///etc/passwd', 'http://user:secret@archive.test/paperless/api/documents/'])('refuses a redirect to %s', async (target) => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target }];
-    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection());
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('redirect');
     expect(failure.message).not.toContain('secret');
     expect(emulator.requests).toHaveLength(1);
@@ -303,7 +292,7 @@ describe('local-network addresses are refused before any connection', () => {
       lookups.length = 0;
       // The real address rule; the resolver seam only supplies the answers of the .test names.
       const client = createArchiveClient({ url: `http://${host}`, token: TOKEN, allowLocal: false }, { timeouts: TIMEOUTS, resolver });
-      const failure = await failureOf(client.testConnection());
+      const failure = await failureOf(client.testConnection(), TOKEN);
       if (failure.code === 'local_address' && failure.beforeConnection && emulator.requests.length === 0) refused.push(host);
       expect(lookups.length).toBeLessThanOrEqual(1);
     }

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ArchiveVersions } from '../src/core/archive/types.js';
-import { DusError } from '../src/core/errors.js';
 import { USER_AGENT } from '../src/core/version.js';
 import { CONNECTION_TEST_QUERY, WIDGET_QUERY, dayAfter, endpoint, nameChunks, namesQuery, searchQuery } from '../src/core/archive/requests.js';
+import { failureOf } from './support/archive-failure.js';
+import { captureLogger } from './support/host-fixtures/capture-log.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator, EmulatorDocument } from './support/archive-emulator/types.js';
 
@@ -38,38 +37,6 @@ const TYPES = [
   { id: 1, name: 'Invoice' },
   { id: 2, name: 'Letter' },
 ];
-
-function captureLog(): { logger: pino.Logger; lines: () => Array<{ level: number; msg: string }> } {
-  const chunks: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  const logger = pino({ level: 'debug' }, sink);
-  return {
-    logger,
-    lines: () =>
-      chunks
-        .join('')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as { level: number; msg: string }),
-  };
-}
-
-async function failureOf(work: Promise<unknown>): Promise<DusError> {
-  const error = await work.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(DusError);
-  const failure = error as DusError;
-  expect(failure.message).not.toContain(TOKEN);
-  expect(failure.message).not.toContain('?');
-  return failure;
-}
 
 describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
   let emulator: ArchiveEmulator;
@@ -156,7 +123,7 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
   });
 
   it('reports a page past the last as rejected (404), logs the debug line, and does not throw', async () => {
-    const log = captureLog();
+    const log = captureLogger();
     const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, logger: log.logger }).search({ term: 'invoice', page: 3 });
     expect(page).toMatchObject({ count: 0, hits: [], hasMore: false, rejectedStatus: 404, page: 3 });
     const lines = log.lines();
@@ -237,7 +204,7 @@ describe('archive server 3: queries it cannot parse', () => {
   });
 
   it('gives up after the one text retry when that is rejected too', async () => {
-    const log = captureLog();
+    const log = captureLogger();
     emulator.faults = [{ match: '/api/documents/', status: 400, contentType: 'text/html; charset=utf-8', body: 'Error listing search results, check logs for more detail.', headers: { 'X-Version': '3.0.5', 'X-Api-Version': '10' } }];
     const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, logger: log.logger }).search({ term: 'anything', page: 1 });
     expect(page).toMatchObject({ hits: [], hasMore: false, rejectedStatus: 400 });
@@ -276,16 +243,16 @@ describe('archive server 2', () => {
 
   it('reports a wrong path as not_found, on search too', async () => {
     const wrong = createArchiveClient({ url: emulator.origin, token: TOKEN, allowLocal: true }, { timeouts: FAST });
-    expect((await failureOf(wrong.testConnection())).code).toBe('not_found');
-    const failure = await failureOf(wrong.search({ term: 'invoice', page: 1 }));
+    expect((await failureOf(wrong.testConnection(), TOKEN)).code).toBe('not_found');
+    const failure = await failureOf(wrong.search({ term: 'invoice', page: 1 }), TOKEN);
     expect(failure.code).toBe('not_found');
     expect(failure.status).toBe(404);
   });
 
   it('refuses dates that are not days', async () => {
     const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
-    expect((await failureOf(client.search({ term: 'x', page: 1, until: '2024-02-30' }))).code).toBe('usage');
-    expect((await failureOf(client.search({ term: 'x', page: 0 }))).code).toBe('usage');
+    expect((await failureOf(client.search({ term: 'x', page: 1, until: '2024-02-30' }), TOKEN)).code).toBe('usage');
+    expect((await failureOf(client.search({ term: 'x', page: 0 }), TOKEN)).code).toBe('usage');
     expect(emulator.requests).toHaveLength(0);
   });
 });
@@ -294,7 +261,7 @@ describe('archive server older than 2.16', () => {
   it('answers 406, reported as unsupported_version', async () => {
     const emulator = await startArchiveEmulator({ version: '2.15', tokens: [TOKEN] });
     try {
-      const failure = await failureOf(createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST }).testConnection());
+      const failure = await failureOf(createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST }).testConnection(), TOKEN);
       expect(failure.code).toBe('unsupported_version');
       expect(failure.status).toBe(406);
     } finally {

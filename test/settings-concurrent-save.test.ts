@@ -1,29 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { runNodeScript, TS_IMPORT_PRELUDE } from './support/settings-helpers.js';
 
 /**
  * Two real processes run the save use case against two archive servers at once. Each save
  * writes the token and the settings together; at no moment may a reader find the URL of one
  * server with the token of the other, and the end state is one whole save.
  */
-const CHILD = `
-import { registerHooks } from 'node:module';
-registerHooks({
-  resolve(specifier, context, next) {
-    try { return next(specifier, context); }
-    catch (error) {
-      if (specifier.startsWith('.') && specifier.endsWith('.js')) return next(specifier.slice(0, -3) + '.ts', context);
-      throw error;
-    }
-  },
-});
-const [src, dir, dbUrl, url, token, pairsJson, rounds] = process.argv.slice(2);
+const CHILD = `${TS_IMPORT_PRELUDE}const [src, dir, dbUrl, url, token, pairsJson, rounds] = process.argv.slice(2);
 const { openContext } = await import(src + '/core/context.ts');
 const { saveSettings } = await import(src + '/core/settings/save-settings.ts');
 const pairs = JSON.parse(pairsJson);
@@ -43,15 +32,6 @@ await context.close();
 let first: ArchiveEmulator;
 let second: ArchiveEmulator;
 let host: HostFixture;
-
-function child(script: string, args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((done) => {
-    const running = spawn(process.execPath, ['--no-warnings', '--experimental-transform-types', script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    running.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    running.on('close', (code) => done({ code, stderr }));
-  });
-}
 
 beforeAll(async () => {
   first = await startArchiveEmulator({ tokens: ['first-token'] });
@@ -74,8 +54,8 @@ describe('two processes saving at once', () => {
     const src = resolve('src');
     const rounds = '20';
     const results = await Promise.all([
-      child(script, [src, dir, host.dbUrl, first.url, 'first-token', pairs, rounds]),
-      child(script, [src, dir, host.dbUrl, second.url, 'second-token', pairs, rounds]),
+      runNodeScript(script, [src, dir, host.dbUrl, first.url, 'first-token', pairs, rounds]),
+      runNodeScript(script, [src, dir, host.dbUrl, second.url, 'second-token', pairs, rounds]),
     ]);
     for (const result of results) expect(result).toEqual({ code: 0, stderr: '' });
     const settings = JSON.parse(readFileSync(join(dir, 'settings.json'), 'utf8')) as Record<string, unknown>;

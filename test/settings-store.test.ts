@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DusError } from '../src/core/errors.js';
 import { configDirectory } from '../src/core/settings/paths.js';
 import { FileSettingsStore } from '../src/core/settings/settings-store.js';
+import { runNodeScript, TS_IMPORT_PRELUDE } from './support/settings-helpers.js';
 
 function freshDir(): string {
   return mkdtempSync(join(tmpdir(), 'dus-settings-'));
@@ -87,18 +87,7 @@ describe('settings store', () => {
   });
 });
 
-const CHILD = `
-import { registerHooks } from 'node:module';
-registerHooks({
-  resolve(specifier, context, next) {
-    try { return next(specifier, context); }
-    catch (error) {
-      if (specifier.startsWith('.') && specifier.endsWith('.js')) return next(specifier.slice(0, -3) + '.ts', context);
-      throw error;
-    }
-  },
-});
-const [storeModule, dir, key, rounds] = process.argv.slice(2);
+const CHILD = `${TS_IMPORT_PRELUDE}const [storeModule, dir, key, rounds] = process.argv.slice(2);
 const { FileSettingsStore } = await import(storeModule);
 const store = new FileSettingsStore(dir, { lock: { timeoutMs: 30000 } });
 for (let i = 1; i <= Number(rounds); i += 1) {
@@ -110,13 +99,7 @@ for (let i = 1; i <= Number(rounds); i += 1) {
 `;
 
 function runChild(script: string, dir: string, key: string, rounds: number): Promise<{ code: number | null; stderr: string }> {
-  const storeModule = resolve('src/core/settings/settings-store.ts');
-  return new Promise((done) => {
-    const child = spawn(process.execPath, ['--no-warnings', script, storeModule, dir, key, String(rounds)], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stderr }));
-  });
+  return runNodeScript(script, [resolve('src/core/settings/settings-store.ts'), dir, key, String(rounds)]);
 }
 
 describe('two processes saving at once', () => {

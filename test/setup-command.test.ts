@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { main } from '../src/cli.js';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { captureIO } from './support/capture-io.js';
+import { everyFileUnder } from './support/settings-helpers.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 
 const TOKEN = 'emulator-token';
@@ -48,15 +49,6 @@ function tokenOf(dir: string): ReturnType<FileCredentialStore['load']> {
 function logOf(dir: string): string {
   const path = join(dir, 'docs_unified_search.log');
   return existsSync(path) ? readFileSync(path, 'utf8') : '';
-}
-
-/** Every byte under a directory, for proving that the token is nowhere in clear. */
-function everything(dir: string): string {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(path).isFile())
-    .map((path) => readFileSync(path, 'latin1'))
-    .join('\n');
 }
 
 async function closedPort(): Promise<number> {
@@ -295,7 +287,7 @@ describe('the token stays secret', () => {
     outputs.push(await run(dir, ['test']));
     outputs.push(await run(dir, ['config:app:get', 'docs_unified_search', 'docs_url']));
     expect(outputs.map((o) => o.code)).toEqual([0, 0, 1, 1, 0, 0]);
-    const text = outputs.map((o) => o.out + o.err).join('\n') + everything(dir);
+    const text = outputs.map((o) => o.out + o.err).join('\n') + everyFileUnder(dir);
     for (const secret of [TOKEN, SECOND_TOKEN, 'rejected-token-5521']) expect(text).not.toContain(secret);
     expect(logOf(dir)).not.toBe('');
   });
