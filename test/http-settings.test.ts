@@ -135,3 +135,23 @@ describe('Disconnect and Clear history', () => {
     expect(h.context.credentials.load().status).toBe('none');
   });
 });
+
+describe('the overview check', () => {
+  const OVERVIEW = `${SETTINGS}/overview`;
+  test('warns while not configured, names the server once it is, reads stored data only', async () => {
+    const warn = await call(h, 'GET', OVERVIEW, ADMIN);
+    expect(warn.status).toBe(200);
+    expect(warn.json()).toMatchObject({ severity: 'warning', link: expect.stringContaining('/settings/admin/docs_unified_search') });
+    expect((await save({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive' })).status).toBe(200);
+    // Disconnect above kept diagnostics_pending raised; a search that worked would lower it.
+    const pending = await call(h, 'GET', OVERVIEW, ADMIN);
+    expect(pending.json<{ messages: string[] }>().messages.join(' ')).toContain('A search failed');
+    h.context.settings.update({ diagnostics_pending: false });
+    h.emulator.clearRequests();
+    const ok = await call(h, 'GET', OVERVIEW, ADMIN);
+    expect(ok.json()).toMatchObject({ severity: 'success', messages: [expect.stringContaining(h.emulator.url)] });
+    expect(h.emulator.requests).toHaveLength(0);
+    expect(ok.text).not.toContain(ARCHIVE_TOKEN);
+    expect((await call(h, 'GET', OVERVIEW, { basic: ['alice', PASSWORDS.alice] })).status).toBe(403);
+  });
+});

@@ -29,6 +29,7 @@ button.danger { color: var(--bad); border-color: var(--bad); }
 .error { min-height: 1.5em; color: var(--bad); font-weight: 600; }
 table { border-collapse: collapse; width: 100%; margin-top: 10px; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 5px 6px; vertical-align: top; }
+td:nth-child(2) { min-width: 10em; }
 ul.history { margin: 0; padding-left: 20px; }
 dialog { border: 1px solid var(--line); border-radius: 8px; padding: 18px 22px; max-width: 420px; }
 dialog::backdrop { background: rgba(0,0,0,.35); }

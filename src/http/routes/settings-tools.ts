@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { clearHistory, readHistory } from '../../core/diagnostics/history.js';
+import { overviewCheck } from '../../core/diagnostics/overview-check.js';
 import { decideVerdicts, explanationOf, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
 import { badInput } from '../http-error.js';
 import { ADMIN_READ, ADMIN_STATE, requirePrincipal } from '../route-config.js';
@@ -16,6 +17,9 @@ function field(body: unknown, name: string, max: number): string {
 /** The problem history (read, Clear history), Try a search and the overview check, for administrators. */
 export function registerSettingsTools(app: FastifyInstance, context: ServiceContext): void {
   both(app, 'GET', `${SETTINGS_PATH}/diagnostics`, ADMIN_READ, async () => ({ entries: readHistory(context.settings) }));
+
+  // The administration overview check: stored data only, no request to the archive server.
+  both(app, 'GET', `${SETTINGS_PATH}/overview`, ADMIN_READ, async () => overviewCheck(context));
 
   both(app, 'DELETE', `${SETTINGS_PATH}/diagnostics`, ADMIN_STATE, async () => {
     clearHistory(context.settings);
