@@ -146,3 +146,10 @@ describe('repair step', () => {
     expect(ctx.settings.get('installed_version')).toBe(SUITE_VERSION);
   });
 });
+
+describe('scrub with short terms', () => {
+  test('a one-letter term does not garble the message; a URL query still goes', () => {
+    expect(scrub('The archive server did not answer in time', ['e'])).toBe('The archive server did not answer in time');
+    expect(scrub('GET /api/documents/?query=e failed', ['e'])).toBe('GET /api/documents/ failed');
+  });
+});

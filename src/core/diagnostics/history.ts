@@ -17,15 +17,19 @@ export interface Problem {
   readonly status?: number | undefined;
 }
 
+/** Shorter secrets (a one-letter term) are not searched for: replacing them would garble every message. */
+export const MIN_SCRUBBED_LENGTH = 3;
+
 /**
  * Removes what the history must never hold. Callers pass the term and the token as
- * `secrets`; URL query parts are cut wherever they appear, and whole URLs lose everything
- * after their path so a query that slipped into a message cannot survive.
+ * `secrets`; URL query parts are cut wherever they appear, so a query that slipped into a
+ * message cannot survive.
  */
 export function scrub(message: string, secrets: readonly string[] = []): string {
   let text = message;
-  for (const secret of secrets) {
-    if (secret.length > 0) text = text.split(secret).join('…');
+  const words = secrets.filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH);
+  for (const secret of [...new Set(words)].sort((a, b) => b.length - a.length)) {
+    text = text.split(secret).join('…');
   }
   text = text.replace(/\?[^\s"'<>)]*/g, '');
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
