@@ -11,7 +11,7 @@ import type { ServiceContext } from '../src/core/context-types.js';
 import { openContext } from '../src/core/context.js';
 import { saveSettings } from '../src/core/settings/save-settings.js';
 import { sampleArchive, startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { createHostFixture, type FixtureDialect, type HostFixture } from './support/host-fixtures/index.js';
 
 export const TOKEN = 'emulator-token';
 export const ARCHIVE_ACCOUNT = 'archive';
@@ -38,10 +38,10 @@ export interface WorldContext {
   readonly logFile: string;
 }
 
-export async function buildSearchWorld(count = 60): Promise<SearchWorld> {
+export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sqlite'): Promise<SearchWorld> {
   const sample = sampleArchive(count);
   const archive = await startArchiveEmulator({ ...sample, tokens: [TOKEN] });
-  const host = await createHostFixture('sqlite');
+  const host = await createHostFixture(dialect);
   await host.addUser(ARCHIVE_ACCOUNT);
   await host.addUser('bob', { lang: 'de' });
   await host.addUser('carol');
