@@ -4,6 +4,7 @@ import { SUITE_VERSION } from './core/version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
 import { formatError } from './commands/output.js';
+import { redactUsageError } from './commands/shared-options.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -63,7 +64,7 @@ export function buildProgram(io: CommandIO, exit: { code: number }): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(s.replace(/^error: /, 'Error [usage]: ')),
+      outputError: (s, write) => write(redactUsageError(s.replace(/^error: /, 'Error [usage]: '))),
     });
   for (const spec of COMMANDS) register(program, spec, io, exit);
   return program;

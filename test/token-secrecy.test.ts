@@ -34,7 +34,7 @@ async function run(args: readonly string[], options: { stdin?: string } = {}): P
   const io = captureIO({ env: { DUS_LOG_LEVEL: 'debug' }, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
   const code = await main(['--config-dir', dir, '--host-db', host.dbUrl, ...args], io);
   // The arguments themselves are left out: some carry the token on purpose, to prove it is not echoed.
-  transcript.push(`$ ${args[0] ?? ''} → ${code}\n${io.out()}${io.err()}`);
+  transcript.push(`run ${transcript.length + 1} → ${code}\n${io.out()}${io.err()}`);
   return code;
 }
 
@@ -63,6 +63,7 @@ describe('the token appears nowhere', () => {
     codes.push(await run(['setup', `--url=${archive.url}`, `--token=${TOKEN}`]));
     codes.push(await run(['setup', `--url=${archive.url}`, `--token-stdin=${TOKEN}`]));
     codes.push(await run(['setup', `--url=${archive.url}`, `--tokn=${TOKEN}`]));
+    codes.push(await run(['setup', `--url=${archive.url}`, '--token-stdin', TOKEN]));
     codes.push(await run(['setup', `--url=${other.url}`]));
     codes.push(await run(['setup', `--url=${archive.url}`, '--token-stdin'], { stdin: WRONG_TOKEN }));
     codes.push(await run(['test']));
@@ -89,7 +90,12 @@ describe('the token appears nowhere', () => {
     codes.push(await run(['completion', 'bash']));
     for (const command of COMMANDS) codes.push(await run([command.name, '--help']));
 
-    expect(codes.slice(0, 7)).toEqual([0, 2, 2, 2, 1, 1, 0]);
+    // Mistakes that put the token on the command line of other commands: refused without echoing it.
+    const mistakes = [['test', `--token=${TOKEN}`], [`--token=${TOKEN}`, 'test'], ['search', 'archive', 'invoice', `--api-token=${TOKEN}`], ['config:app:set', 'docs_unified_search', 'always_search', `--valeu=${TOKEN}`], ['test', TOKEN]];
+    for (const argv of mistakes) codes.push(await run(argv));
+
+    expect(codes.slice(0, 8)).toEqual([0, 2, 2, 2, 2, 1, 1, 0]);
+    expect(codes.slice(-mistakes.length)).toEqual(mistakes.map(() => 2));
     expect(codes.filter((code) => code === 0).length).toBeGreaterThan(COMMANDS.length + 10);
 
     transcript.push(await servedAnswers());

@@ -4,7 +4,7 @@ import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { saveSettings, type SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
-import { EXIT_OK, hostLocationOf, readFirstLine, redactOptionValuesInErrors, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { EXIT_OK, hostLocationOf, readFirstLine, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandIO, CommandSpec } from './types.js';
 
 interface SetupOptions {
@@ -77,7 +77,6 @@ export const command: CommandSpec = {
       // Declared so that an attempt is refused with a hint, rather than echoed as an unknown option.
       .addOption(new Option('--token [token]').hideHelp())
       .addHelpText('after', '\nThe API token is never accepted on the command line. Without a token source the stored token is kept, but only for the server it was saved for.\nAn omitted option keeps its stored value. Exit codes: 0 saved, 1 the archive server does not answer or a setting is wrong, 2 wrong call.');
-    redactOptionValuesInErrors(command);
   },
   run: async (_args, rawOptions, context) => {
     const options = rawOptions as SetupOptions;

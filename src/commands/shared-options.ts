@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import type { ServiceOptions } from '../core/context-types.js';
 import { isDusError } from '../core/errors.js';
 import type { HostLocation } from '../core/host/types.js';
@@ -58,18 +57,11 @@ export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<stri
 }
 
 /**
- * Keeps option values out of this command's usage errors: `--token-stdin=…` or a mistyped
- * `--tokn=…` would otherwise be echoed by commander with whatever followed the `=`.
+ * Keeps what followed an option's `=`, and surplus arguments, out of a usage error: commander
+ * would echo `--token=…`, `--tokn=…` or a token typed as an argument to stderr.
  */
-export function redactOptionValuesInErrors(command: Command): void {
-  const inherited = command.configureOutput();
-  command.configureOutput({
-    outputError: (message, write) => {
-      const redacted = message.replace(/(--[A-Za-z0-9-]+)=[^\n]*/g, "$1=…'");
-      if (inherited.outputError === undefined) write(redacted);
-      else inherited.outputError(redacted, write);
-    },
-  });
+export function redactUsageError(message: string): string {
+  return message.replace(/(--[A-Za-z0-9-]+)=[^\n]*/g, "$1=…'").replace(/(but got \d+): [^\n]*/g, '$1.');
 }
 
 /** occ's `--output` formats. */
