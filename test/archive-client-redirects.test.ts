@@ -88,10 +88,19 @@ describe('redirects', () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://other.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
     const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('unauthorized');
+    // What to correct is the address, not the token.
+    expect(failure.message).toContain(`forwards to other.test:${emulator.port}`);
     expect(emulator.requests.map((r) => [r.headers.host, r.headers.authorization])).toEqual([
       [`archive.test:${emulator.port}`, `Token ${TOKEN}`],
       [`other.test:${emulator.port}`, undefined],
     ]);
+  });
+
+  it('a token refused on the same origin after a redirect is the token\'s fault', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: '/paperless/api/documents/?page_size=1&fields=id' }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: 'not-the-token', allowLocal: false }, seams).testConnection(), TOKEN);
+    expect(failure.code).toBe('unauthorized');
+    expect(failure.message).toContain('refused the API token');
   });
 
   it('leaves the token out on a hop to another port of the same host', async () => {

@@ -182,7 +182,7 @@ export function isArchiveServer3(versions: ArchiveVersions): boolean {
 function successBody<T>(answer: RawAnswer, path: string, validate: ((data: unknown) => data is T)): T {
   if (answer.status !== 200) {
     if (answer.status >= 200 && answer.status < 300) throw notPaperless(`HTTP ${answer.status} instead of a list`, answer.status);
-    throw statusFailure(answer.status, path);
+    throw statusFailure(answer.status, path, answer.foreignHost);
   }
   const data = jsonOf(answer);
   if (data === undefined) throw notPaperless('not JSON', answer.status);

@@ -96,7 +96,11 @@ export function redirectRefused(reason: 'local_switch' | 'too_many' | 'bad_targe
   return new DusError('redirect', messages[reason], { status });
 }
 
-export function statusFailure(status: number, path: string): DusError {
+export function statusFailure(status: number, path: string, foreignHost: string | null = null): DusError {
+  if ((status === 401 || status === 403) && foreignHost !== null) {
+    // The token was left out on the way: a new token would not help, the address would.
+    return new DusError('unauthorized', `The URL forwards to ${foreignHost}, another server (scheme, host or port), which gets no token and refused the request (HTTP ${status}). Enter the address the archive server forwards to.`, { status });
+  }
   if (status === 401 || status === 403) {
     return new DusError('unauthorized', `The archive server refused the API token (HTTP ${status}). Enter the token of an archive-server account that may view documents.`, { status });
   }

@@ -33,6 +33,8 @@ export interface RawAnswer {
   readonly contentType: string;
   readonly body: Buffer;
   readonly versions: ArchiveVersions;
+  /** The host of the answer when redirects led away from the configured origin (the token was not sent there). */
+  readonly foreignHost: string | null;
 }
 
 export interface CallLimits {
@@ -66,7 +68,8 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       const versions = versionsOf(hop.headers, config.token);
       if (versions.version !== null || versions.apiVersion !== null) config.onVersions(versions);
       if (hop.status < 300 || hop.status > 399) {
-        return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions };
+        const foreignHost = url.origin === config.configuredOrigin ? null : url.host;
+        return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions, foreignHost };
       }
       const location = headerText(hop.headers.location);
       if (location === '') throw notPaperless(`HTTP ${hop.status} without a target`, hop.status);
