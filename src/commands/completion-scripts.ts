@@ -86,14 +86,15 @@ export function zshCompletion(suite: SuiteModel, binaries: readonly string[]): s
     .join('\n');
   return `#compdef ${binaries.join(' ')}
 # zsh completion for ${suite.program} (generated from the command specs)
-# Install: ${suite.program} completion zsh > "\${fpath[1]}/${fn}"
+# Install: ${suite.program} completion zsh > "\${fpath[1]}/_${suite.program}"
 ${fn}() {
-  local state line
+  local context state state_descr line
+  typeset -A opt_args
   local -a commands
   commands=(
 ${describe}
   )
-  _arguments -C ${suite.globalOptions.map(zshOption).join(' ')} "'--help[show help]'" "'--version[show the version]'" '1: :->command' '*:: :->args'
+  _arguments -C ${suite.globalOptions.map(zshOption).join(' ')} '--help[show help]' '1: :->command' '*:: :->args'
   case $state in
     command) _describe -t commands 'command' commands ;;
     args)

@@ -15,7 +15,7 @@ export const command: CommandSpec = {
   name: 'completion',
   aliases: [],
   summary: 'Print the shell completion script for bash or zsh',
-  examples: ['source <(docs-unified-search completion bash)', 'docs-unified-search completion zsh > "${fpath[1]}/_docs_unified_search"'],
+  examples: ['source <(docs-unified-search completion bash)', 'docs-unified-search completion zsh > "${fpath[1]}/_docs-unified-search"'],
   configure: (command) => {
     command.argument('<shell>', 'bash or zsh');
   },
