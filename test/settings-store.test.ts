@@ -45,6 +45,12 @@ describe('settings store', () => {
     expect(statSync(join(dir, 'settings.json')).mode & 0o777).toBe(0o600);
   });
 
+  test('a directory it has to create, even for a first read, is private', () => {
+    const dir = join(freshDir(), 'nested', 'config');
+    expect(new FileSettingsStore(dir).read()).toEqual({});
+    expect([statSync(dir).mode & 0o777, statSync(join(dir, '..')).mode & 0o777]).toEqual([0o700, 0o700]);
+  });
+
   test('a value of the wrong type is refused and nothing is written', () => {
     const dir = freshDir();
     const store = new FileSettingsStore(dir);

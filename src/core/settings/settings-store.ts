@@ -70,6 +70,8 @@ export class FileSettingsStore implements SettingsStore {
   }
 
   #store(): Conf<AppConfig> {
+    // conf would create a missing directory readable by everyone.
+    if (this.#conf === undefined) mkdirSync(this.directory, { recursive: true, mode: 0o700 });
     this.#conf ??= new Conf<AppConfig>({
       cwd: this.directory,
       configName: SETTINGS_FILE.replace(/\.json$/, ''),
