@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { suiteModel, type SuiteModel } from '../src/commands/command-model.js';
@@ -88,5 +89,39 @@ describe('shell completion', () => {
       for (const option of command.options) expect(script).toContain(`'${option.long ?? ''}[`);
     }
     for (const option of suite.globalOptions) expect(script).toContain(`'${option.long ?? ''}[`);
+  });
+
+  const zsh = spawnSync('zsh', ['-f', '-c', 'zmodload zsh/zpty'], { encoding: 'utf8' });
+  const zshReady = zsh.status === 0;
+  if (!zshReady) console.log(`SKIP zsh completion through zsh itself: zsh with zpty is not available (${zsh.error?.message ?? zsh.stderr})`);
+  (zshReady ? test : test.skip)('zsh: its own completion system offers commands, command options and global options', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-zsh-'));
+    try {
+      copyFileSync(join(root, 'completion', '_docs-unified-search'), join(dir, '_docs-unified-search'));
+      // Drives an interactive zsh in a pseudo-terminal and records every candidate compadd receives.
+      writeFileSync(join(dir, 'capture.zsh'), [
+        'zmodload zsh/zpty',
+        'zpty z zsh -f -i',
+        `zpty -w z "PS1=''; fpath=(${dir} \\$fpath); autoload -U compinit; compinit -u -D"`,
+        `zpty -w z 'compadd () { local -a __hits; builtin compadd -O __hits "$@"; (( $#__hits )) && print -r -l -- ">>"\${^__hits}; builtin compadd "$@" }'`,
+        'zpty -w z "$1"$\'\\t\'',
+        "local out all=''",
+        'integer i',
+        'for i in {1..40}; do',
+        '  if zpty -rt z out 2>/dev/null; then all+=$out; elif [[ $all == *">>"* ]]; then break; else sleep 0.1; fi',
+        'done',
+        'print -r -- "$all"',
+        'zpty -d z',
+      ].join('\n'));
+      const offered = (line: string): string[] => {
+        const run = spawnSync('zsh', ['-f', join(dir, 'capture.zsh'), line], { encoding: 'utf8', timeout: 20_000 });
+        return [...run.stdout.replace(/\r/g, '').matchAll(/>>([^\s>]+)/g)].map((match) => match[1] ?? '').filter((word) => !word.startsWith('"'));
+      };
+      expect(offered('docs-unified-search sea')).toContain('search');
+      expect(offered('dus search --li')).toContain('--limit');
+      expect(offered('docs-unified-search --config-d')).toContain('--config-dir');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
