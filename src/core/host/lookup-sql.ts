@@ -82,7 +82,6 @@ export function buildLookup(spec: LookupSpec): Statement {
   const params: SqlValue[] = [];
   const ctes: string[] = [];
   const recipient = spec.shareRecipient;
-  const storageSources: string[] = [];
   if (recipient !== null) {
     ctes.push(
       spec.nestedGroups
@@ -98,18 +97,20 @@ export function buildLookup(spec: LookupSpec): Statement {
         ` AND (s.expiration IS NULL OR s.expiration > ?))`,
     );
     params.push(recipient, recipient, spec.now);
-    storageSources.push(`SELECT r.storage FROM ${p}filecache r WHERE r.fileid IN (SELECT file_source FROM cand)`);
   }
+  // One folder set per source of storages, each a plain IN: MariaDB turned an IN over a
+  // UNION into a subquery run for every file-cache row (seconds on 1 M rows).
+  const folder = `d.mimetype = (SELECT mt.id FROM ${p}mimetypes mt WHERE mt.mimetype = '${FOLDER_MIMETYPE}')`;
+  const dirSets: string[] = [];
   if (spec.ownStorageIds.length > 0) {
-    storageSources.unshift(`SELECT numeric_id FROM ${p}storages WHERE id IN (${placeholders(spec.ownStorageIds.length)})`);
+    ctes.push(`odirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT st.numeric_id FROM ${p}storages st WHERE st.id IN (${placeholders(spec.ownStorageIds.length)})) AND ${folder})`);
     params.push(...spec.ownStorageIds);
+    dirSets.push('odirs');
   }
-  if (storageSources.length === 0) storageSources.push(`SELECT numeric_id FROM ${p}storages WHERE 1 = 0`);
-  ctes.push(`stor (sid) AS (${storageSources.join(' UNION ')})`);
-  ctes.push(
-    `dirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT sid FROM stor)` +
-      ` AND d.mimetype = (SELECT mt.id FROM ${p}mimetypes mt WHERE mt.mimetype = '${FOLDER_MIMETYPE}'))`,
-  );
+  if (recipient !== null) {
+    ctes.push(`sdirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT r.storage FROM ${p}filecache r WHERE r.fileid IN (SELECT file_source FROM cand)) AND ${folder})`);
+    dirSets.push('sdirs');
+  }
   const selects: string[] = [];
   if (recipient !== null) {
     selects.push(
@@ -136,24 +137,27 @@ export function buildLookup(spec: LookupSpec): Statement {
     );
     params.push(spec.unsupportedSharesOf);
   }
-  const fileParams: SqlValue[] = [];
   const columns = ["'F'", 'f.fileid', 'f.storage', 'f.permissions', 'NULL', 'NULL', 'NULL', 'f.path', 'f.name', 'fm.mimetype', 'fs.id'];
   const joins = `JOIN ${p}storages fs ON fs.numeric_id = f.storage JOIN ${p}mimetypes fm ON fm.id = f.mimetype`;
-  if (spec.dialect === 'pgsql') {
-    // PostgreSQL misjudges the name filter and would scan the whole table; the lateral
-    // subquery (kept apart by OFFSET 0) walks fs_parent_name_hash folder by folder, testing
-    // names in the index alone, and fetches only the matching rows.
-    selects.push(
-      branch(columns, '') +
-        `FROM dirs CROSS JOIN LATERAL (SELECT x.parent, x.name FROM ${p}filecache x WHERE x.parent = dirs.fileid AND ${nameFilter(spec, fileParams, 'x.name')} OFFSET 0) m` +
-        ` JOIN ${p}filecache f ON f.parent = m.parent AND f.name = m.name ${joins}`,
-    );
-  } else {
-    selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM dirs) AND ${nameFilter(spec, fileParams, 'f.name')}`);
+  // A file in both folder sets comes twice; visibility.ts keeps each (file, path) once.
+  for (const dirs of dirSets) {
+    if (spec.dialect === 'pgsql') {
+      // PostgreSQL misjudges the name filter and would scan the whole table; the lateral
+      // subquery (kept apart by OFFSET 0) walks fs_parent_name_hash folder by folder, testing
+      // names in the index alone, and fetches only the matching rows.
+      selects.push(
+        branch(columns, '') +
+          `FROM ${dirs} CROSS JOIN LATERAL (SELECT x.parent, x.name FROM ${p}filecache x WHERE x.parent = ${dirs}.fileid AND ${nameFilter(spec, params, 'x.name')} OFFSET 0) m` +
+          ` JOIN ${p}filecache f ON f.parent = m.parent AND f.name = m.name ${joins}`,
+      );
+    } else {
+      selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM ${dirs}) AND ${nameFilter(spec, params, 'f.name')}`);
+    }
   }
-  params.push(...fileParams);
+  if (selects.length === 0) selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE 1 = 0`);
   const withKeyword = recipient !== null && spec.nestedGroups ? 'WITH RECURSIVE' : 'WITH';
-  return { sql: `${withKeyword} ${ctes.join(', ')} ${selects.join(' UNION ALL ')}`, params };
+  const withClause = ctes.length > 0 ? `${withKeyword} ${ctes.join(', ')} ` : '';
+  return { sql: `${withClause}${selects.join(' UNION ALL ')}`, params };
 }
 
 /** Marked files of the given storages (any marker), for coverage. */
