@@ -54,6 +54,7 @@ const LOCAL_ADDRESSES = [
   '2001:db8::1',
   '100::1',
   'fe80::1%eth0',
+  '2606:4700:4700::1111%eth0', // a zone id makes sense on a local link only
 ];
 
 const PUBLIC_ADDRESSES = [
