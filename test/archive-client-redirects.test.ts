@@ -24,6 +24,11 @@ const NAMES: Record<string, readonly ResolvedAddress[]> = {
     { address: '93.184.215.14', family: 4 },
     { address: '10.0.0.7', family: 4 },
   ],
+  'mixed-families.test': [
+    { address: '2606:4700:4700::1111', family: 6 },
+    { address: '93.184.215.14', family: 4 },
+    { address: '::ffff:10.0.0.7', family: 6 },
+  ],
   'mapped.test': [{ address: '::ffff:192.168.0.10', family: 6 }],
   'mapped-hex.test': [{ address: '::ffff:a9fe:a9fe', family: 6 }],
   'private6.test': [{ address: 'fd00::5', family: 6 }],
@@ -277,6 +282,7 @@ describe('local-network addresses are refused before any connection', () => {
 
   const resolvedHosts = [
     'mixed.test', // a public answer first, a local one second
+    'mixed-families.test', // public IPv6 and IPv4 answers, then an IPv4-mapped local one
     'mapped.test',
     'mapped-hex.test',
     'private6.test',
