@@ -201,3 +201,23 @@ describe.each(dialects)('host adapter on %s', (dialect) => {
     }
   });
 });
+
+describe.each(dialects)('NC33 schema without group_group on %s', (dialect) => {
+  let fx: HostFixture;
+  let host: HostAdapter;
+  beforeAll(async () => {
+    fx = await createHostFixture(dialect, { nestedGroups: false, listenerIndexes: false });
+    await buildWorld(fx, { nestedGroups: false });
+    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await fx?.drop();
+  });
+
+  test('group shares still work; the share to a parent group does not reach a child group', async () => {
+    expect(await ask(host, 'visible', 'bob', [1])).toEqual({ 1: '/Invoices/inv [P1].pdf' });
+    expect(await ask(host, 'visible', 'kate', [33])).toEqual({});
+    expect(await host.groupsOf('kate')).toEqual(['team']);
+  });
+});

@@ -1,8 +1,9 @@
 /**
- * The one statement behind each question. It returns, in one round trip, rows of four kinds
- * (column `k`): `S` candidate shares of the user (override row applied), `R` their shared
- * nodes, `F` marked files of the storages involved, `C`/`D` the files_sharing switches and
- * disabled sharers. visibility.ts then applies the host's rules to them.
+ * The one statement behind each question. It returns, in one round trip, rows of several
+ * kinds (column `k`): `S` candidate shares of the user (override row applied), `R` their
+ * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
+ * the files_sharing switches and disabled sharers, `X` the count of unsupported share types.
+ * visibility.ts then applies the host's rules to them.
  *
  * Speed (bench/host-batch.ts): a name pattern cannot use an index, so the file part reaches
  * the files through the host's `fs_parent_name_hash (parent, name)` index from the folders of

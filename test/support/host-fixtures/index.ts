@@ -342,9 +342,10 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       const stime = o.stime ?? BASE_TIME + stimeCounter;
       const shareType = SHARE_TYPES[o.type];
       const target = o.target ?? `/${node?.name ?? String(o.fileId)}`;
-      const permissions = o.permissions ?? (itemType === 'folder' ? 1 : 1);
+      // Read-only, as the spec asks administrators to share archive files.
+      const permissions = o.permissions ?? 1;
       const accepted = o.accepted ?? 1;
-      const shareWith = o.with ?? (o.type === 'link' ? null : null);
+      const shareWith = o.with ?? null;
       const token = o.type === 'link' || o.type === 'email' ? randomBytes(8).toString('hex') : null;
       const cols = ['share_type', 'share_with', 'uid_owner', 'uid_initiator', 'parent', 'item_type', 'item_source', 'file_source', 'file_target', 'permissions', 'stime', 'accepted', 'expiration', 'token', 'mail_send'];
       const id = await writer.insert(
