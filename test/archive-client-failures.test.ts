@@ -128,6 +128,22 @@ describe('statuses and answers over HTTP', () => {
     await expect(client({ maxBodyBytes: 1_000_000 }).testConnection()).resolves.toMatchObject({ count: 0 });
   });
 
+  it('an answer that declares a length beyond the cap is refused at once, not read until the deadline', async () => {
+    // Headers promise 10 MB, then a few bytes, then nothing: reading on would end in a timeout.
+    const server = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"count":'));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const failure = await failureOf(createArchiveClient({ url: `http://127.0.0.1:${port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, maxBodyBytes: 100_000 }).testConnection(), TOKEN);
+      expect([failure.code, failure.status]).toEqual(['not_paperless', 200]);
+    } finally {
+      server.close();
+    }
+  });
+
   it('a widget answer of the wrong shape → not_paperless', async () => {
     emulator.faults = [{ status: 200, contentType: 'application/json', body: '{"count":1,"next":null,"previous":null,"results":[{"id":1,"title":"t"}]}' }];
     expect((await failureOf(client().newest(), TOKEN)).code).toBe('not_paperless');
