@@ -273,6 +273,10 @@ describe('local-network addresses are refused before any connection', () => {
     '[::ffff:a9fe:a9fe]',
     `localhost:${port}`,
     `LOCALHOST.:${port}`,
+    `localhost%2e:${port}`, // percent-encoded trailing dot
+    `ｌｏｃａｌｈｏｓｔ:${port}`, // full-width letters, mapped by IDNA
+    `①②⑦.⓪.⓪.①:${port}`, // circled digits, mapped to 127.0.0.1
+    `127。0。0。1:${port}`, // ideographic full stops
     `paperless:${port}`,
     'archive.local',
     'docs.internal',
