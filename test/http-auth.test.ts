@@ -69,6 +69,9 @@ describe('who may call', () => {
     expect(answer.status).toBe(200);
     expect(answer.json()).toMatchObject({ url: h.emulator.url, tokenConfigured: true, archiveOwner: 'archive' });
     expect(answer.text).not.toContain(ARCHIVE_TOKEN);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 

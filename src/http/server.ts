@@ -104,6 +104,13 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
     return reply.status(404).send(isOcsPath(request.url) ? ocsFailure(404, 'not_found', message) : { message, code: 'not_found' });
   });
 
+  // Answers carry user data and settings: never cached by a proxy or the browser, never sniffed.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+
   registerAuthHooks(app, services);
   registerSessionRoutes(app, services);
   registerAdminPage(app, context);
