@@ -123,6 +123,24 @@ describe('CSRF', () => {
     expect(own.status).toBe(303);
   });
 
+  test('the login page escapes what it echoes and only redirects within this server', async () => {
+    const page = await call(h, 'GET', `/login?redirect_url=${encodeURIComponent('/x"><script>alert(1)</script>')}`, { headers: { accept: 'text/html' } });
+    expect(page.text).not.toContain('<script>alert(1)');
+    expect(page.text).toContain('&quot;&gt;&lt;script&gt;');
+    const away = await call(h, 'POST', '/login', { form: { user: 'bob', password: PASSWORDS.bob, redirect_url: '//evil.example/' } });
+    expect(away.status).toBe(303);
+    expect(away.headers.location).toBe('/settings/admin/docs_unified_search');
+  });
+
+  test('a session ends when its account is disabled', async () => {
+    await h.fixture.addUser('dave', { password: 'dave-pass-1', hash: 'bcrypt' });
+    const session = await login(h, 'dave', 'dave-pass-1');
+    const headers = { requesttoken: session.requestToken };
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(200);
+    await h.fixture.setUserPreference('dave', 'core', 'enabled', 'false');
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(401);
+  });
+
   test('logout ends the session', async () => {
     const session = await login(h, 'alice', PASSWORDS.alice);
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } })).status).toBe(200);
