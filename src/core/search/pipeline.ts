@@ -5,7 +5,7 @@ import type { HostAdapter, VisibleFile } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { excerptOf } from './excerpt.js';
 import { fileLink, formatDay, previewUrl, typeIconUrl } from './entry-format.js';
-import { failureOf, reportSearchFailure, reportSearchWorked, secretsOf, type SearchFailure } from './failure.js';
+import { failureOf, reportSearchFailure, reportSearchWorked, type SearchFailure } from './failure.js';
 import { clampLimit, dayOf, parseCursor } from './inputs.js';
 import { namesOf } from './names.js';
 
@@ -93,7 +93,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   const connection = ctx.archiveConnection();
   if (connection === null) return NOTHING;
 
-  const secrets = secretsOf(ctx, input.term);
+  const secrets = [input.term, connection.token];
   let host: HostAdapter;
   let archiveAccount: string | null;
   let client: ArchiveClient | null;
