@@ -72,6 +72,9 @@ async function load(fx: HostFixture): Promise<void> {
   // Shares: the whole archive folder to the reader, then user shares among the other accounts.
   const shareCols = '(share_type, share_with, uid_owner, uid_initiator, item_type, item_source, file_source, file_target, permissions, stime, accepted)';
   await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader', 'archive', 'archive', 'folder', '1000003', 1000003, '/Archive', 1, 1700000000, 1)`);
+  // A second reader gets one folder of about 100 files (F7, file id 70).
+  await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) VALUES ('reader2', 'reader2', '')`);
+  await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader2', 'archive', 'archive', 'folder', '70', 70, '/F7', 1, 1700000000, 1)`);
   await fx.exec(
     `INSERT INTO ${t('share')} ${shareCols} SELECT 0, ${concat(d, "'u'", S(`(i % ${OTHER_USERS}) + 1`))}, ${concat(d, "'u'", S(`((i + 7) % ${OTHER_USERS}) + 1`))}, ${concat(d, "'u'", S(`((i + 7) % ${OTHER_USERS}) + 1`))},` +
       ` 'file', ${S('i')}, i, ${concat(d, "'/Doc '", S('i'), "'.pdf'")}, 1, 1700000000 + i, 1 FROM ${series(d, SHARES - 1)}`,
@@ -127,10 +130,15 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
     const batch = median(batchTimes);
     const owned = median(await time(() => opened.ownedArchiveFiles('archive', ids)));
     const foreign = median(await time(() => opened.visibleForeignFiles('reader', 'archive', ids)));
+    // Documents of folder F7 (k mod 1000 = 6), seen by the reader of that folder only.
+    const folderIds = Array.from({ length: 25 }, (_, j) => 1006 + 1000 * j).filter((k) => k <= ROWS / ARCHIVE_EVERY);
+    const inFolder = await opened.visibleArchiveFiles('reader2', 'archive', folderIds);
+    if (inFolder.size !== folderIds.length) throw new Error(`expected ${folderIds.length} files in F7, got ${inFolder.size}`);
+    const oneFolder = median(await time(() => opened.visibleArchiveFiles('reader2', 'archive', folderIds)));
     const byId = median(await time(() => opened.sql.query(`SELECT fileid, path, name FROM ${fx.prefix}filecache WHERE fileid = ?`, [500_000])));
     console.log(
       `${dialect}: ${ROWS} file-cache rows (load ${loadSeconds.toFixed(0)} s); median of ${RUNS}: ` +
-        `question 1 batch of 25 ${batch.toFixed(2)} ms, question 2 ${owned.toFixed(2)} ms, question 3 ${foreign.toFixed(2)} ms, ` +
+        `question 1 batch of 25 ${batch.toFixed(2)} ms (one shared folder of ~100 files: ${oneFolder.toFixed(2)} ms), question 2 ${owned.toFixed(2)} ms, question 3 ${foreign.toFixed(2)} ms, ` +
         `lookup by id ${byId.toFixed(3)} ms; ratio batch/lookup ${(batch / byId).toFixed(0)}; target 20 ms ${batch <= 20 ? 'met' : 'MISSED'}` +
         ` (fastest question 1 run ${Math.min(...batchTimes).toFixed(2)} ms; load average ${loadavg()[0]?.toFixed(2) ?? '?'} on ${cpus().length} cores)`,
     );

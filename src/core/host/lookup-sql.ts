@@ -109,7 +109,16 @@ export function buildLookup(spec: LookupSpec): Statement {
     dirSets.push('odirs');
   }
   if (recipient !== null) {
-    ctes.push(`sdirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT r.storage FROM ${p}filecache r WHERE r.fileid IN (SELECT file_source FROM cand)) AND ${folder})`);
+    // Only the folders a shared node can cover: the node itself, its parent (a shared file is
+    // reached through it), and the folders under it. The exact prefix test stays in TypeScript.
+    const under =
+      spec.dialect === 'mysql'
+        ? `LEFT(d.path, CHAR_LENGTH(r.path) + 1) = CONCAT(r.path, '/')`
+        : `substr(d.path, 1, length(r.path) + 1) = r.path || '/'`;
+    ctes.push(
+      `sdirs (fileid) AS (SELECT DISTINCT d.fileid FROM ${p}filecache r JOIN ${p}filecache d ON d.storage = r.storage AND ${folder}` +
+        ` AND (d.fileid = r.fileid OR d.fileid = r.parent OR ${under}) WHERE r.fileid IN (SELECT file_source FROM cand))`,
+    );
     dirSets.push('sdirs');
   }
   const selects: string[] = [];
