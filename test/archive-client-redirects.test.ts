@@ -18,6 +18,7 @@ const TIMEOUTS = { connectMs: 500, answerMs: 2000, widgetAnswerMs: 2000, retryWi
 const NAMES: Record<string, readonly ResolvedAddress[]> = {
   'archive.test': [{ address: '127.0.0.1', family: 4 }],
   'other.test': [{ address: '127.0.0.1', family: 4 }],
+  [`${'redirect-test-token-Pw93kd'.toLowerCase()}.test`]: [{ address: '127.0.0.1', family: 4 }],
   'zoned6.test': [{ address: 'fe80::1%eth0', family: 6 }],
   'garbage.test': [{ address: 'not-an-address', family: 4 }],
   'mixed.test': [
@@ -164,6 +165,18 @@ describe('redirects', () => {
     const failure = await failureOf(client.testConnection(), TOKEN);
     expect(failure.code).toBe('local_address');
     expect(emulator.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['answers without the token', (port: number) => `http://${TOKEN.toLowerCase()}.test:${port}/paperless/api/documents/`, 'unauthorized'],
+    ['does not resolve', (port: number) => `http://x${TOKEN}.test:${port}/`, 'unknown_host'],
+    ['is local', (_port: number) => `http://${TOKEN}.local/`, 'local_address'],
+  ])('a forward to a host named after the token that %s: the failure does not repeat it', async (_name, target, code) => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target(emulator.port) }];
+    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
+    expect(failure.code).toBe(code);
+    const printable = [failure.message, String(failure.stack), String(failure.cause), JSON.stringify(failure)].join('\n').toLowerCase();
+    expect(printable).not.toContain(TOKEN.toLowerCase());
   });
 
   it('follows up to 5 redirects', async () => {

@@ -61,14 +61,14 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       try {
         hop = await oneHop(url, config, signal, progress, redirects > 0);
       } catch (error) {
-        throw asFailure(error, progress, url, signal, connectedOnce);
+        throw asFailure(error, progress, url, signal, connectedOnce, config.token);
       } finally {
         connectedOnce ||= progress.tcpConnected;
       }
       const versions = versionsOf(hop.headers, config.token);
       if (versions.version !== null || versions.apiVersion !== null) config.onVersions(versions);
       if (hop.status < 300 || hop.status > 399) {
-        const foreignHost = url.origin === config.configuredOrigin ? null : url.host;
+        const foreignHost = url.origin === config.configuredOrigin ? null : withoutToken(url.host, config.token);
         return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions, foreignHost };
       }
       const location = headerText(hop.headers.location);
@@ -150,11 +150,25 @@ function tooLarge(limit: number, status: number): DusError {
   return notPaperless(`the answer is larger than ${limit} bytes`, status);
 }
 
-function asFailure(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal, connectedOnce: boolean): DusError {
+function asFailure(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal, connectedOnce: boolean, token: string): DusError {
   const failure = classify(error, progress, url, signal);
   // A failure on a later hop still comes after a connection: no second try for it.
-  if (!connectedOnce || !failure.beforeConnection) return failure;
-  return new DusError(failure.code, failure.message, { status: failure.status, beforeConnection: false, cause: error });
+  const beforeConnection = failure.beforeConnection && !connectedOnce;
+  // A forward chosen by the server may carry the token in its host name, which messages and causes name.
+  const named = url.hostname.toLowerCase().includes(token.toLowerCase());
+  if (beforeConnection === failure.beforeConnection && !named) return failure;
+  const message = named ? withoutToken(failure.message, token) : failure.message;
+  return new DusError(failure.code, message, { status: failure.status, beforeConnection, ...(named ? {} : { cause: error }) });
+}
+
+/** The text with every spelling of the token (host names are lower-cased) left out. */
+function withoutToken(text: string, token: string): string {
+  const lower = token.toLowerCase();
+  let result = text;
+  for (let at = result.toLowerCase().indexOf(lower); at !== -1; at = result.toLowerCase().indexOf(lower, at + 1)) {
+    result = `${result.slice(0, at)}…${result.slice(at + token.length)}`;
+  }
+  return result;
 }
 
 function classify(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal): DusError {
