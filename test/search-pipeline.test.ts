@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryCache } from '../src/core/cache/memory-cache.js';
@@ -96,6 +97,22 @@ describe('entries', () => {
   });
 });
 
+describe('archive server 3', () => {
+  test('Tantivy highlights become plain excerpts too', async () => {
+    const { ctx } = await world.context();
+    world.archive.version = '3.0';
+    try {
+      const outcome = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 10 });
+      expect(outcome.status).toBe('ok');
+      expect(outcome.entries.length).toBe(10);
+      for (const entry of outcome.entries) expect(entry.excerpt).not.toMatch(/<\/?b>|&quot;|&#39;|&amp;/);
+      expect(outcome.entries.some((entry) => entry.excerpt.toLowerCase().includes('invoice'))).toBe(true);
+    } finally {
+      world.archive.version = '2.20';
+    }
+  });
+});
+
 describe('cursor', () => {
   test.each([1, 3, 7])('pages of %i continue exactly: all hits across calls are the filtered archive order', async (limit) => {
     const { ctx } = await world.context();
@@ -113,6 +130,27 @@ describe('cursor', () => {
     }
     expect(cursor).toBeNull();
     expect(collected).toEqual(expected);
+  });
+
+  test('any sequence of limits: no hit lost, none repeated, archive order kept (property)', async () => {
+    const { ctx } = await world.context();
+    const expected = (await archiveOrder(ctx, 'invoice')).filter((id) => expectedVerdict(id) === 'shown');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 6 }), async (limits) => {
+        const collected: number[] = [];
+        let cursor: string | null = null;
+        for (let call = 0; call < 200; call += 1) {
+          const limit = limits[call % limits.length] ?? 1;
+          const outcome = await runSearch(ctx, { user: 'bob', term: 'invoice', limit, cursor });
+          expect(outcome.entries.length).toBeLessThanOrEqual(limit);
+          collected.push(...outcome.entries.map((entry) => entry.documentId));
+          cursor = outcome.cursor;
+          if (cursor === null) break;
+        }
+        expect(collected).toEqual(expected);
+      }),
+      { numRuns: 12 },
+    );
   });
 
   test('the cursor is the absolute offset and the page asked for contains it', async () => {
