@@ -16,3 +16,11 @@ describe('--help', () => {
     }
   });
 });
+
+describe('usage errors', () => {
+  test('a misspelt command is still named, so the redaction of token-like words does not hide it', async () => {
+    const io = captureIO({ env: {} });
+    expect(await main(['docs_unified_search:serach'], io)).toBe(2);
+    expect(io.err()).toContain("unknown command 'docs_unified_search:serach'");
+  });
+});

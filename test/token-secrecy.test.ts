@@ -91,7 +91,7 @@ describe('the token appears nowhere', () => {
     for (const command of COMMANDS) codes.push(await run([command.name, '--help']));
 
     // Mistakes that put the token on the command line of other commands: refused without echoing it.
-    const mistakes = [['test', `--token=${TOKEN}`], [`--token=${TOKEN}`, 'test'], ['search', 'archive', 'invoice', `--api-token=${TOKEN}`], ['config:app:set', 'docs_unified_search', 'always_search', `--valeu=${TOKEN}`], ['test', TOKEN]];
+    const mistakes = [['test', `--token=${TOKEN}`], [`--token=${TOKEN}`, 'test'], ['search', 'archive', 'invoice', `--api-token=${TOKEN}`], ['config:app:set', 'docs_unified_search', 'always_search', `--valeu=${TOKEN}`], ['test', TOKEN], [TOKEN]];
     for (const argv of mistakes) codes.push(await run(argv));
 
     expect(codes.slice(0, 8)).toEqual([0, 2, 2, 2, 2, 1, 1, 0]);

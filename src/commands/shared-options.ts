@@ -57,11 +57,15 @@ export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<stri
 }
 
 /**
- * Keeps what followed an option's `=`, and surplus arguments, out of a usage error: commander
- * would echo `--token=…`, `--tokn=…` or a token typed as an argument to stderr.
+ * Keeps what followed an option's `=`, surplus arguments and token-like command names out of
+ * a usage error: commander would echo `--token=…`, `--tokn=…` or a token typed as an argument
+ * to stderr. Command names have `:` or `_`, so a misspelt one is still shown.
  */
 export function redactUsageError(message: string): string {
-  return message.replace(/(--[A-Za-z0-9-]+)=[^\n]*/g, "$1=…'").replace(/(but got \d+): [^\n]*/g, '$1.');
+  return message
+    .replace(/(--[A-Za-z0-9-]+)=[^\n]*/g, "$1=…'")
+    .replace(/(but got \d+): [^\n]*/g, '$1.')
+    .replace(/unknown command '[A-Za-z0-9+/=.-]{20,}'/g, "unknown command '…'");
 }
 
 /** occ's `--output` formats. */
