@@ -108,7 +108,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write(`  - the host log and the audit log in ${configDir} (never a term, never the token).\n`);
     write('  - man pages: man -l man/docs-unified-search.1; completion: source <(node bin/docs-unified-search.js completion bash)\n');
     if (options.keep === true) {
-      write(`\nThe emulator keeps running; rerun the commands above with DEMO_TOKEN=${DEMO_TOKEN}. Ctrl-C ends the demo.\n`);
+      // The token is not printed: setup takes it from DEMO_TOKEN in demo/demo.ts; the other commands need none.
+      write('\nThe emulator keeps running: rerun the commands above (setup reads the token of demo/demo.ts from stdin). Ctrl-C ends the demo.\n');
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     }
     return steps;
