@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
@@ -141,6 +142,16 @@ describe('CSRF', () => {
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(401);
   });
 
+  test('a changed password ends the sessions started with the old one', async () => {
+    await h.fixture.addUser('erin', { password: 'erin-pass-1', hash: 'bcrypt' });
+    const session = await login(h, 'erin', 'erin-pass-1');
+    const headers = { requesttoken: session.requestToken };
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(200);
+    await h.fixture.exec("UPDATE oc_users SET password = ? WHERE uid = 'erin'", [`1|${bcrypt.hashSync('erin-pass-2', 4).replace(/^\$2b\$/, '$2y$')}`]);
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(401);
+    expect((await call(h, 'GET', WIDGETS, { basic: ['erin', 'erin-pass-2'] })).status).toBe(200);
+  });
+
   test('logout ends the session', async () => {
     const session = await login(h, 'alice', PASSWORDS.alice);
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } })).status).toBe(200);
@@ -198,6 +209,9 @@ describe('app passwords (oc_authtoken)', () => {
     const disconnect = await call(h, 'DELETE', SETTINGS, { basic: ['admin', appPassword], headers: OCS });
     expect(disconnect.status).toBe(403);
     expect(disconnect.json().code).toBe('password_confirmation_required');
+    const form = await call(h, 'POST', '/login', { form: { user: 'admin', password: appPassword }, headers: { accept: 'text/html' }, from: '10.2.1.1' });
+    expect(form.status).toBe(401);
+    expect(form.headers['set-cookie']).toBeUndefined();
   });
 
   test('wipe tokens, expired tokens, invalidated passwords and another login name are refused', async () => {

@@ -73,7 +73,7 @@ export function registerAuthHooks(app: FastifyInstance, services: AuthServices):
       const id = request.cookies[SESSION_COOKIE];
       const record = id === undefined ? undefined : await services.sessions.get(id);
       if (id !== undefined && record !== undefined) {
-        const principal = await (await services.authenticator()).sessionPrincipal(record.uid);
+        const principal = await (await services.authenticator()).sessionPrincipal(record.uid, record.passwordFingerprint);
         if (principal !== null) {
           request.principal = principal;
           request.session = { id, record };

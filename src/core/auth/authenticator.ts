@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { HostAdapter } from '../host/types.js';
 import { appTokenOwner } from './app-token.js';
 import { spendDecoyCheck, verifyPasswordHash } from './password-hash.js';
@@ -9,6 +9,15 @@ export interface Principal {
   readonly admin: boolean;
   /** `password`: the login password (counts as a fresh password confirmation); `app-password` does not. */
   readonly via: 'password' | 'app-password' | 'session';
+  /**
+   * For a login password: a fingerprint of the stored hash, kept in a session so that a
+   * changed password (a new hash) ends the sessions started with the old one, as the host does.
+   */
+  readonly passwordFingerprint?: string;
+}
+
+function fingerprintOf(storedHash: string): string {
+  return createHash('sha256').update(storedHash).digest('hex');
 }
 
 export interface AuthenticatorOptions {
@@ -67,11 +76,19 @@ export class Authenticator {
       if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
       this.verified.set(remembered, this.now() + VERIFIED_TTL_MS);
     }
-    return this.principal(row.uid, 'password');
+    const principal = await this.principal(row.uid, 'password');
+    return principal === null ? null : { ...principal, passwordFingerprint: fingerprintOf(row.password) };
   }
 
-  /** The principal of a uid a session names, re-checked so a disabled or deleted account loses it. */
-  async sessionPrincipal(uid: string): Promise<Principal | null> {
+  /**
+   * The principal of a uid a session names, re-checked on every request: a deleted or
+   * disabled account, or a password changed since the session began, ends the session.
+   */
+  async sessionPrincipal(uid: string, passwordFingerprint: string): Promise<Principal | null> {
+    const sql = this.host.sql;
+    const rows = await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE uid = ?`, [uid]);
+    const stored = rows[0]?.password;
+    if (typeof stored !== 'string' || fingerprintOf(stored) !== passwordFingerprint) return null;
     return this.principal(uid, 'session');
   }
 

@@ -8,6 +8,8 @@ export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface SessionRecord {
   readonly uid: string;
+  /** Fingerprint of the password hash at login (see `Principal.passwordFingerprint`). */
+  readonly passwordFingerprint: string;
   /** The CSRF token (`requesttoken`) of this session. */
   readonly csrfToken: string;
   /** When the password was last typed in this session; null never. */
@@ -26,12 +28,14 @@ export class SessionStore {
     private readonly ttlMs: number = SESSION_TTL_MS,
   ) {}
 
-  async create(uid: string, passwordConfirmed: boolean): Promise<{ readonly id: string; readonly record: SessionRecord }> {
+  /** A session for a login with the password (the login confirms it). */
+  async create(uid: string, passwordFingerprint: string): Promise<{ readonly id: string; readonly record: SessionRecord }> {
     const id = randomBytes(32).toString('base64url');
     const record: SessionRecord = {
       uid,
+      passwordFingerprint,
       csrfToken: randomBytes(32).toString('base64url'),
-      passwordConfirmedAt: passwordConfirmed ? this.now() : null,
+      passwordConfirmedAt: this.now(),
     };
     await this.cache.set(keyOf(id), record, this.ttlMs);
     return { id, record };

@@ -60,10 +60,11 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
       }
       throw error;
     }
-    if (principal === null) return sendPage(reply, 401, loginPage({ redirectUrl, failed: true }));
+    // The form takes the login password only: app passwords are for clients (HTTP Basic).
+    if (principal === null || principal.passwordFingerprint === undefined) return sendPage(reply, 401, loginPage({ redirectUrl, failed: true }));
     if (request.session !== null) await services.sessions.destroy(request.session.id);
     // A fresh id at every login: a session id planted before the login is worth nothing.
-    const { id } = await services.sessions.create(principal.uid, principal.via === 'password');
+    const { id } = await services.sessions.create(principal.uid, principal.passwordFingerprint);
     reply.setCookie(SESSION_COOKIE, id, cookieOptions(request));
     return reply.redirect(redirectUrl, 303);
   });
