@@ -15,8 +15,8 @@ afterAll(async () => {
   await world.close();
 });
 
-async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIO({ env: {} });
+async function run(args: readonly string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIO({ env: options.env ?? {}, tty: options.tty ?? false });
   const code = await main(['--config-dir', dir, ...args], io);
   return { code, out: io.out(), err: io.err() };
 }
@@ -98,5 +98,11 @@ describe('search command', () => {
     } finally {
       world.archive.faults = [];
     }
+  });
+
+  test('colours only on a terminal, and never with NO_COLOR or --no-color', async () => {
+    expect((await run(['search', 'bob', 'invoice'], { tty: true })).out).toContain('\u001b[');
+    expect((await run(['search', 'bob', 'invoice'], { tty: true, env: { NO_COLOR: '1' } })).out).not.toContain('\u001b[');
+    expect((await run(['--no-color', 'search', 'bob', 'invoice'], { tty: true })).out).not.toContain('\u001b[');
   });
 });
