@@ -107,6 +107,22 @@ describe('Save', () => {
   });
 });
 
+test('a token file over 16 KiB or a body over 64 KiB is refused with 413, nothing stored', async () => {
+  const form = new FormData();
+  form.append('url', 'https://other.example');
+  form.append('token', new Blob(['x'.repeat(20_000)]), 'token.txt');
+  const response = await request(`${h.base}${SETTINGS}`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`admin:${PASSWORDS.admin}`).toString('base64')}`, 'ocs-apirequest': 'true', accept: 'application/json' },
+    body: form,
+  });
+  expect(response.statusCode).toBe(413);
+  expect(await response.body.json()).toMatchObject({ code: 'too_large' });
+  const big = await save({ url: 'https://other.example', token: 'y'.repeat(70_000) });
+  expect(big.status).toBe(413);
+  expect(h.context.settings.get('docs_url')).not.toBe('https://other.example');
+});
+
 describe('Disconnect and Clear history', () => {
   test('Clear history deletes only the history', async () => {
     h.context.settings.update({ diagnostics: JSON.stringify([{ at: '2026-01-01T00:00:00Z', code: 'timeout', message: 'm' }]), diagnostics_pending: true });
