@@ -33,6 +33,8 @@ describeBrowser('admin settings page in Chromium', () => {
   test('an anonymous visit goes to the login form; logging in opens the page', async () => {
     await page.goto(`${h.base}/settings/admin/docs_unified_search`);
     expect(new URL(page.url()).pathname).toBe('/login');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'login-page.png') });
     await page.getByLabel('Login').fill('admin');
     await page.getByLabel('Password').fill(PASSWORDS.admin);
     await page.getByRole('button', { name: 'Log in' }).click();
