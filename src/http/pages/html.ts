@@ -25,8 +25,8 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 button.danger { color: var(--bad); border-color: var(--bad); }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 10px; font-size: 13px; background: #e6f2e9; color: var(--good); }
 .badge.bad { background: #fbe9eb; color: var(--bad); }
-.status { min-height: 1.5em; color: var(--good); }
-.error { min-height: 1.5em; color: var(--bad); font-weight: 600; }
+.status { min-height: 1.5em; margin: 8px 0 0; color: var(--good); }
+.error { min-height: 1.5em; margin: 4px 0 0; color: var(--bad); font-weight: 600; }
 table { border-collapse: collapse; width: 100%; margin-top: 10px; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 5px 6px; vertical-align: top; }
 td:nth-child(2) { min-width: 10em; }
