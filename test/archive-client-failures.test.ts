@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
 import { isLocalAddress } from '../src/core/net/address-guard.js';
 import { lookupAll } from '../src/core/net/resolve.js';
-import { failureOf } from './support/archive-failure.js';
+import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 
@@ -50,17 +50,7 @@ describe('statuses and answers over HTTP', () => {
   let emulator: ArchiveEmulator;
   const client = (options: ArchiveClientOptions = {}, token = TOKEN) => createArchiveClient({ url: emulator.url, token, allowLocal: true }, { timeouts: TIMEOUTS, ...options });
 
-  beforeAll(async () => {
-    emulator = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN], forbiddenTokens: ['no-permission-token'] });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => {
-    emulator.clearRequests();
-    emulator.faults = [];
-    emulator.latencyMs = 0;
-  });
+  useArchiveEmulator({ version: '2.20', tokens: [TOKEN], forbiddenTokens: ['no-permission-token'] }, (started) => (emulator = started));
 
   it('401 for an unknown token → unauthorized; its answer names no versions, so none are passed on', async () => {
     const versions: unknown[] = [];

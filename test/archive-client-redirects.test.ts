@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
 import { isLocalAddress } from '../src/core/net/address-guard.js';
-import { failureOf } from './support/archive-failure.js';
+import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 
@@ -65,16 +65,11 @@ const seams: ArchiveClientOptions = { timeouts: TIMEOUTS, resolver, isLocalAddre
 describe('redirects', () => {
   let emulator: ArchiveEmulator;
   let base: string;
-  beforeAll(async () => {
-    emulator = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN], pathPrefix: '/paperless' });
-    base = `http://archive.test:${emulator.port}/paperless`;
-  });
-  afterAll(async () => {
-    await emulator.close();
+  useArchiveEmulator({ version: '2.20', tokens: [TOKEN], pathPrefix: '/paperless' }, (started) => {
+    emulator = started;
+    base = `http://archive.test:${started.port}/paperless`;
   });
   beforeEach(() => {
-    emulator.clearRequests();
-    emulator.faults = [];
     lookups.length = 0;
   });
 
@@ -241,12 +236,7 @@ describe('redirects', () => {
 
 describe('local-network addresses are refused before any connection', () => {
   let emulator: ArchiveEmulator;
-  beforeAll(async () => {
-    emulator = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN] });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  useArchiveEmulator({ version: '2.20', tokens: [TOKEN] }, (started) => (emulator = started));
 
   const literalHosts = (port: number): string[] => [
     `127.0.0.1:${port}`,

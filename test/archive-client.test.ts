@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import type { ArchiveClientOptions, ArchiveVersions } from '../src/core/archive/types.js';
 import { USER_AGENT } from '../src/core/version.js';
 import { CONNECTION_TEST_QUERY, WIDGET_QUERY, dayAfter, endpoint, nameChunks, namesQuery, searchQuery } from '../src/core/archive/requests.js';
-import { failureOf } from './support/archive-failure.js';
+import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator, EmulatorDocument } from './support/archive-emulator/types.js';
@@ -44,15 +44,8 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
   const client = () =>
     createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, onVersions: (versions) => seen.push(versions) });
 
-  beforeAll(async () => {
-    emulator = await startArchiveEmulator({ version, documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
+  useArchiveEmulator({ version, documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] }, (started) => (emulator = started));
   beforeEach(() => {
-    emulator.clearRequests();
-    emulator.faults = [];
     seen.length = 0;
   });
 
@@ -164,16 +157,7 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
 
 describe('archive server 3: queries it cannot parse', () => {
   let emulator: ArchiveEmulator;
-  beforeAll(async () => {
-    emulator = await startArchiveEmulator({ version: '3.0', documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => {
-    emulator.clearRequests();
-    emulator.faults = [];
-  });
+  useArchiveEmulator({ version: '3.0', documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] }, (started) => (emulator = started));
 
   it('repeats a query rejected with 400 exactly once with text instead of query', async () => {
     const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST }).search({ term: 'invoice "gard', page: 1 });
@@ -216,16 +200,7 @@ describe('archive server 3: queries it cannot parse', () => {
 
 describe('archive server 2', () => {
   let emulator: ArchiveEmulator;
-  beforeAll(async () => {
-    emulator = await startArchiveEmulator({ version: '2.20', documents: documents(5), tokens: [TOKEN], pathPrefix: '/paperless' });
-  });
-  afterAll(async () => {
-    await emulator.close();
-  });
-  beforeEach(() => {
-    emulator.clearRequests();
-    emulator.faults = [];
-  });
+  useArchiveEmulator({ version: '2.20', documents: documents(5), tokens: [TOKEN], pathPrefix: '/paperless' }, (started) => (emulator = started));
 
   it('never gets text: a rejected query stays rejected after one request', async () => {
     emulator.faults = [{ match: '/api/documents/', status: 400, contentType: 'text/html; charset=utf-8', body: 'Error listing search results, check logs for more detail.', headers: { 'X-Version': '2.20.15', 'X-Api-Version': '9' } }];
