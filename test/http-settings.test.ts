@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
-import { ARCHIVE_TOKEN, call, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './http-harness.js';
 
 const SETTINGS = '/apps/docs_unified_search/settings';
 const ADMIN = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };
@@ -169,5 +169,24 @@ describe('the overview check', () => {
     expect(h.emulator.requests).toHaveLength(0);
     expect(ok.text).not.toContain(ARCHIVE_TOKEN);
     expect((await call(h, 'GET', OVERVIEW, { basic: ['alice', PASSWORDS.alice] })).status).toBe(403);
+  });
+});
+
+describe('the admin page', () => {
+  test('shows the sync account as placeholder, a stored-token indicator, never the token; the script is served', async () => {
+    await h.fixture.setAppConfig('docs_sync', 'target_user', 'archive');
+    expect((await save({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: '' })).status).toBe(200);
+    const session = await login(h, 'admin', PASSWORDS.admin);
+    const page = await call(h, 'GET', '/index.php/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.text).toMatch(/<input type="text" id="dus-owner" name="archiveOwner" value="" placeholder="archive"/);
+    expect(page.text).toMatch(/<input type="password" id="dus-token" name="token" value=""/);
+    expect(page.text).toContain('A token is stored');
+    expect(page.text).not.toContain(ARCHIVE_TOKEN);
+    expect(page.text).toContain(`<meta name="requesttoken" content="${session.requestToken}">`);
+    const script = await call(h, 'GET', '/apps/docs_unified_search/js/admin-settings.js');
+    expect(script.status).toBe(200);
+    expect(String(script.headers['content-type'])).toContain('text/javascript');
   });
 });
