@@ -19,6 +19,19 @@ export function typeIconUrl(hostUrl: string | null, mimetype: string): string {
   return `${base(hostUrl)}/core/mimeicon?mime=${encodeURIComponent(mimetype)}`;
 }
 
+/** Building a DateTimeFormat costs far more than using one: one per language, kept. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(language: string | null | undefined): Intl.DateTimeFormat {
+  const key = language ?? '';
+  let formatter = formatters.get(key);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeZone: 'UTC' });
+    if (formatters.size < 200) formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /** The host stores languages as `de_DE`; Intl wants `de-DE`. Unknown or absent → English. */
 export function localeOf(language: string | null | undefined): string {
   if (language === null || language === undefined || language === '') return 'en';
@@ -38,5 +51,5 @@ export function formatDay(created: string | null, language: string | null | unde
   const moment = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));
   if (Number.isNaN(moment.getTime())) return created;
   // The day is a calendar day, not a moment: formatting it in UTC keeps it from moving.
-  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeZone: 'UTC' }).format(moment);
+  return formatterFor(language).format(moment);
 }
