@@ -105,4 +105,15 @@ describe('search command', () => {
     expect((await run(['search', 'bob', 'invoice'], { tty: true, env: { NO_COLOR: '1' } })).out).not.toContain('\u001b[');
     expect((await run(['--no-color', 'search', 'bob', 'invoice'], { tty: true })).out).not.toContain('\u001b[');
   });
+
+  test('--since and --until reach the archive server as its date bounds', async () => {
+    world.archive.clearRequests();
+    const result = await run(['search', 'bob', 'invoice', '--since=2020-01-01', '--until=2020-12-31', '--json']);
+    expect(result.code).toBe(0);
+    const request = world.archive.requests.find((r) => r.query.query === 'invoice');
+    expect(request?.query).toMatchObject({ created__date__gte: '2020-01-01', created__date__lt: '2021-01-01' });
+    const items = JSON.parse(result.out) as { id: number }[];
+    const created = new Map(world.archive.documents.map((d) => [d.id, d.created]));
+    for (const item of items) expect(created.get(item.id)?.startsWith('2020-')).toBe(true);
+  });
 });
