@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../src/cli.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
-import { captureIO } from './support/capture-io.js';
+import { runCli as occ, settingsOf } from './support/settings-helpers.js';
 
 let host: HostFixture;
 
@@ -14,16 +13,6 @@ function freshDir(initial?: Record<string, unknown>): string {
   return dir;
 }
 
-async function occ(dir: string, args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIO();
-  const code = await main(['--config-dir', dir, ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
-
-function settingsOf(dir: string): Record<string, unknown> {
-  const path = join(dir, 'settings.json');
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
-}
 
 const APP = 'docs_unified_search';
 

@@ -3,11 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../src/cli.js';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
-import { captureIO } from './support/capture-io.js';
-import { everyFileUnder } from './support/settings-helpers.js';
+import { everyFileUnder, runCli, settingsOf, type CliRun } from './support/settings-helpers.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 
 const TOKEN = 'emulator-token';
@@ -18,11 +16,7 @@ let otherPort: ArchiveEmulator;
 let host: HostFixture;
 const roots: string[] = [];
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
+type Run = CliRun;
 
 function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dus-setup-'));
@@ -31,16 +25,9 @@ function freshDir(): string {
 }
 
 async function run(dir: string, args: readonly string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; hostDb?: boolean } = {}): Promise<Run> {
-  const io = captureIO({ ...(options.stdin === undefined ? {} : { stdin: options.stdin }), env: options.env ?? {} });
-  const globals = ['--config-dir', dir, ...(options.hostDb === false ? [] : ['--host-db', host.dbUrl])];
-  const code = await main([...globals, ...args], io);
-  return { code, out: io.out(), err: io.err() };
+  return runCli(dir, [...(options.hostDb === false ? [] : ['--host-db', host.dbUrl]), ...args], options);
 }
 
-function settingsOf(dir: string): Record<string, unknown> {
-  const path = join(dir, 'settings.json');
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
-}
 
 function tokenOf(dir: string): ReturnType<FileCredentialStore['load']> {
   return new FileCredentialStore({ directory: dir, env: {} }).load();
@@ -199,8 +186,7 @@ describe('where the host is', () => {
     expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);
     const nextcloud = join(freshDir(), 'nextcloud');
     await host.writeNextcloudDir(nextcloud);
-    const io = captureIO();
-    expect(await main(['--config-dir', dir, '--nextcloud', nextcloud, 'setup', `--url=${archive.url}`], io)).toBe(0);
+    expect((await runCli(dir, ['--nextcloud', nextcloud, 'setup', `--url=${archive.url}`])).code).toBe(0);
     const stored = settingsOf(dir);
     expect(stored.nextcloud_dir).toBe(nextcloud);
     expect(stored.host_db).toBeUndefined();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../src/cli.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
-import { captureIO } from './support/capture-io.js';
+import { runCli as run, settingsOf } from './support/settings-helpers.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 
 const TOKEN = 'emulator-token';
@@ -12,18 +11,8 @@ const TOKEN = 'emulator-token';
 let archive: ArchiveEmulator;
 let host: HostFixture;
 
-async function run(dir: string, args: readonly string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIO({ ...(options.stdin === undefined ? {} : { stdin: options.stdin }), env: options.env ?? {} });
-  const code = await main(['--config-dir', dir, ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
-
 function settingsPath(dir: string): string {
   return join(dir, 'settings.json');
-}
-
-function settingsOf(dir: string): Record<string, unknown> {
-  return existsSync(settingsPath(dir)) ? (JSON.parse(readFileSync(settingsPath(dir), 'utf8')) as Record<string, unknown>) : {};
 }
 
 /** A config directory saved by setup against the emulator. */

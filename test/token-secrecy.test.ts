@@ -3,13 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { main } from '../src/cli.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { serve } from '../src/commands/serve.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { captureIO } from './support/capture-io.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
-import { everyFileUnder } from './support/settings-helpers.js';
+import { everyFileUnder, runCli } from './support/settings-helpers.js';
 
 /**
  * The issue's acceptance: every command of the suite runs with a known token, through its
@@ -31,10 +30,9 @@ let dir: string;
 const transcript: string[] = [];
 
 async function run(args: readonly string[], options: { stdin?: string } = {}): Promise<number> {
-  const io = captureIO({ env: { DUS_LOG_LEVEL: 'debug' }, ...(options.stdin === undefined ? {} : { stdin: options.stdin }) });
-  const code = await main(['--config-dir', dir, '--host-db', host.dbUrl, ...args], io);
+  const { code, out, err } = await runCli(dir, ['--host-db', host.dbUrl, ...args], { ...options, env: { DUS_LOG_LEVEL: 'debug' } });
   // The arguments themselves are left out: some carry the token on purpose, to prove it is not echoed.
-  transcript.push(`run ${transcript.length + 1} → ${code}\n${io.out()}${io.err()}`);
+  transcript.push(`run ${transcript.length + 1} → ${code}\n${out}${err}`);
   return code;
 }
 

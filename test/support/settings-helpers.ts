@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { main } from '../../src/cli.js';
+import { captureIO } from './capture-io.js';
 
 /** Every byte under a directory as one text, for proving that a secret is nowhere in clear. */
 export function everyFileUnder(dir: string): string {
@@ -36,4 +38,23 @@ export function runNodeScript(script: string, args: readonly string[]): Promise<
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => done({ code, stderr }));
   });
+}
+
+export interface CliRun {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+}
+
+/** Runs the suite in-process with `--config-dir dir`, an environment of its own and optional stdin. */
+export async function runCli(dir: string, args: readonly string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  const io = captureIO({ ...(options.stdin === undefined ? {} : { stdin: options.stdin }), env: options.env ?? {} });
+  const code = await main(['--config-dir', dir, ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+/** The settings file of a config directory as plain JSON; empty when there is none. */
+export function settingsOf(dir: string): Record<string, unknown> {
+  const path = join(dir, 'settings.json');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
 }
