@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryCache } from '../src/core/cache/memory-cache.js';
+import type { Cache } from '../src/core/cache/types.js';
 import type { ServiceContext } from '../src/core/context-types.js';
 import { openContext } from '../src/core/context.js';
 import { saveSettings } from '../src/core/settings/save-settings.js';
@@ -28,7 +29,7 @@ export interface SearchWorld {
   readonly archive: ArchiveEmulator;
   readonly host: HostFixture;
   /** A fresh configured context (own config directory and cache); closed by `close()`. */
-  context(options?: { cache?: MemoryCache; configure?: boolean }): Promise<WorldContext>;
+  context(options?: { cache?: Cache; configure?: boolean }): Promise<WorldContext>;
   close(): Promise<void>;
 }
 
