@@ -55,7 +55,14 @@ async function pinpoint(sql: SqlClient): Promise<never> {
   throw new DusError('host_schema', 'The host database could not be read, although every table and column it needs is there.');
 }
 
+const MISSING = /no such (table|column)|does not exist|doesn't exist|unknown column|invalid object/i;
+
 function schemaError(sql: SqlClient, what: string, cause: unknown): DusError {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  // A probe that failed for another reason (connection lost, permissions) is not a schema verdict.
+  if (!MISSING.test(message)) {
+    return new DusError('host_unreachable', `The host database could not be read while checking its tables: ${message}`, { cause });
+  }
   return new DusError(
     'host_schema',
     `This is not a Nextcloud database the adapter knows: ${what}. Check the table prefix (--table-prefix or dbtableprefix in config.php, now '${sql.prefix}') and that Nextcloud 33 or newer is installed there.`,
