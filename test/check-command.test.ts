@@ -35,6 +35,19 @@ describe('check command', () => {
     expect(result.err).toBe('');
   });
 
+  test('archive server 3: versions named, same coverage', async () => {
+    const { dir } = await world.context();
+    world.archive.version = '3.0';
+    try {
+      const result = await run(dir, ['check']);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('version 3.0.5, API version 10.');
+      expect(result.out).toContain(`${withFile()} of 60 document(s)`);
+    } finally {
+      world.archive.version = '2.20';
+    }
+  });
+
   test('--json for CI', async () => {
     const { dir } = await world.context();
     const result = await run(dir, ['check', '--json']);
