@@ -157,6 +157,28 @@ describe.each(dialects)('host adapter on %s', (dialect) => {
     expect(page.files).toEqual(all.files.slice(2, 5));
   });
 
+  test('§11.2 / §11.6: a file moved out of the shared folder disappears, moved back it returns; a restored file counts again', async () => {
+    const bill = (await host.ownedArchiveFiles(A, [17])).get(17)?.fileId ?? -1;
+    await fx.moveNode(A, bill, 'files/Archive/Other/bill [P17].pdf');
+    try {
+      expect(await ask(host, 'visible', 'bob', [17])).toEqual({});
+      expect(await ask(host, 'owned', A, [17])).toEqual({ 17: '/Archive/Other/bill [P17].pdf' });
+    } finally {
+      await fx.moveNode(A, bill, 'files/Archive/2024/Q1/bill [P17].pdf');
+    }
+    expect(await ask(host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
+    const trashed = [...fx.model.files.values()].find((f) => f.name.startsWith('x [P8].pdf'))?.fileid ?? -1;
+    await fx.moveNode(A, trashed, 'files/Restored/x [P8].pdf');
+    try {
+      expect(await ask(host, 'owned', A, [8])).toEqual({ 8: '/Restored/x [P8].pdf' });
+      // It was itself shared with bob before it went to the trash: the share works again.
+      expect(await ask(host, 'visible', 'bob', [8])).toEqual({ 8: '/x [P8].pdf.d1700000000' });
+    } finally {
+      await fx.moveNode(A, trashed, `files_trashbin/files/x [P8].pdf.d1700000000`);
+    }
+    expect(await ask(host, 'owned', A, [8])).toEqual({});
+  });
+
   test('hide_disabled_user_shares = yes hides shares of a disabled owner', async () => {
     await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
     try {
