@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryCache } from '../src/core/cache/memory-cache.js';
 import type { ServiceContext } from '../src/core/context-types.js';
@@ -323,6 +323,13 @@ describe('failures', () => {
     const stored = [readFileSync(join(dir, 'settings.json'), 'utf8'), logOf(logFile), JSON.stringify(readHistory(ctx.settings))].join('\n');
     expect(readHistory(ctx.settings)).toHaveLength(1);
     for (const secret of ['zebrapassword', 'qwerty123', 'qwerty456', '?secret', '?token', TOKEN]) expect(stored).not.toContain(secret);
+  });
+
+  test('unreadable settings: a failed outcome, not an exception', async () => {
+    const { ctx, dir } = await world.context();
+    writeFileSync(join(dir, 'settings.json'), '{ not json');
+    const outcome = await runSearch(ctx, { user: 'bob', term: 'invoice' });
+    expect(outcome).toMatchObject({ status: 'failed', entries: [], failure: { code: 'internal' } });
   });
 
   test('results whose file lookup fails are left out with a warning', async () => {

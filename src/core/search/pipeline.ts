@@ -90,7 +90,13 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
   if (term === '') return NOTHING;
-  const connection = ctx.archiveConnection();
+  let connection: ReturnType<ServiceContext['archiveConnection']>;
+  try {
+    connection = ctx.archiveConnection();
+  } catch (error: unknown) {
+    // Unreadable settings: no results like any other failure, never an exception to the caller.
+    return { ...NOTHING, status: 'failed', failure: reportSearchFailure(ctx, error, [input.term]) };
+  }
   if (connection === null) return NOTHING;
 
   const secrets = [input.term, connection.token];
