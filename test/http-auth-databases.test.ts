@@ -1,0 +1,68 @@
+/** The host checks of authentication (passwords, app passwords, admins, sessions) on all three databases. */
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { createHash } from 'node:crypto';
+import { pino } from 'pino';
+import { Authenticator } from '../src/core/auth/authenticator.js';
+import { openHost } from '../src/core/host/open-host.js';
+import type { HostAdapter } from '../src/core/host/types.js';
+import { reachableDialects } from './support/host-fixtures/dialects.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+
+const dialects = await reachableDialects('authentication');
+const opened: { fixture: HostFixture; host: HostAdapter }[] = [];
+
+afterAll(async () => {
+  for (const { fixture, host } of opened) {
+    await host.close();
+    await fixture.drop();
+  }
+});
+
+if (dialects.length === 0) test.skip('no database is reachable (reasons printed above)', () => undefined);
+
+const sha512 = (text: string): string => createHash('sha512').update(text).digest('hex');
+
+describe.each(dialects)('%s host', (dialect) => {
+  test('passwords, app passwords, admins and session re-checks', async () => {
+    const fixture = await createHostFixture(dialect);
+    await fixture.addUser('Admin', { password: 'admin-pw-1', hash: 'bcrypt' });
+    await fixture.addUser('frank', { password: 'frank-pw-1', hash: 'bcrypt' });
+    await fixture.addUser('gina', { password: 'gina-pw-1', hash: 'bcrypt', enabled: false });
+    await fixture.addGroup('admin', ['Admin']);
+    const now = Math.floor(Date.now() / 1000);
+    const tokens: [number, string, string, number, number | null, boolean][] = [
+      [1, 'frank', 'Frank-app-aaaaa-bbbbb-ccccc-ddddd', 1, null, false],
+      [2, 'frank', 'Frank-wipe-aaaa-bbbbb-ccccc-ddddd', 2, null, false],
+      [3, 'frank', 'Frank-old-aaaaa-bbbbb-ccccc-ddddd', 1, now - 10, false],
+      [4, 'frank', 'Frank-inv-aaaaa-bbbbb-ccccc-ddddd', 1, now + 3600, true],
+    ];
+    for (const [id, uid, token, type, expires, invalid] of tokens) {
+      await fixture.exec(
+        'INSERT INTO oc_authtoken (id, uid, login_name, name, token, type, remember, last_activity, last_check, expires, version, password_invalid) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, ?, 2, ?)',
+        [id, uid, uid, 'test', sha512(token), type, expires, dialect === 'pgsql' ? invalid : invalid ? 1 : 0],
+      );
+    }
+    const host = await openHost({ dbUrl: fixture.dbUrl }, { logger: pino({ level: 'silent' }) });
+    opened.push({ fixture, host });
+    const auth = new Authenticator(host);
+
+    const admin = await auth.authenticate('admin', 'admin-pw-1');
+    expect(admin).toMatchObject({ uid: 'Admin', admin: true, via: 'password' });
+    expect(await auth.authenticate('ADMIN', 'admin-pw-1')).toMatchObject({ uid: 'Admin' });
+    expect(await auth.authenticate('Admin', 'wrong')).toBeNull();
+    expect(await auth.authenticate('nobody', 'admin-pw-1')).toBeNull();
+    expect(await auth.authenticate('gina', 'gina-pw-1')).toBeNull();
+    expect(await auth.authenticate('frank', 'frank-pw-1')).toMatchObject({ uid: 'frank', admin: false, via: 'password' });
+
+    expect(await auth.authenticate('frank', 'Frank-app-aaaaa-bbbbb-ccccc-ddddd')).toMatchObject({ uid: 'frank', via: 'app-password' });
+    expect(await auth.authenticate('FRANK', 'Frank-app-aaaaa-bbbbb-ccccc-ddddd')).toMatchObject({ uid: 'frank' });
+    for (const refused of ['Frank-wipe-aaaa-bbbbb-ccccc-ddddd', 'Frank-old-aaaaa-bbbbb-ccccc-ddddd', 'Frank-inv-aaaaa-bbbbb-ccccc-ddddd']) {
+      expect([refused, await auth.authenticate('frank', refused)]).toEqual([refused, null]);
+    }
+    expect(await auth.authenticate('Admin', 'Frank-app-aaaaa-bbbbb-ccccc-ddddd')).toBeNull();
+
+    const fingerprint = admin?.passwordFingerprint ?? '';
+    expect(await auth.sessionPrincipal('Admin', fingerprint)).toMatchObject({ uid: 'Admin', admin: true, via: 'session' });
+    expect(await auth.sessionPrincipal('Admin', 'f'.repeat(64))).toBeNull();
+  });
+});
