@@ -24,7 +24,8 @@ export async function throttledLogin(services: AuthServices, address: string, lo
   if (verdict.delayMs > 0) await services.sleep(verdict.delayMs);
   const principal = await (await services.authenticator()).authenticate(login, password);
   if (principal === null) await services.throttle.registerFailure(address);
-  else await services.throttle.reset(address);
+  // Only an address with failures has a count to clear: no write for every good Basic call.
+  else if (verdict.delayMs > 0) await services.throttle.reset(address);
   return principal;
 }
 
