@@ -144,6 +144,7 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
 
   test.each([
     ['a bad URL', ['--url=paperless.example.com', '--token-stdin'], 'invalid_url'],
+    ['an FTP URL', ['--url=ftp://p.example.com/', '--token-stdin'], 'unsupported_scheme'],
     ['a URL with a query', ['--url=https://p.example.com/?x=1', '--token-stdin'], 'url_extras'],
     ['a Unicode host', ['--url=https://bücher.example', '--token-stdin'], 'host_not_ascii'],
     ['no token at all', ['--url=https://p.example.com'], 'token_required'],
