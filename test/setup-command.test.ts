@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Readable } from 'node:stream';
 import { join } from 'node:path';
+import { MAX_FIRST_LINE_CHARS, readFirstLine } from '../src/commands/shared-options.js';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { everyFileUnder, runCli, settingsOf, type CliRun } from './support/settings-helpers.js';
@@ -167,6 +169,25 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/^Error \[usage\]/);
     expect(result.err).toMatch(message);
+    expect(settingsOf(dir)).toEqual({});
+  });
+});
+
+describe('reading the token from standard input', () => {
+  test('an endless stream without a line end is not read on: a usage error at the cap', async () => {
+    const endless = Readable.from((function* () {
+      for (;;) yield 'x'.repeat(4096);
+    })());
+    await expect(readFirstLine(endless)).rejects.toMatchObject({ code: 'usage' });
+  });
+
+  test('a first line beyond the cap: exit 2, nothing stored, nothing sent', async () => {
+    const dir = freshDir();
+    archive.clearRequests();
+    const result = await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: 'a'.repeat(MAX_FIRST_LINE_CHARS + 1) });
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]: the first line of standard input is longer/);
+    expect(archive.requests).toEqual([]);
     expect(settingsOf(dir)).toEqual({});
   });
 });

@@ -1,5 +1,5 @@
 import type { ServiceOptions } from '../core/context-types.js';
-import { isDusError } from '../core/errors.js';
+import { DusError, isDusError } from '../core/errors.js';
 import type { HostLocation } from '../core/host/types.js';
 import { formatError } from './output.js';
 import type { CommandContext, CommandIO, GlobalOptions } from './types.js';
@@ -45,12 +45,18 @@ export function reportFailure(io: CommandIO, error: unknown): number {
   return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
 }
 
-/** The first line of a stream (without its line end); reading stops there. */
+/** Far longer than any API token: a stream without a line end in reach (`< /dev/zero`) is not read on. */
+export const MAX_FIRST_LINE_CHARS = 64 * 1024;
+
+/** The first line of a stream (without its line end); reading stops there, or at the length cap. */
 export async function readFirstLine(stream: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   for await (const chunk of stream) {
     text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     if (text.includes('\n')) break;
+    if (text.length > MAX_FIRST_LINE_CHARS) {
+      throw new DusError('usage', `the first line of standard input is longer than ${MAX_FIRST_LINE_CHARS} characters: pipe only the API token into it.`);
+    }
   }
   const end = text.indexOf('\n');
   return (end === -1 ? text : text.slice(0, end)).replace(/\r$/, '');
