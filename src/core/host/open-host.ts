@@ -50,6 +50,14 @@ function text(value: unknown): string | null {
   return String(value);
 }
 
+/**
+ * The `core`/`enabled` preference: the host compares it with 'true' (a missing row is 'true'),
+ * so '0', 'no' or '' written by a script or another backend disable the account too (§7).
+ */
+function isEnabledValue(value: string | null): boolean {
+  return value === null || value === 'true';
+}
+
 /** Naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */
 function naiveUtc(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
@@ -121,7 +129,7 @@ class DatabaseHost implements HostAdapter {
     const lang = text(row.lang);
     return {
       uid: text(row.uid) ?? uid,
-      enabled: text(row.enabled) !== 'false',
+      enabled: isEnabledValue(text(row.enabled)),
       language: this.#located.forceLanguage ?? (lang !== null && lang !== '' ? lang : this.#located.defaultLanguage),
       displayName: text(row.displayname),
     };
@@ -305,7 +313,7 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
         unsupportedShares += num(row.a);
         break;
       case 'D':
-        if (text(row.t2) === 'false') disabledUsers.add(text(row.t1) ?? '');
+        if (!isEnabledValue(text(row.t2))) disabledUsers.add(text(row.t1) ?? '');
         break;
       default:
         break;

@@ -60,7 +60,9 @@ export interface Mount {
 
 /** The user's valid share mounts: one per shared node, as the host's MountProvider builds them. */
 export function shareMounts(user: string, rows: LookupRows, dataDirectory: string | null): Mount[] {
-  if (rows.sharingConfig.get('enabled') === 'no') return [];
+  // The host loads an app only when its `enabled` row exists and is not 'no' (§3.4 8).
+  const sharing = rows.sharingConfig.get('enabled');
+  if (sharing === undefined || sharing === 'no') return [];
   const hideDisabled = rows.sharingConfig.get('hide_disabled_user_shares') === 'yes';
   const byNode = new Map<number, ShareRow[]>();
   for (const share of rows.shares) {

@@ -417,7 +417,8 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       await upsert('preferences', { userid: uid, appid: app, configkey: key }, value);
       model.preferences.set(preferenceKey(uid, app, key), value);
       const user = model.users.get(uid);
-      if (user !== undefined && app === 'core' && key === 'enabled') user.enabled = value !== 'false';
+      // The host compares with 'true': any other stored value disables the account.
+      if (user !== undefined && app === 'core' && key === 'enabled') user.enabled = value === 'true';
       if (user !== undefined && app === 'core' && key === 'lang') user.lang = value;
     },
     async exec(sql, params = []) {
@@ -451,12 +452,16 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       mimeIds.clear();
       storageOf.clear();
       storageKind.clear();
+      await installSharing();
     },
     async drop() {
       await writer.close();
       await dropDatabase();
     },
   };
+  // The installer enables files_sharing; without this row the host would not load the app.
+  const installSharing = (): Promise<void> => fixture.setAppConfig('files_sharing', 'enabled', 'yes');
+  await installSharing();
   return fixture;
 }
 

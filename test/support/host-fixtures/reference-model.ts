@@ -54,7 +54,9 @@ interface ModelMount {
 }
 
 export function mountsOf(model: FixtureModel, user: string, now: string): ModelMount[] {
-  if (model.appConfig.get(configKey('files_sharing', 'enabled')) === 'no') return [];
+  // An app without an `enabled` row is not installed, so it mounts nothing.
+  const sharing = model.appConfig.get(configKey('files_sharing', 'enabled'));
+  if (sharing === undefined || sharing === 'no') return [];
   const hideDisabled = model.appConfig.get(configKey('files_sharing', 'hide_disabled_user_shares')) === 'yes';
   const groups = effectiveGroups(model, user);
   const received: ModelShare[] = [];
