@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { argon2i, argon2id } from 'hash-wasm';
-import { verifyPasswordHash } from '../src/core/auth/password-hash.js';
+import { decoyLike, verifyPasswordHash } from '../src/core/auth/password-hash.js';
 import { fileIdOfLink } from '../src/core/auth/file-access.js';
 import { call, startHarness, type Harness } from './http-harness.js';
 
@@ -39,6 +39,22 @@ describe('the host password hashes (oc_users.password)', () => {
     await expect(verifyPasswordHash('pw', '3|$argon2id$v=19$garbage')).resolves.toBe(false);
     await expect(verifyPasswordHash('pw', '1|not-a-hash')).resolves.toBe(false);
     await expect(verifyPasswordHash('pw', '')).resolves.toBe(false);
+  });
+});
+
+describe('the decoy an unknown login is checked against', () => {
+  test('copies the form and cost of the host\'s hashes, and no password matches it', async () => {
+    const argonDecoy = await decoyLike(`3|${await argon(argon2id, 'pw')}`);
+    expect(argonDecoy).toMatch(/^3\|\$argon2id\$v=19\$m=1024,t=2,p=1\$/);
+    const argoniDecoy = await decoyLike(`2|${await argon(argon2i, 'pw')}`);
+    expect(argoniDecoy).toMatch(/^2\|\$argon2i\$v=19\$m=1024,t=2,p=1\$/);
+    const bcryptDecoy = await decoyLike(`1|${bcrypt.hashSync('pw', 5).replace(/^\$2b\$/, '$2y$')}`);
+    expect(bcryptDecoy).toMatch(/^1\|\$2b\$05\$/);
+    await expect(verifyPasswordHash('pw', bcryptDecoy)).resolves.toBe(false);
+    await expect(verifyPasswordHash('pw', argonDecoy)).resolves.toBe(false);
+    // No sample (or an unknown form): a bcrypt check of the host's default cost.
+    expect(await decoyLike(null)).toMatch(/^1\|\$2b\$10\$/);
+    expect(await decoyLike('sha1-or-worse')).toMatch(/^1\|\$2b\$10\$/);
   });
 });
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Authenticator } from '../src/core/auth/authenticator.js';
 import { THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
 import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './http-harness.js';
 
@@ -41,6 +42,13 @@ describe('who may call', () => {
     ]);
     for (const answer of answers) expect(answer.status).toBe(401);
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  });
+
+  test('an unknown login is checked against a decoy with the cost of the host\'s own argon2id hashes', async () => {
+    // The fixture stores argon2id as the host does (m=65536, t=4, p=1): a wrong password costs that
+    // much, so an unknown login must too, or its quicker refusal tells that the user does not exist.
+    const authenticator = new Authenticator(await h.context.host());
+    expect(await authenticator.decoyHash()).toMatch(/^3\|\$argon2id\$v=19\$m=65536,t=4,p=1\$/);
   });
 
   test('a user who is not an administrator gets 403 on settings routes but may use the widget API', async () => {

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { HostAdapter } from '../host/types.js';
 import { appTokenOwner } from './app-token.js';
-import { spendDecoyCheck, verifyPasswordHash } from './password-hash.js';
+import { decoyLike, spendDecoyCheck, verifyPasswordHash } from './password-hash.js';
 
 /** Who a request acts as, and how it proved it. */
 export interface Principal {
@@ -32,15 +32,19 @@ interface UserRow {
   [column: string]: unknown;
 }
 
-/**
- * Checks a login and a password (or app password) against the host database. Every refusal
- * (unknown login, wrong password, disabled account, bad token) is the same `null`, and an
- * unknown login costs a bcrypt check too, so neither answer nor timing tells whether a user exists.
- */
 /** How long a verified login password is remembered (keyed by its stored hash too). */
 const VERIFIED_TTL_MS = 60_000;
 const VERIFIED_MAX = 1000;
 
+/** The forms the host writes, newest first: the decoy copies the one its accounts use. */
+const HASH_FORMS = ['3|%', '2|%', '1|%'] as const;
+
+/**
+ * Checks a login and a password (or app password) against the host database. Every refusal
+ * (unknown login, wrong password, disabled account, bad token) is the same `null`, and an
+ * unknown login costs a check against a decoy hash with the host's own algorithm and cost,
+ * so neither answer nor timing tells whether a user exists.
+ */
 export class Authenticator {
   private readonly legacySalt: string;
   private readonly now: () => number;
@@ -51,6 +55,7 @@ export class Authenticator {
    */
   private readonly verified = new Map<string, number>();
   private readonly verifiedKey = randomBytes(32);
+  private decoy: Promise<string> | undefined;
 
   constructor(private readonly host: HostAdapter, options: AuthenticatorOptions = {}) {
     this.legacySalt = options.legacySalt ?? '';
@@ -66,7 +71,7 @@ export class Authenticator {
     const rows = await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE uid_lower = ?`, [login.toLowerCase()]);
     const row = rows[0];
     if (row === undefined || row.password === null || row.password === '') {
-      await spendDecoyCheck(password);
+      await spendDecoyCheck(password, await this.decoyHash());
       return null;
     }
     const remembered = createHmac('sha256', this.verifiedKey).update(`${row.uid}\0${row.password}\0${password}`).digest('hex');
@@ -78,6 +83,26 @@ export class Authenticator {
     }
     const principal = await this.principal(row.uid, 'password');
     return principal === null ? null : { ...principal, passwordFingerprint: fingerprintOf(row.password) };
+  }
+
+  /** The decoy an unknown login is checked against, made once from a hash the host stored. */
+  decoyHash(): Promise<string> {
+    // A failed look-up is tried again at the next unknown login, with the bcrypt decoy meanwhile.
+    this.decoy ??= this.sampleHash().then(decoyLike, () => {
+      this.decoy = undefined;
+      return decoyLike(null);
+    });
+    return this.decoy;
+  }
+
+  private async sampleHash(): Promise<string | null> {
+    const sql = this.host.sql;
+    for (const form of HASH_FORMS) {
+      const rows = await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE password LIKE ? LIMIT 1`, [form]);
+      const stored = rows[0]?.password;
+      if (typeof stored === 'string') return stored;
+    }
+    return null;
   }
 
   /**

@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { argon2Verify } from 'hash-wasm';
+import { argon2i, argon2id, argon2Verify } from 'hash-wasm';
 
 /**
  * Checks a password against `oc_users.password` the way the host's Hasher does
@@ -45,8 +45,37 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** Work comparable to a real check, spent when the login is unknown so timing does not tell. */
-const DECOY_HASH = '$2b$10$V441.E.ycGTrd84B7lkFoutfGsul8lwZkN1KWZS97vfP5s4DpPULW';
-export async function spendDecoyCheck(password: string): Promise<void> {
-  await bcrypt.compare(password, DECOY_HASH).catch(() => false);
+/** Work comparable to a bcrypt check, for a host whose stored hashes name no known form. */
+const FALLBACK_DECOY = '1|$2b$10$V441.E.ycGTrd84B7lkFoutfGsul8lwZkN1KWZS97vfP5s4DpPULW';
+
+/**
+ * A hash of a random password in the same form and with the same cost parameters as
+ * `sample` (a hash the host stored), so that checking a password against it costs what a
+ * wrong password for a real account costs: an unknown login then takes as long as a known one.
+ */
+export async function decoyLike(sample: string | null): Promise<string> {
+  const password = randomBytes(18).toString('base64');
+  const bcryptCost = /^1\|\$2[abxy]\$(\d\d)\$/.exec(sample ?? '')?.[1];
+  if (bcryptCost !== undefined) return `1|${await bcrypt.hash(password, Number(bcryptCost))}`;
+  const argon = /^([23])\|\$(argon2id|argon2i)\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,3})\$/.exec(sample ?? '');
+  if (argon !== null) {
+    const [, version, kind, memory, iterations, parallelism] = argon;
+    const hash = kind === 'argon2id' ? argon2id : argon2i;
+    const encoded = await hash({
+      password,
+      salt: randomBytes(16),
+      memorySize: Number(memory),
+      iterations: Number(iterations),
+      parallelism: Number(parallelism),
+      hashLength: 32,
+      outputType: 'encoded',
+    });
+    return `${version ?? '3'}|${encoded}`;
+  }
+  return FALLBACK_DECOY;
+}
+
+/** Spends a check against a decoy hash; the answer is thrown away. */
+export async function spendDecoyCheck(password: string, decoy: string): Promise<void> {
+  await verifyPasswordHash(password, decoy).catch(() => false);
 }
