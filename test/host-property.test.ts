@@ -62,7 +62,7 @@ const planArb = fc.record({
     }),
     { maxLength: 4 },
   ),
-  hideDisabled: fc.boolean(),
+  hideDisabled: fc.constantFrom<string | null>('yes', 'no', null),
 });
 type Plan = typeof planArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -139,7 +139,7 @@ async function build(fx: HostFixture, plan: Plan, nested: boolean): Promise<stri
     if (o.target !== undefined) override.target = `/O${o.target}`;
     await fx.overrideGroupShare(share, pick(users, o.user) ?? 'arc', override);
   }
-  if (plan.hideDisabled) await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+  if (plan.hideDisabled !== null) await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', plan.hideDisabled);
   return users;
 }
 

@@ -202,16 +202,21 @@ describe.each(dialects)('host adapter review on %s', (dialect) => {
   test('an enabled preference other than true means disabled (account and hidden shares)', async () => {
     expect((await host.findAccount('weird'))?.enabled).toBe(false);
     expect((await host.findAccount('u1'))?.enabled).toBe(true);
-    expect(await ask(host, 'foreign', 'u1', [124])).toEqual({ 124: '/w [P124].pdf' });
-    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
-    try {
+    // No hide_disabled_user_shares row: hidden, as the host's newer default is 'yes'.
+    expect(await ask(host, 'foreign', 'u1', [124])).toEqual({});
+    // A disabled initiator hides the reshare too.
+    expect(await ask(host, 'visible', 'u1', [125, 101])).toEqual({ 101: '/a_b/f [P101].pdf' });
+    for (const value of ['yes', 'true', '1']) {
+      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', value);
       expect(await ask(host, 'foreign', 'u1', [124])).toEqual({});
-      // A disabled initiator hides the reshare too.
-      expect(await ask(host, 'visible', 'u1', [125, 101])).toEqual({ 101: '/a_b/f [P101].pdf' });
-    } finally {
-      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     }
-    expect(await ask(host, 'visible', 'u1', [125])).toEqual({ 125: '/Reshared/r [P125].pdf' });
+    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+    try {
+      expect(await ask(host, 'foreign', 'u1', [124])).toEqual({ 124: '/w [P124].pdf' });
+      expect(await ask(host, 'visible', 'u1', [125])).toEqual({ 125: '/Reshared/r [P125].pdf' });
+    } finally {
+      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
+    }
   });
 
   test('files_sharing without an enabled row is not installed: no share mounts', async () => {

@@ -45,7 +45,7 @@ const SCENARIOS: readonly Row[] = [
   ['§11.9 uid long enough for an md5 storage id', 'owned', LONG, [12], { 12: '/long [P12].pdf' }],
   ['§11.10 one node, two shares: earliest target', 'visible', 'hank', [13], { 13: '/Twice-user/t [P13].pdf' }],
   ['§11.10 one node, accepted and rejected shares: not mounted', 'visible', 'hank', [14], {}],
-  ['§11.11 disabled owner: still visible by default', 'foreign', 'carol', [15], { 15: '/j [P15].pdf' }],
+  ['§11.11 disabled owner: hidden without a hide_disabled_user_shares row (newer hosts default to yes)', 'foreign', 'carol', [15], {}],
   ['§11.12 shared root without the SHARE bit', 'visible', 'bob', [16], {}],
   ['§11.12 stale uid_owner: nothing readable', 'visible', 'carol', [19], {}],
   ['§11.12 stale uid_owner: not another account file either', 'foreign', 'carol', [19], {}],
@@ -179,13 +179,15 @@ describe.each(dialects)('host adapter on %s', (dialect) => {
     expect(await ask(host, 'owned', A, [8])).toEqual({});
   });
 
-  test('hide_disabled_user_shares = yes hides shares of a disabled owner', async () => {
-    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+  test('hide_disabled_user_shares = no shows shares of a disabled owner, yes hides them', async () => {
+    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     try {
+      expect(await ask(host, 'foreign', 'carol', [15])).toEqual({ 15: '/j [P15].pdf' });
+      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
       expect(await ask(host, 'foreign', 'carol', [15])).toEqual({});
       expect(await ask(host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
     } finally {
-      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     }
   });
 

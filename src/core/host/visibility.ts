@@ -9,6 +9,8 @@ import { homeStorageIds, isInUserFiles } from './storages.js';
 export const FOLDER_MIMETYPE = 'httpd/unix-directory';
 const READ = 1;
 const SHARE = 16;
+/** `hide_disabled_user_shares` values the host reads as false (IAppConfig boolean parsing). */
+const SHOWN_DISABLED: ReadonlySet<string> = new Set(['no', 'false', '0', 'off', '']);
 
 export interface ShareRow {
   readonly id: number;
@@ -63,7 +65,9 @@ export function shareMounts(user: string, rows: LookupRows, dataDirectory: strin
   // The host loads an app only when its `enabled` row exists and is not 'no' (§3.4 8).
   const sharing = rows.sharingConfig.get('enabled');
   if (sharing === undefined || sharing === 'no') return [];
-  const hideDisabled = rows.sharingConfig.get('hide_disabled_user_shares') === 'yes';
+  // A missing row hides: Nextcloud's 2026 patch releases (30–34) changed the default to 'yes'
+  // (server PR #62092, issue #63159); older ones show. Hiding is the side that cannot leak.
+  const hideDisabled = !SHOWN_DISABLED.has(rows.sharingConfig.get('hide_disabled_user_shares') ?? 'yes');
   const byNode = new Map<number, ShareRow[]>();
   for (const share of rows.shares) {
     // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).

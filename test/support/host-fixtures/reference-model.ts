@@ -57,7 +57,9 @@ export function mountsOf(model: FixtureModel, user: string, now: string): ModelM
   // An app without an `enabled` row is not installed, so it mounts nothing.
   const sharing = model.appConfig.get(configKey('files_sharing', 'enabled'));
   if (sharing === undefined || sharing === 'no') return [];
-  const hideDisabled = model.appConfig.get(configKey('files_sharing', 'hide_disabled_user_shares')) === 'yes';
+  // Newer hosts hide when the key is absent; only an explicit false value shows them.
+  const hideValue = model.appConfig.get(configKey('files_sharing', 'hide_disabled_user_shares'));
+  const hideDisabled = hideValue === undefined || !['no', 'false', '0', 'off', ''].includes(hideValue);
   const groups = effectiveGroups(model, user);
   const received: ModelShare[] = [];
   for (const share of model.shares.values()) {
