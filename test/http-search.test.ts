@@ -125,7 +125,7 @@ describe('the search provider', () => {
     expect(all).toEqual(['Contract three', 'Invoice one', 'Invoice two']);
   });
 
-  test('no term asks nothing; malformed limit or cursor is a 400 with a code', async () => {
+  test('no term asks nothing; a limit outside 1–50, a malformed cursor or date is a 400 with a code', async () => {
     h.emulator.clearRequests();
     const empty = await search('alice', 'term=');
     expect(empty.data?.entries).toEqual([]);
@@ -133,6 +133,12 @@ describe('the search provider', () => {
     const badLimit = await search('alice', 'term=invoice&limit=lots');
     expect(badLimit.status).toBe(400);
     expect(badLimit.raw.json<Envelope<{ code: string }>>().ocs.data.code).toBe('usage');
+    for (const query of ['limit=0', 'limit=51', 'limit=7.5', 'since=someday', 'until=2026-11-01Tnoon']) {
+      const refused = await search('alice', `term=invoice&${query}`);
+      expect([query, refused.status]).toEqual([query, 400]);
+      expect(refused.raw.json<Envelope<{ code: string }>>().ocs.data.code).toBe('usage');
+    }
+    expect((await search('alice', 'term=invoice&limit=50')).status).toBe(200);
     const badCursor = await search('alice', 'term=invoice&cursor=-4');
     expect(badCursor.status).toBe(400);
     expect(badCursor.raw.json<Envelope<{ code: string }>>().ocs.data.code).toBe('usage');

@@ -79,7 +79,7 @@ describe('the newest documents, per user', () => {
     expect(bad.status).toBe(400);
   });
 
-  test('limit: default 7, at most 30; the list-full link only when full and never for the archive account', async () => {
+  test('limit: default 7, 1 to 30 (else 400); the list-full link only when full and never for the archive account', async () => {
     const two = await widget('alice', '&limit=2');
     expect(two?.items).toHaveLength(2);
     expect(two?.moreUrl).toBe(`${HOST_URL}/apps/files/sharingin`);
@@ -87,10 +87,12 @@ describe('the newest documents, per user', () => {
     const archive = await widget('archive', '&limit=2');
     expect(archive?.items).toHaveLength(2);
     expect(archive?.moreUrl).toBeNull();
-    expect((await widget('archive', '&limit=500'))?.items).toHaveLength(4);
-    const bad = await call(h, 'GET', `${ITEMS}?widgets[]=${WIDGET_ID}&limit=many`, { basic: ['alice', PASSWORDS.alice] });
-    expect(bad.status).toBe(400);
-    expect(bad.json<{ ocs: { data: { code: string } } }>().ocs.data.code).toBe('usage');
+    expect((await widget('archive', '&limit=30'))?.items).toHaveLength(4);
+    for (const limit of ['many', '0', '31', '500', '2.5']) {
+      const bad = await call(h, 'GET', `${ITEMS}?widgets[]=${WIDGET_ID}&limit=${limit}`, { basic: ['alice', PASSWORDS.alice] });
+      expect([limit, bad.status]).toEqual([limit, 400]);
+      expect(bad.json<{ ocs: { data: { code: string } } }>().ocs.data.code).toBe('usage');
+    }
   });
 
   test('other widgets asked for get nothing from this one; v1 returns the bare items', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
-import { WIDGET_ID, WIDGET_TITLE, widgetItems, type WidgetItems } from '../../core/widget/widget-items.js';
+import { WIDGET_ID, WIDGET_LIMIT_MAX, WIDGET_TITLE, widgetItems, type WidgetItems } from '../../core/widget/widget-items.js';
 import { widgetOffer } from '../../core/widget/offer.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
@@ -10,7 +10,7 @@ const itemsQuery = {
   type: 'object',
   properties: {
     'widgets[]': { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
-    limit: { type: 'string', pattern: '^[0-9]{1,6}$' },
+    limit: { type: 'integer', minimum: 1, maximum: WIDGET_LIMIT_MAX },
   },
 } as const;
 
@@ -65,7 +65,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: ServiceCo
     if (wanted !== null && !wanted.includes(WIDGET_ID)) return {};
     const offer = await widgetOffer(context);
     if (offer === null) return {};
-    const limit = typeof query.limit === 'string' ? Number(query.limit) : undefined;
+    const limit = typeof query.limit === 'number' ? query.limit : undefined;
     const sinceId = sinceIdOf(query);
     const result = await widgetItems(
       { user: uid, limit, ...(sinceId === undefined ? {} : { sinceId }) },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { fileIdOfLink, openableArchiveFile } from '../../core/auth/file-access.js';
 import type { ServiceContext } from '../../core/context-types.js';
 import { fileLink, previewUrl } from '../../core/search/entry-format.js';
+import { PROVIDER_LIMIT_MAX } from '../../core/search/inputs.js';
 import { runSearch, type SearchEntry } from '../../core/search/pipeline.js';
 import { APP_ID } from '../../core/version.js';
 import { badInput } from '../http-error.js';
@@ -16,7 +17,8 @@ const searchQuery = {
   type: 'object',
   properties: {
     term: { type: 'string', maxLength: 1000 },
-    limit: { type: 'string', pattern: '^[0-9]{1,6}$' },
+    // Out of range is refused rather than clamped: a caller asking for 500 learns the maximum.
+    limit: { type: 'integer', minimum: 1, maximum: PROVIDER_LIMIT_MAX },
     cursor: { type: 'string', maxLength: 20 },
     since: { type: 'string', maxLength: 64 },
     until: { type: 'string', maxLength: 64 },
@@ -80,13 +82,13 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
 
   app.get(`/ocs/v2.php/search/providers/${PROVIDER_ID}/search`, { config: { dus: USER_OCS }, schema: { querystring: searchQuery } }, async (request) => {
     const principal = requirePrincipal(request.principal);
-    const query = request.query as { term?: string; limit?: string; cursor?: string; since?: string; until?: string };
+    const query = request.query as { term?: string; limit?: number; cursor?: string; since?: string; until?: string };
     // A failing archive server or host gives no results here (logged, in the history), as in the host.
     const outcome = await runSearch(context, {
       user: principal.uid,
       term: query.term ?? '',
       ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
-      ...(query.limit === undefined ? {} : { limit: Number(query.limit) }),
+      ...(query.limit === undefined ? {} : { limit: query.limit }),
       ...(query.since === undefined ? {} : { since: query.since }),
       ...(query.until === undefined ? {} : { until: query.until }),
     });
