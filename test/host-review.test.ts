@@ -271,6 +271,12 @@ describe.each(dialects)('host adapter review on %s', (dialect) => {
   });
 });
 
+test('a table prefix that is not a plain identifier is refused before any statement runs', async () => {
+  for (const tablePrefix of ['oc_users u; --', 'oc_"', 'oc.', "oc_'"]) {
+    await expect(openHost({ dbUrl: 'sqlite:///nonexistent/never-opened.db', tablePrefix })).rejects.toMatchObject({ code: 'host_config' });
+  }
+});
+
 describe.each(dialects)('nested groups with a cycle on %s', (dialect) => {
   let fx: HostFixture;
   let host: HostAdapter;

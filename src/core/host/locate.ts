@@ -17,7 +17,7 @@ export interface LocatedHost {
 export async function locateHost(location: HostLocation, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocatedHost> {
   if (location.dbUrl !== undefined && location.dbUrl !== '') {
     return {
-      params: paramsFromUrl(location.dbUrl, location.tablePrefix ?? 'oc_'),
+      params: paramsFromUrl(location.dbUrl, checkedPrefix(location.tablePrefix ?? 'oc_', 'the table prefix given')),
       hostUrl: cleanUrl(location.hostUrl ?? null),
       instanceSecret: null,
       dataDirectory: null,
@@ -55,9 +55,18 @@ function cleanUrl(url: string | null): string | null {
   return url === null ? null : url.replace(/\/+$/, '');
 }
 
+/**
+ * The prefix is written into every statement (table names cannot be bound), so only letters,
+ * digits and underscores pass: anything else could change what a statement does.
+ */
+function checkedPrefix(prefix: string, origin: string): string {
+  if (/^[A-Za-z0-9_]{0,32}$/.test(prefix)) return prefix;
+  throw new DusError('host_config', `The table prefix from ${origin} may hold only letters, digits and underscores (at most 32); got ${JSON.stringify(prefix.slice(0, 40))}.`);
+}
+
 function paramsFromConfig(location: HostLocation, get: (key: string) => PhpValue | undefined, file: string): ConnectionParams {
   const rawType = stringOrNull(get('dbtype')) ?? 'sqlite';
-  const prefix = location.tablePrefix ?? stringOrNull(get('dbtableprefix')) ?? 'oc_';
+  const prefix = checkedPrefix(location.tablePrefix ?? stringOrNull(get('dbtableprefix')) ?? 'oc_', location.tablePrefix === undefined ? `dbtableprefix in ${file}` : 'the table prefix given');
   const dbname = stringOrNull(get('dbname')) ?? 'owncloud';
   const source = `${file}`;
   if (rawType === 'sqlite' || rawType === 'sqlite3') {
