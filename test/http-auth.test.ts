@@ -160,6 +160,21 @@ describe('CSRF', () => {
     expect((await call(h, 'GET', WIDGETS, { basic: ['erin', 'erin-pass-2'] })).status).toBe(200);
   });
 
+  test('a login always starts a new session id: a planted or earlier session is worth nothing after it', async () => {
+    const planted = `dus_session=${'P'.repeat(43)}`;
+    const fromPlanted = await call(h, 'POST', '/login', { cookie: planted, form: { user: 'alice', password: PASSWORDS.alice } });
+    const issued = String(fromPlanted.headers['set-cookie']).split(';')[0] ?? '';
+    expect(issued).toMatch(/^dus_session=[A-Za-z0-9_-]{43}$/);
+    expect(issued).not.toBe(planted);
+
+    const earlier = await login(h, 'alice', PASSWORDS.alice);
+    const again = await call(h, 'POST', '/login', { cookie: earlier.cookie, form: { user: 'admin', password: PASSWORDS.admin } });
+    const renewed = String(again.headers['set-cookie']).split(';')[0] ?? '';
+    expect(renewed).not.toBe(earlier.cookie);
+    const headers = { requesttoken: earlier.requestToken };
+    expect((await call(h, 'GET', WIDGETS, { cookie: earlier.cookie, headers })).status).toBe(401);
+  });
+
   test('logout ends the session', async () => {
     const session = await login(h, 'alice', PASSWORDS.alice);
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers: { requesttoken: session.requestToken } })).status).toBe(200);
