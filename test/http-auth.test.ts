@@ -191,16 +191,25 @@ describe('password confirmation', () => {
     expect(answer.json()).toMatchObject({ url: null, tokenConfigured: false });
   });
 
-  test('a session confirms at login, expires after 30 minutes, and is confirmed again with the password', async () => {
+  test('a session confirms at login, Save and Disconnect refuse after 30 minutes until the password is confirmed again', async () => {
     const session = await login(h, 'admin', PASSWORDS.admin);
     const headers = { requesttoken: session.requestToken };
     const fresh = await call(h, 'DELETE', SETTINGS, { cookie: session.cookie, headers });
     expect(fresh.status).toBe(200);
 
-    h.clock.now += 31 * 60 * 1000;
-    const stale = await call(h, 'DELETE', SETTINGS, { cookie: session.cookie, headers });
-    expect(stale.status).toBe(403);
-    expect(stale.json().code).toBe('password_confirmation_required');
+    // Within the window the confirmation from the login still counts for Save.
+    h.clock.now += 29 * 60 * 1000;
+    const save = { url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive' };
+    expect((await call(h, 'POST', SETTINGS, { cookie: session.cookie, headers, form: save })).status).toBe(200);
+
+    h.clock.now += 2 * 60 * 1000;
+    for (const path of [SETTINGS, `/index.php${SETTINGS}`]) {
+      for (const method of ['DELETE', 'POST']) {
+        const stale = await call(h, method, path, { cookie: session.cookie, headers, ...(method === 'POST' ? { form: save } : {}) });
+        expect([method, path, stale.status, stale.json().code]).toEqual([method, path, 403, 'password_confirmation_required']);
+      }
+    }
+    expect(h.context.settings.get('docs_url')).toBe(h.emulator.url);
     // Clear history needs no confirmation.
     expect((await call(h, 'DELETE', `${SETTINGS}/diagnostics`, { cookie: session.cookie, headers })).status).toBe(200);
 
