@@ -290,6 +290,27 @@ describe('throttling of failed logins', () => {
   });
 });
 
+describe('throttling counts a client network, not one address', () => {
+  test('failures from many IPv6 addresses of one /56 add up; another /56 is not refused', async () => {
+    for (let i = 0; i <= THROTTLE_MAX_FAILURES; i += 1) {
+      // Each failure from another address of the same end-user allocation 2001:db8:0:ab00::/56.
+      const from = `2001:db8:0:ab${i.toString(16).padStart(2, '0')}::${i + 1}`;
+      expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from })).status).toBe(401);
+    }
+    const refused = await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from: '2001:db8:0:abff:1234::9' });
+    expect(refused.status).toBe(429);
+    expect((await call(h, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from: '2001:db8:0:ac00::1' })).status).toBe(200);
+  });
+
+  test('an IPv4 address and its IPv4-mapped IPv6 form are one client', async () => {
+    h.delays.length = 0;
+    expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from: '10.4.0.1' })).status).toBe(401);
+    expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from: '::ffff:10.4.0.1' })).status).toBe(401);
+    expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from: '10.4.0.1' })).status).toBe(401);
+    expect(h.delays).toEqual([200, 400]);
+  });
+});
+
 describe('nothing leaks', () => {
   test('the host log never holds a password or the archive token', () => {
     const log = readFileSync(join(h.configDir, 'host.log'), 'utf8');

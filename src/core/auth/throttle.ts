@@ -1,10 +1,13 @@
+import ipaddr from 'ipaddr.js';
 import type { Cache } from '../cache/types.js';
 
 /**
  * Failed-login throttling per client address, after the host's brute-force protection:
  * failures counted over 12 hours; the next attempt from that address waits
  * 100 ms × 2^failures (capped at 25 s); past 10 failures the address is refused (HTTP 429)
- * until the window ends. A successful login clears the address's count.
+ * until the window ends. A successful login clears the address's count. Like the host, an
+ * IPv6 client is counted by its /56 network (one end user's allocation holds billions of
+ * addresses), and an IPv4-mapped IPv6 address as the IPv4 address it is.
  */
 export const THROTTLE_WINDOW_MS = 12 * 60 * 60 * 1000;
 export const THROTTLE_BASE_MS = 100;
@@ -55,6 +58,18 @@ export function delayFor(failures: number): number {
   return Math.min(THROTTLE_BASE_MS * 2 ** failures, THROTTLE_MAX_DELAY_MS);
 }
 
+/** The IPv6 prefix length the host's brute-force protection counts as one client by default. */
+export const THROTTLE_IPV6_PREFIX = 56;
+
+/** The network a client address is counted under: the IPv4 address, or its IPv6 /56. */
+export function throttleSubnet(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const bytes = parsed.toByteArray().map((byte, index) => (index < THROTTLE_IPV6_PREFIX / 8 ? byte : 0));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${THROTTLE_IPV6_PREFIX}`;
+}
+
 function keyOf(address: string): string {
-  return `auth:throttle:${address}`;
+  return `auth:throttle:${throttleSubnet(address)}`;
 }
