@@ -1,26 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
+import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
-const REDIS_URL = process.env.DUS_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const runPrefix = `dus-test-${randomBytes(6).toString('hex')}:`;
-
-async function redisReachable(): Promise<boolean> {
-  const probe = new RedisCache({ url: REDIS_URL, keyPrefix: runPrefix });
-  try {
-    await probe.connect();
-    await probe.get('probe');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await probe.close().catch(() => undefined);
-  }
-}
-
-const reachable = await redisReachable();
-if (!reachable) process.stdout.write(`SKIP redis-cache tests: Redis at ${REDIS_URL} is unreachable\n`);
-const describeRedis = reachable ? describe : describe.skip;
+const describeRedis = await describeWithRedis('redis-cache tests');
 
 describeRedis('RedisCache', () => {
   const caches: RedisCache[] = [];

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,25 +13,9 @@ import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 import { DEFAULT_DOCUMENTS } from './http-harness.js';
+import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
-const REDIS_URL = process.env.DUS_TEST_REDIS ?? 'redis://127.0.0.1:6379';
-
-async function reachable(): Promise<boolean> {
-  const probe = new RedisCache({ url: REDIS_URL, keyPrefix: 'dus-probe:' });
-  try {
-    await probe.connect();
-    await probe.get('x');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await probe.close().catch(() => undefined);
-  }
-}
-
-const redisUp = await reachable();
-if (!redisUp) process.stdout.write(`SKIP widget-redis tests: Redis at ${REDIS_URL} is unreachable\n`);
-const describeRedis = redisUp ? describe : describe.skip;
+const describeRedis = await describeWithRedis('widget-redis tests');
 
 describeRedis('the widget behind one Redis, three service contexts (as three processes)', () => {
   const prefix = `dus-test-widget-${randomBytes(6).toString('hex')}:`;
