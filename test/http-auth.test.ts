@@ -136,9 +136,13 @@ describe('CSRF', () => {
     const page = await call(h, 'GET', `/login?redirect_url=${encodeURIComponent('/x"><script>alert(1)</script>')}`, { headers: { accept: 'text/html' } });
     expect(page.text).not.toContain('<script>alert(1)');
     expect(page.text).toContain('&quot;&gt;&lt;script&gt;');
-    const away = await call(h, 'POST', '/login', { form: { user: 'bob', password: PASSWORDS.bob, redirect_url: '//evil.example/' } });
-    expect(away.status).toBe(303);
-    expect(away.headers.location).toBe('/settings/admin/docs_unified_search');
+    // A browser drops tabs and line ends from a URL: `/<tab>/evil.example` would leave for evil.example.
+    for (const target of ['//evil.example/', '/\\evil.example/', '/\t/evil.example/', '/\n/evil.example/', 'https://evil.example/']) {
+      const away = await call(h, 'POST', '/login', { form: { user: 'bob', password: PASSWORDS.bob, redirect_url: target } });
+      expect([target, away.status, away.headers.location]).toEqual([target, 303, '/settings/admin/docs_unified_search']);
+    }
+    const within = await call(h, 'POST', '/login', { form: { user: 'bob', password: PASSWORDS.bob, redirect_url: '/settings/admin/docs_unified_search?x=1' } });
+    expect(within.headers.location).toBe('/settings/admin/docs_unified_search?x=1');
   });
 
   test('a session ends when its account is disabled', async () => {
