@@ -49,8 +49,8 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => '?')
 
 /**
  * The name filter: true for every name that may carry one of the markers (visibility.ts
- * confirms). The cheap part reads the text between the first `[P` and the next `]` once per
- * row and looks it up in the id list; only names with a second `[P` pay for the 25 LIKEs.
+ * confirms). The cheap part reads the id after the first `[P` once per row and looks it up in
+ * the id list; only names with a second `[P` pay for the 25 LIKEs.
  */
 function nameFilter(spec: LookupSpec, params: SqlValue[], column: string): string {
   const likes = spec.documentIds.map(() => `${column} LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ');
@@ -60,7 +60,7 @@ function nameFilter(spec: LookupSpec, params: SqlValue[], column: string): strin
     return `(${likes})`;
   }
   let firstMarker: string;
-  let ids: string[];
+  let ids: SqlValue[];
   if (spec.dialect === 'pgsql') {
     firstMarker = `split_part(split_part(${column}, '[P', 2), ']', 1)`;
     ids = spec.documentIds.map(String);
@@ -68,10 +68,11 @@ function nameFilter(spec: LookupSpec, params: SqlValue[], column: string): strin
     firstMarker = `SUBSTRING_INDEX(SUBSTRING(${column}, LOCATE('[P', ${column}) + 2), ']', 1)`;
     ids = spec.documentIds.map(String);
   } else {
-    // SQLite has neither split_part nor SUBSTRING_INDEX: cut up to and including the `]`.
-    const after = `substr(${column}, instr(${column}, '[P') + 2)`;
-    firstMarker = `substr(${after}, 1, instr(${after}, ']'))`;
-    ids = spec.documentIds.map((id) => `${id}]`);
+    // SQLite has neither split_part nor SUBSTRING_INDEX, but its CAST reads the leading digits
+    // of '123].pdf' as 123 (and never fails): one position, one cut, one integer lookup. A
+    // misread (`[P0123]`, `[P12x]`) only lets a name through; visibility.ts decides.
+    firstMarker = `CAST(substr(${column}, instr(${column}, '[P') + 2) AS INTEGER)`;
+    ids = [...spec.documentIds];
   }
   params.push(...ids, ...likeParams);
   const broken = spec.breakStatement === true ? `dus_no_such_function(${column}) = 1 AND ` : '';
