@@ -50,9 +50,7 @@ export class RedisCache implements Cache {
   }
 
   async get<T>(key: string): Promise<T | undefined> {
-    const raw = await this.redis.get(this.prefix + key);
-    if (raw === null) return undefined;
-    return (JSON.parse(raw) as Envelope<T>).v;
+    return (await this.readEnvelope<T>(this.prefix + key))?.v;
   }
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { settingsResponse } from '../../core/settings/settings-response.js';
 import { ADMIN_SCRIPT } from '../pages/admin-script.js';
@@ -12,7 +12,7 @@ export const ADMIN_PAGE_PATH = '/settings/admin/docs_unified_search';
 const ADMIN_PAGE: RouteAccess = { access: 'user', csrf: 'none', page: true };
 
 export function registerAdminPage(app: FastifyInstance, context: ServiceContext): void {
-  const handler = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = requirePrincipal(request.principal);
     if (!principal.admin) {
       const body = `<main><section><h2>Administrators only</h2><p>${escapeHtml(principal.uid)}, these settings are for administrators of the host.</p></section></main>`;
