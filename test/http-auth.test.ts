@@ -4,7 +4,8 @@ import bcrypt from 'bcryptjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Authenticator } from '../src/core/auth/authenticator.js';
-import { THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
+import { LoginThrottle, THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
+import { buildServer } from '../src/http/server.js';
 import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './http-harness.js';
 
 const SETTINGS = '/apps/docs_unified_search/settings';
@@ -312,6 +313,28 @@ describe('throttling counts a client network, not one address', () => {
     expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from: '::ffff:10.4.0.1' })).status).toBe(401);
     expect((await call(h, 'GET', SETTINGS, { basic: ['bob', 'bad'], from: '10.4.0.1' })).status).toBe(401);
     expect(h.delays).toEqual([200, 400]);
+  });
+});
+
+describe('without a trusted proxy', () => {
+  test('X-Forwarded-For and X-Forwarded-Proto from a client count for nothing', async () => {
+    const app = await buildServer({ context: h.context, now: () => h.clock.now, sleep: async () => undefined });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    const direct = { ...h, base: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}` };
+    try {
+      const cookie = await call(direct, 'POST', '/login', { form: { user: 'alice', password: PASSWORDS.alice }, headers: { 'x-forwarded-proto': 'https' } });
+      expect(String(cookie.headers['set-cookie'])).not.toMatch(/Secure/);
+      // A new forged client address for every failure still counts as the one real peer.
+      for (let i = 0; i <= THROTTLE_MAX_FAILURES; i += 1) {
+        expect((await call(direct, 'GET', SETTINGS, { basic: ['bob', 'bad'], from: `198.51.100.${i + 1}` })).status).toBe(401);
+      }
+      expect((await call(direct, 'GET', SETTINGS, { basic: ['admin', PASSWORDS.admin], from: '203.0.113.7' })).status).toBe(429);
+    } finally {
+      await app.close();
+      // The harness's own calls come from this peer too.
+      await new LoginThrottle(h.context.cache).reset('127.0.0.1');
+    }
   });
 });
 
