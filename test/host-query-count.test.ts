@@ -2,18 +2,19 @@
  * Each question is one database round trip per call, whatever the batch size; the spec's
  * fallback asks per document, logs its warning once and says so through `batched`.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { LOG_MESSAGES } from '../src/core/log.js';
 import { openHost } from '../src/core/host/open-host.js';
-import type { HostAdapter, VisibleFile } from '../src/core/host/types.js';
+import type { VisibleFile } from '../src/core/host/types.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { useHostWorld } from './support/host-fixtures/host-world.js';
+import type { HostFixture } from './support/host-fixtures/index.js';
 
 const A = 'archive';
 const IDS = Array.from({ length: 25 }, (_, i) => 100 + i * 7);
 
-async function world(fx: HostFixture): Promise<void> {
+async function build(fx: HostFixture): Promise<void> {
   for (const uid of [A, 'bob', 'carol']) await fx.addUser(uid);
   await fx.addGroup('team', ['bob']);
   for (const [i, id] of IDS.entries()) await fx.addFile(A, `Archive/${i % 3}/doc [P${id}].pdf`);
@@ -29,48 +30,37 @@ const plain = (m: ReadonlyMap<number, VisibleFile>): [number, string][] => [...m
 const dialects = await reachableDialects('host query count');
 
 describe.each(dialects)('round trips on %s', (dialect) => {
-  let fx: HostFixture;
-  let host: HostAdapter;
-
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
-    await world(fx);
-    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
-  });
-  afterAll(async () => {
-    await host?.close();
-    await fx?.drop();
-  });
+  const world = useHostWorld(dialect, build);
 
   test.each([1, 5, 25])('exactly one query per question for a batch of %i', async (size) => {
     const ids = IDS.slice(0, size);
     const calls: [string, () => Promise<ReadonlyMap<number, VisibleFile>>][] = [
-      ['visible', () => host.visibleArchiveFiles('bob', A, ids)],
-      ['owned', () => host.ownedArchiveFiles(A, ids)],
-      ['foreign', () => host.visibleForeignFiles('bob', A, ids)],
-      ['visible as archive', () => host.visibleArchiveFiles(A, A, ids)],
+      ['visible', () => world.host.visibleArchiveFiles('bob', A, ids)],
+      ['owned', () => world.host.ownedArchiveFiles(A, ids)],
+      ['foreign', () => world.host.visibleForeignFiles('bob', A, ids)],
+      ['visible as archive', () => world.host.visibleArchiveFiles(A, A, ids)],
     ];
     for (const [, call] of calls) {
-      const before = host.sql.queryCount;
+      const before = world.host.sql.queryCount;
       const answer = await call();
-      expect(host.sql.queryCount - before).toBe(1);
+      expect(world.host.sql.queryCount - before).toBe(1);
       expect(answer.size).toBeGreaterThan(0);
     }
-    expect(host.batched).toBe(true);
+    expect(world.host.batched).toBe(true);
   });
 
   test('an empty batch asks nothing', async () => {
-    const before = host.sql.queryCount;
-    expect((await host.visibleArchiveFiles('bob', A, [])).size).toBe(0);
-    expect(host.sql.queryCount).toBe(before);
+    const before = world.host.sql.queryCount;
+    expect((await world.host.visibleArchiveFiles('bob', A, [])).size).toBe(0);
+    expect(world.host.sql.queryCount).toBe(before);
   });
 
   test('fallback: the batched form is rejected, one query per document, one warning, same answers', async () => {
     const { logger, lines } = captureLogger();
-    const broken = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { logger, breakBatchedQuery: true });
+    const broken = await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { logger, breakBatchedQuery: true });
     try {
       const ids = IDS.slice(0, 5);
-      const expected = plain(await host.visibleArchiveFiles('bob', A, ids));
+      const expected = plain(await world.host.visibleArchiveFiles('bob', A, ids));
       let before = broken.sql.queryCount;
       const first = await broken.visibleArchiveFiles('bob', A, ids);
       expect(broken.batched).toBe(false);
@@ -80,8 +70,8 @@ describe.each(dialects)('round trips on %s', (dialect) => {
       before = broken.sql.queryCount;
       const owned = await broken.ownedArchiveFiles(A, ids);
       expect(broken.sql.queryCount - before).toBe(ids.length);
-      expect(plain(owned)).toEqual(plain(await host.ownedArchiveFiles(A, ids)));
-      expect(plain(await broken.visibleForeignFiles('bob', A, ids))).toEqual(plain(await host.visibleForeignFiles('bob', A, ids)));
+      expect(plain(owned)).toEqual(plain(await world.host.ownedArchiveFiles(A, ids)));
+      expect(plain(await broken.visibleForeignFiles('bob', A, ids))).toEqual(plain(await world.host.visibleForeignFiles('bob', A, ids)));
       const warnings = lines().filter((l) => l.msg === LOG_MESSAGES.perDocumentLookup());
       expect(warnings).toHaveLength(1);
       expect(warnings[0]?.level).toBe(40);
@@ -92,7 +82,7 @@ describe.each(dialects)('round trips on %s', (dialect) => {
   });
 
   test('the connection is read-only', async () => {
-    await expect(host.sql.query(`INSERT INTO ${fx.prefix}groups (gid, displayname) VALUES (?, ?)`, ['intruders', 'x'])).rejects.toThrow();
-    expect(await host.groupsOf('bob')).toEqual(['team']);
+    await expect(world.host.sql.query(`INSERT INTO ${world.fx.prefix}groups (gid, displayname) VALUES (?, ?)`, ['intruders', 'x'])).rejects.toThrow();
+    expect(await world.host.groupsOf('bob')).toEqual(['team']);
   });
 });

@@ -3,21 +3,15 @@
  * (reference/nextcloud-db.md §2, §3, §5, §7): each one is a way a document could be shown to
  * someone who cannot open its file. Same expected answers on SQLite, PostgreSQL and MariaDB.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { askPaths, useHostWorld, type Question } from './support/host-fixtures/host-world.js';
+import type { HostFixture } from './support/host-fixtures/index.js';
 
 const A = 'arc';
-type Q = 'visible' | 'owned' | 'foreign';
-
-async function ask(host: HostAdapter, q: Q, user: string, ids: readonly number[]): Promise<Record<number, string>> {
-  const map = q === 'visible' ? await host.visibleArchiveFiles(user, A, ids) : q === 'owned' ? await host.ownedArchiveFiles(user, ids) : await host.visibleForeignFiles(user, A, ids);
-  const out: Record<number, string> = {};
-  for (const [id, file] of map) out[id] = file.path;
-  return out;
-}
+const ask = (host: HostAdapter, q: Question, user: string, ids: readonly number[]): Promise<Record<number, string>> => askPaths(host, q, user, A, ids);
 
 /** A folder of the archive account holding one marked file, shared with `with` by the archive account. */
 async function sharedFolder(fx: HostFixture, folder: string, id: number, share: { type: 'user' | 'group'; with: string; accepted?: 0 | 1 | 2; expiration?: string }): Promise<number> {
@@ -124,62 +118,50 @@ async function buildReviewWorld(fx: HostFixture): Promise<void> {
 
   // Expiry at an exact instant, for the clock tests.
   await sharedFolder(fx, 'Midnight', 136, { type: 'user', with: 'u1', expiration: '2030-01-01 00:00:00' });
+  const gone = [...fx.model.files.values()].find((f) => f.path === 'files/Gone');
+  await fx.moveNode(A, gone?.fileid ?? -1, 'files_trashbin/files/Gone.d1700000000');
 }
 
 const dialects = await reachableDialects('host review');
 
 describe.each(dialects)('host adapter review on %s', (dialect) => {
-  let fx: HostFixture;
-  let host: HostAdapter;
-
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
-    await buildReviewWorld(fx);
-    const gone = [...fx.model.files.values()].find((f) => f.path === 'files/Gone');
-    await fx.moveNode(A, gone?.fileid ?? -1, 'files_trashbin/files/Gone.d1700000000');
-    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
-  });
-
-  afterAll(async () => {
-    await host?.close();
-    await fx?.drop();
-  });
+  const world = useHostWorld(dialect, buildReviewWorld);
 
   test('a shared folder named with LIKE wildcards covers only its own descendants', async () => {
-    expect(await ask(host, 'visible', 'u1', [101, 102, 103, 104, 105, 106, 107])).toEqual({ 101: '/a_b/f [P101].pdf', 103: '/50%/f [P103].pdf', 105: '/x!y/f [P105].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [101, 102, 103, 104, 105, 106, 107])).toEqual({ 101: '/a_b/f [P101].pdf', 103: '/50%/f [P103].pdf', 105: '/x!y/f [P105].pdf' });
   });
 
   test('a group named with a LIKE wildcard does not reach a member of a look-alike group', async () => {
-    expect(await ask(host, 'visible', 'u1', [108])).toEqual({});
-    expect(await ask(host, 'visible', 'u2', [108])).toEqual({ 108: '/ToG/f [P108].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [108])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u2', [108])).toEqual({ 108: '/ToG/f [P108].pdf' });
   });
 
   test('the same path in another storage is not under the shared folder', async () => {
-    expect(await ask(host, 'visible', 'u1', [109])).toEqual({});
-    expect(await ask(host, 'foreign', 'u1', [109])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u1', [109])).toEqual({});
+    expect(await ask(world.host, 'foreign', 'u1', [109])).toEqual({});
   });
 
   test('descendants of a shared folder moved to the trash are not visible', async () => {
-    expect(await ask(host, 'visible', 'u1', [110])).toEqual({});
-    expect(await ask(host, 'owned', A, [110])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u1', [110])).toEqual({});
+    expect(await ask(world.host, 'owned', A, [110])).toEqual({});
   });
 
   test('an override row alone grants nothing: group the user is not in, or a user share to someone else', async () => {
-    expect(await ask(host, 'visible', 'u1', [111, 112])).toEqual({});
-    expect(await ask(host, 'visible', 'u2', [111, 112])).toEqual({ 111: '/OtherGroup/f [P111].pdf', 112: '/ToU2/f [P112].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [111, 112])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u2', [111, 112])).toEqual({ 111: '/OtherGroup/f [P111].pdf', 112: '/ToU2/f [P112].pdf' });
   });
 
   test('the override row decides acceptance: pending for one member only', async () => {
-    expect(await ask(host, 'visible', 'u1', [113])).toEqual({});
-    expect(await ask(host, 'visible', 'u2', [113])).toEqual({ 113: '/PendU1/f [P113].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [113])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u2', [113])).toEqual({ 113: '/PendU1/f [P113].pdf' });
   });
 
   test('expiry is the group row\'s, not the override row\'s', async () => {
-    expect(await ask(host, 'visible', 'u1', [114, 115])).toEqual({ 115: '/LiveG/f [P115].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [114, 115])).toEqual({ 115: '/LiveG/f [P115].pdf' });
   });
 
   test('super shares: a left share does not block, pending + accepted mounts, rejected blocks unless expired', async () => {
-    expect(await ask(host, 'visible', 'u1', [116, 117, 118, 119])).toEqual({
+    expect(await ask(world.host, 'visible', 'u1', [116, 117, 118, 119])).toEqual({
       116: '/LeftUser-direct/f [P116].pdf',
       117: '/PendAcc/f [P117].pdf',
       119: '/RejExp/f [P119].pdf',
@@ -187,76 +169,76 @@ describe.each(dialects)('host adapter review on %s', (dialect) => {
   });
 
   test('link, e-mail, circle, room and deck rows naming the user, and non-file items, never mount', async () => {
-    expect(await ask(host, 'visible', 'u1', [120, 121])).toEqual({});
-    expect(await ask(host, 'foreign', 'u1', [120, 121])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u1', [120, 121])).toEqual({});
+    expect(await ask(world.host, 'foreign', 'u1', [120, 121])).toEqual({});
   });
 
   test('uids compare case-sensitively: Alice sees her share, alice and ALICE see nothing', async () => {
-    expect(await ask(host, 'visible', 'Alice', [122, 123])).toEqual({ 122: '/ForAlice/f [P122].pdf' });
-    expect(await ask(host, 'visible', 'alice', [122, 123])).toEqual({ 123: '/ForLowerAlice/f [P123].pdf' });
-    expect(await ask(host, 'visible', 'ALICE', [122, 123])).toEqual({});
-    expect(await ask(host, 'owned', 'ARC', [101])).toEqual({});
-    expect(await ask(host, 'owned', A, [101])).toEqual({ 101: '/a_b/f [P101].pdf' });
+    expect(await ask(world.host, 'visible', 'Alice', [122, 123])).toEqual({ 122: '/ForAlice/f [P122].pdf' });
+    expect(await ask(world.host, 'visible', 'alice', [122, 123])).toEqual({ 123: '/ForLowerAlice/f [P123].pdf' });
+    expect(await ask(world.host, 'visible', 'ALICE', [122, 123])).toEqual({});
+    expect(await ask(world.host, 'owned', 'ARC', [101])).toEqual({});
+    expect(await ask(world.host, 'owned', A, [101])).toEqual({ 101: '/a_b/f [P101].pdf' });
   });
 
   test('an enabled preference other than true means disabled (account and hidden shares)', async () => {
-    expect((await host.findAccount('weird'))?.enabled).toBe(false);
-    expect((await host.findAccount('u1'))?.enabled).toBe(true);
+    expect((await world.host.findAccount('weird'))?.enabled).toBe(false);
+    expect((await world.host.findAccount('u1'))?.enabled).toBe(true);
     // No hide_disabled_user_shares row: hidden, as the host's newer default is 'yes'.
-    expect(await ask(host, 'foreign', 'u1', [124])).toEqual({});
+    expect(await ask(world.host, 'foreign', 'u1', [124])).toEqual({});
     // A disabled initiator hides the reshare too.
-    expect(await ask(host, 'visible', 'u1', [125, 101])).toEqual({ 101: '/a_b/f [P101].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [125, 101])).toEqual({ 101: '/a_b/f [P101].pdf' });
     for (const value of ['yes', 'true', '1']) {
-      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', value);
-      expect(await ask(host, 'foreign', 'u1', [124])).toEqual({});
+      await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', value);
+      expect(await ask(world.host, 'foreign', 'u1', [124])).toEqual({});
     }
-    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+    await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     try {
-      expect(await ask(host, 'foreign', 'u1', [124])).toEqual({ 124: '/w [P124].pdf' });
-      expect(await ask(host, 'visible', 'u1', [125])).toEqual({ 125: '/Reshared/r [P125].pdf' });
+      expect(await ask(world.host, 'foreign', 'u1', [124])).toEqual({ 124: '/w [P124].pdf' });
+      expect(await ask(world.host, 'visible', 'u1', [125])).toEqual({ 125: '/Reshared/r [P125].pdf' });
     } finally {
-      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
+      await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     }
   });
 
   test('files_sharing without an enabled row is not installed: no share mounts', async () => {
-    await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
+    await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
     try {
-      expect(await ask(host, 'visible', 'u1', [101])).toEqual({});
-      expect(await ask(host, 'owned', A, [101])).toEqual({ 101: '/a_b/f [P101].pdf' });
+      expect(await ask(world.host, 'visible', 'u1', [101])).toEqual({});
+      expect(await ask(world.host, 'owned', A, [101])).toEqual({ 101: '/a_b/f [P101].pdf' });
     } finally {
-      await fx.setAppConfig('files_sharing', 'enabled', 'yes');
+      await world.fx.setAppConfig('files_sharing', 'enabled', 'yes');
     }
-    expect(await ask(host, 'visible', 'u1', [101])).toEqual({ 101: '/a_b/f [P101].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [101])).toEqual({ 101: '/a_b/f [P101].pdf' });
   });
 
   test('markers: twice in a name, [P12] is not [P1], broken and non-ASCII forms do not count', async () => {
-    expect(await ask(host, 'owned', A, [126])).toEqual({ 126: '/Mk/twice [P126] and [P126].pdf' });
-    expect(await ask(host, 'owned', A, [1])).toEqual({});
-    expect(await ask(host, 'owned', A, [12, 127])).toEqual({ 12: '/Mk/[P12].pdf', 127: '/Mk/[P[P127].pdf' });
-    expect(await ask(host, 'owned', A, [128, 129])).toEqual({ 128: '/Mk/50% [P128] a_b [P129].pdf', 129: '/Mk/50% [P128] a_b [P129].pdf' });
-    expect(await ask(host, 'owned', A, [130, 9007199254740992])).toEqual({});
+    expect(await ask(world.host, 'owned', A, [126])).toEqual({ 126: '/Mk/twice [P126] and [P126].pdf' });
+    expect(await ask(world.host, 'owned', A, [1])).toEqual({});
+    expect(await ask(world.host, 'owned', A, [12, 127])).toEqual({ 12: '/Mk/[P12].pdf', 127: '/Mk/[P[P127].pdf' });
+    expect(await ask(world.host, 'owned', A, [128, 129])).toEqual({ 128: '/Mk/50% [P128] a_b [P129].pdf', 129: '/Mk/50% [P128] a_b [P129].pdf' });
+    expect(await ask(world.host, 'owned', A, [130, 9007199254740992])).toEqual({});
   });
 
   test('a 250-character name with the marker in its middle', async () => {
     expect(LONG_NAME).toHaveLength(250);
-    expect(await ask(host, 'owned', A, [131])).toEqual({ 131: `/Mk/${LONG_NAME}` });
+    expect(await ask(world.host, 'owned', A, [131])).toEqual({ 131: `/Mk/${LONG_NAME}` });
   });
 
   test('a marker in a shared folder name does not make its files documents', async () => {
-    expect(await ask(host, 'visible', 'u1', [132])).toEqual({});
-    expect(await ask(host, 'owned', A, [132])).toEqual({});
+    expect(await ask(world.host, 'visible', 'u1', [132])).toEqual({});
+    expect(await ask(world.host, 'owned', A, [132])).toEqual({});
   });
 
   test('home storage ids: 64 characters kept, 65 stored as md5; a uid prefix owns nothing', async () => {
-    expect(await ask(host, 'owned', UID_58, [133])).toEqual({ 133: '/h [P133].pdf' });
-    expect(await ask(host, 'owned', UID_59, [134])).toEqual({ 134: '/k [P134].pdf' });
-    expect(await ask(host, 'owned', A, [133, 134, 135])).toEqual({});
+    expect(await ask(world.host, 'owned', UID_58, [133])).toEqual({ 133: '/h [P133].pdf' });
+    expect(await ask(world.host, 'owned', UID_59, [134])).toEqual({ 134: '/k [P134].pdf' });
+    expect(await ask(world.host, 'owned', A, [133, 134, 135])).toEqual({});
   });
 
   test('expiry compares naive UTC timestamps: the instant of expiry is already expired', async () => {
     const at = async (iso: string): Promise<Record<number, string>> => {
-      const clocked = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { now: () => new Date(iso) });
+      const clocked = await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { now: () => new Date(iso) });
       try {
         return await ask(clocked, 'visible', 'u1', [136]);
       } finally {
@@ -278,10 +260,7 @@ test('a table prefix that is not a plain identifier is refused before any statem
 });
 
 describe.each(dialects)('nested groups with a cycle on %s', (dialect) => {
-  let fx: HostFixture;
-  let host: HostAdapter;
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
+  const world = useHostWorld(dialect, async (fx) => {
     await fx.addUser(A);
     await fx.addUser('u1');
     await fx.addGroup('leaf', ['u1']);
@@ -289,15 +268,10 @@ describe.each(dialects)('nested groups with a cycle on %s', (dialect) => {
     await fx.addSubgroup('top', 'mid');
     await fx.addSubgroup('leaf', 'top');
     await sharedFolder(fx, 'Top', 140, { type: 'group', with: 'top' });
-    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
-  });
-  afterAll(async () => {
-    await host?.close();
-    await fx?.drop();
   });
 
   test('the ancestor walk ends and reaches the top group', async () => {
-    expect(await host.groupsOf('u1')).toEqual(['leaf', 'mid', 'top']);
-    expect(await ask(host, 'visible', 'u1', [140])).toEqual({ 140: '/Top/f [P140].pdf' });
+    expect(await world.host.groupsOf('u1')).toEqual(['leaf', 'mid', 'top']);
+    expect(await ask(world.host, 'visible', 'u1', [140])).toEqual({ 140: '/Top/f [P140].pdf' });
   });
 });

@@ -2,16 +2,15 @@
  * The reference's §11 scenarios and more, table-driven, with the same expected answers on
  * SQLite, PostgreSQL and MariaDB.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { askPaths, useHostWorld, type Question } from './support/host-fixtures/host-world.js';
 import { ARCHIVE, buildWorld } from './support/host-fixtures/world.js';
 
-type Q = 'visible' | 'owned' | 'foreign';
-type Row = readonly [name: string, q: Q, user: string, ids: readonly number[], expected: Readonly<Record<number, string>>];
+type Row = readonly [name: string, q: Question, user: string, ids: readonly number[], expected: Readonly<Record<number, string>>];
 
 const A = ARCHIVE;
 const LONG = 'l'.repeat(60);
@@ -87,63 +86,46 @@ const SCENARIOS: readonly Row[] = [
   ],
 ];
 
-async function ask(host: HostAdapter, q: Q, user: string, ids: readonly number[]): Promise<Record<number, string>> {
-  const map = q === 'visible' ? await host.visibleArchiveFiles(user, A, ids) : q === 'owned' ? await host.ownedArchiveFiles(user, ids) : await host.visibleForeignFiles(user, A, ids);
-  const out: Record<number, string> = {};
-  for (const [id, file] of map) out[id] = file.path;
-  return out;
-}
+const ask = (host: HostAdapter, q: Question, user: string, ids: readonly number[]): Promise<Record<number, string>> => askPaths(host, q, user, A, ids);
 
 const dialects = await reachableDialects('host scenarios');
 
 describe.each(dialects)('host adapter on %s', (dialect) => {
-  let fx: HostFixture;
-  let host: HostAdapter;
-
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
-    await buildWorld(fx);
-    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
-  });
-
-  afterAll(async () => {
-    await host?.close();
-    await fx?.drop();
-  });
+  const world = useHostWorld(dialect, buildWorld);
 
   test.each(SCENARIOS)('%s', async (_name, q, user, ids, expected) => {
-    expect(await ask(host, q, user, ids)).toEqual(expected);
+    expect(await ask(world.host, q, user, ids)).toEqual(expected);
   });
 
   test('answers carry the file id, name, type and owner', async () => {
-    const found = (await host.visibleArchiveFiles('bob', A, [17])).get(17);
+    const found = (await world.host.visibleArchiveFiles('bob', A, [17])).get(17);
     expect(found).toMatchObject({ documentId: 17, name: 'bill [P17].pdf', mimetype: 'application/pdf', owner: A });
-    expect(fx.model.files.get(found?.fileId ?? -1)?.path).toBe('files/Archive/2024/Q1/bill [P17].pdf');
-    const foreign = (await host.visibleForeignFiles('erin', A, [10])).get(10);
+    expect(world.fx.model.files.get(found?.fileId ?? -1)?.path).toBe('files/Archive/2024/Q1/bill [P17].pdf');
+    const foreign = (await world.host.visibleForeignFiles('erin', A, [10])).get(10);
     expect(foreign?.owner).toBe('bob');
   });
 
   test('accounts resolve case-insensitively to the stored spelling, with enabled and language', async () => {
-    expect(await host.findAccount('BOB')).toMatchObject({ uid: 'bob', enabled: true });
-    expect(await host.findAccount('judy')).toMatchObject({ uid: 'judy', enabled: false });
-    expect(await host.findAccount('nobody')).toBeNull();
-    await fx.setUserPreference('carol', 'core', 'lang', 'de');
-    expect((await host.findAccount('Carol'))?.language).toBe('de');
-    expect((await host.findAccount('dave'))?.language).toBeNull();
+    expect(await world.host.findAccount('BOB')).toMatchObject({ uid: 'bob', enabled: true });
+    expect(await world.host.findAccount('judy')).toMatchObject({ uid: 'judy', enabled: false });
+    expect(await world.host.findAccount('nobody')).toBeNull();
+    await world.fx.setUserPreference('carol', 'core', 'lang', 'de');
+    expect((await world.host.findAccount('Carol'))?.language).toBe('de');
+    expect((await world.host.findAccount('dave'))?.language).toBeNull();
   });
 
   test('groups (with nested ancestors), admin, sync account', async () => {
-    expect(await host.groupsOf('kate')).toEqual(['division', 'team']);
-    expect(await host.groupsOf('bob')).toEqual(['acct']);
-    expect(await host.isAdmin('alice')).toBe(true);
-    expect(await host.isAdmin('bob')).toBe(false);
-    expect(await host.syncAccount()).toBeNull();
-    await fx.setAppConfig('docs_sync', 'target_user', A);
-    expect(await host.syncAccount()).toBe(A);
+    expect(await world.host.groupsOf('kate')).toEqual(['division', 'team']);
+    expect(await world.host.groupsOf('bob')).toEqual(['acct']);
+    expect(await world.host.isAdmin('alice')).toBe(true);
+    expect(await world.host.isAdmin('bob')).toBe(false);
+    expect(await world.host.syncAccount()).toBeNull();
+    await world.fx.setAppConfig('docs_sync', 'target_user', A);
+    expect(await world.host.syncAccount()).toBe(A);
   });
 
   test('marked files of the archive account, ordered by document id, with a total', async () => {
-    const all = await host.markedFiles(A, 0, 1000);
+    const all = await world.host.markedFiles(A, 0, 1000);
     const ids = all.files.map((f) => f.documentId);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(ids).toContain(21);
@@ -152,48 +134,48 @@ describe.each(dialects)('host adapter on %s', (dialect) => {
     expect(ids).not.toContain(22);
     expect(ids).not.toContain(10);
     expect(all.total).toBe(all.files.length);
-    const page = await host.markedFiles(A, 2, 3);
+    const page = await world.host.markedFiles(A, 2, 3);
     expect(page.total).toBe(all.total);
     expect(page.files).toEqual(all.files.slice(2, 5));
   });
 
   test('§11.2 / §11.6: a file moved out of the shared folder disappears, moved back it returns; a restored file counts again', async () => {
-    const bill = (await host.ownedArchiveFiles(A, [17])).get(17)?.fileId ?? -1;
-    await fx.moveNode(A, bill, 'files/Archive/Other/bill [P17].pdf');
+    const bill = (await world.host.ownedArchiveFiles(A, [17])).get(17)?.fileId ?? -1;
+    await world.fx.moveNode(A, bill, 'files/Archive/Other/bill [P17].pdf');
     try {
-      expect(await ask(host, 'visible', 'bob', [17])).toEqual({});
-      expect(await ask(host, 'owned', A, [17])).toEqual({ 17: '/Archive/Other/bill [P17].pdf' });
+      expect(await ask(world.host, 'visible', 'bob', [17])).toEqual({});
+      expect(await ask(world.host, 'owned', A, [17])).toEqual({ 17: '/Archive/Other/bill [P17].pdf' });
     } finally {
-      await fx.moveNode(A, bill, 'files/Archive/2024/Q1/bill [P17].pdf');
+      await world.fx.moveNode(A, bill, 'files/Archive/2024/Q1/bill [P17].pdf');
     }
-    expect(await ask(host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
-    const trashed = [...fx.model.files.values()].find((f) => f.name.startsWith('x [P8].pdf'))?.fileid ?? -1;
-    await fx.moveNode(A, trashed, 'files/Restored/x [P8].pdf');
+    expect(await ask(world.host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
+    const trashed = [...world.fx.model.files.values()].find((f) => f.name.startsWith('x [P8].pdf'))?.fileid ?? -1;
+    await world.fx.moveNode(A, trashed, 'files/Restored/x [P8].pdf');
     try {
-      expect(await ask(host, 'owned', A, [8])).toEqual({ 8: '/Restored/x [P8].pdf' });
+      expect(await ask(world.host, 'owned', A, [8])).toEqual({ 8: '/Restored/x [P8].pdf' });
       // It was itself shared with bob before it went to the trash: the share works again.
-      expect(await ask(host, 'visible', 'bob', [8])).toEqual({ 8: '/x [P8].pdf.d1700000000' });
+      expect(await ask(world.host, 'visible', 'bob', [8])).toEqual({ 8: '/x [P8].pdf.d1700000000' });
     } finally {
-      await fx.moveNode(A, trashed, `files_trashbin/files/x [P8].pdf.d1700000000`);
+      await world.fx.moveNode(A, trashed, `files_trashbin/files/x [P8].pdf.d1700000000`);
     }
-    expect(await ask(host, 'owned', A, [8])).toEqual({});
+    expect(await ask(world.host, 'owned', A, [8])).toEqual({});
   });
 
   test('hide_disabled_user_shares = no shows shares of a disabled owner, yes hides them', async () => {
-    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+    await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     try {
-      expect(await ask(host, 'foreign', 'carol', [15])).toEqual({ 15: '/j [P15].pdf' });
-      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
-      expect(await ask(host, 'foreign', 'carol', [15])).toEqual({});
-      expect(await ask(host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
+      expect(await ask(world.host, 'foreign', 'carol', [15])).toEqual({ 15: '/j [P15].pdf' });
+      await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+      expect(await ask(world.host, 'foreign', 'carol', [15])).toEqual({});
+      expect(await ask(world.host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
     } finally {
-      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
+      await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     }
   });
 
   test('shares to Teams, Talk rooms and Deck are reported once as unsupported', async () => {
     const { logger, lines } = captureLogger();
-    const logged = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { logger });
+    const logged = await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { logger });
     try {
       const before = logged.sql.queryCount;
       expect(await ask(logged, 'visible', 'bob', [39])).toEqual({});
@@ -207,41 +189,31 @@ describe.each(dialects)('host adapter on %s', (dialect) => {
     }
   });
 
-  test('LIKE on the adapter connection is case-sensitive, as the host runs it', async () => {
+  test('LIKE on the adapter connection is case-sensitive, as the world.host runs it', async () => {
     const count = async (pattern: string): Promise<number> =>
-      Number((await host.sql.query<{ x: unknown }>(`SELECT COUNT(*) AS x FROM ${fx.prefix}users WHERE uid LIKE ?`, [pattern]))[0]?.x);
+      Number((await world.host.sql.query<{ x: unknown }>(`SELECT COUNT(*) AS x FROM ${world.fx.prefix}users WHERE uid LIKE ?`, [pattern]))[0]?.x);
     expect(await count('bo%')).toBe(1);
     // SQLite needs PRAGMA case_sensitive_like, which works on the read-only connection.
     expect(await count('BO%')).toBe(0);
   });
 
   test('files_sharing disabled: no share mounts, own files still count', async () => {
-    await fx.setAppConfig('files_sharing', 'enabled', 'no');
+    await world.fx.setAppConfig('files_sharing', 'enabled', 'no');
     try {
-      expect(await ask(host, 'visible', 'bob', [17])).toEqual({});
-      expect(await ask(host, 'owned', A, [17])).toEqual({ 17: '/Archive/2024/Q1/bill [P17].pdf' });
+      expect(await ask(world.host, 'visible', 'bob', [17])).toEqual({});
+      expect(await ask(world.host, 'owned', A, [17])).toEqual({ 17: '/Archive/2024/Q1/bill [P17].pdf' });
     } finally {
-      await fx.setAppConfig('files_sharing', 'enabled', 'yes');
+      await world.fx.setAppConfig('files_sharing', 'enabled', 'yes');
     }
   });
 });
 
 describe.each(dialects)('NC33 schema without group_group on %s', (dialect) => {
-  let fx: HostFixture;
-  let host: HostAdapter;
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect, { nestedGroups: false, listenerIndexes: false });
-    await buildWorld(fx, { nestedGroups: false });
-    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
-  });
-  afterAll(async () => {
-    await host?.close();
-    await fx?.drop();
-  });
+  const world = useHostWorld(dialect, (fx) => buildWorld(fx, { nestedGroups: false }), { nestedGroups: false, listenerIndexes: false });
 
   test('group shares still work; the share to a parent group does not reach a child group', async () => {
-    expect(await ask(host, 'visible', 'bob', [1])).toEqual({ 1: '/Invoices/inv [P1].pdf' });
-    expect(await ask(host, 'visible', 'kate', [33])).toEqual({});
-    expect(await host.groupsOf('kate')).toEqual(['team']);
+    expect(await ask(world.host, 'visible', 'bob', [1])).toEqual({ 1: '/Invoices/inv [P1].pdf' });
+    expect(await ask(world.host, 'visible', 'kate', [33])).toEqual({});
+    expect(await world.host.groupsOf('kate')).toEqual(['team']);
   });
 });

@@ -190,7 +190,7 @@ class DatabaseHost implements HostAdapter {
     const result = new Map<number, VisibleFile>();
     for (const id of ids) {
       const c = picked.get(id);
-      if (c !== undefined) result.set(id, { documentId: id, fileId: c.fileId, path: c.path, name: c.name, mimetype: c.mimetype, owner: c.owner });
+      if (c !== undefined) result.set(id, c);
     }
     return result;
   }

@@ -5,6 +5,7 @@
  */
 import { markersIn } from './marker.js';
 import { homeStorageIds, isInUserFiles } from './storages.js';
+import type { VisibleFile } from './types.js';
 
 export const FOLDER_MIMETYPE = 'httpd/unix-directory';
 const READ = 1;
@@ -41,18 +42,12 @@ export interface LookupRows {
   readonly files: readonly NodeRow[];
   /** files_sharing app config: `enabled`, `hide_disabled_user_shares`. */
   readonly sharingConfig: ReadonlyMap<string, string>;
-  /** Owners and initiators whose `core` `enabled` preference is 'false'. */
+  /** Owners and initiators whose `core` `enabled` preference is set to anything but 'true'. */
   readonly disabledUsers: ReadonlySet<string>;
 }
 
-export interface Candidate {
-  readonly documentId: number;
-  readonly fileId: number;
-  readonly path: string;
-  readonly name: string;
-  readonly mimetype: string;
-  readonly owner: string;
-}
+/** A (document, file, path) the rules admit: already the shape of the answer. */
+export type Candidate = VisibleFile;
 
 export interface Mount {
   readonly root: NodeRow;

@@ -1,0 +1,49 @@
+/**
+ * For jest files only (it registers hooks): one fixture database per describe block, built once,
+ * with an adapter opened on it, both dropped afterwards; and the three questions as path maps.
+ */
+import { afterAll, beforeAll } from '@jest/globals';
+import { openHost } from '../../../src/core/host/open-host.js';
+import type { HostAdapter } from '../../../src/core/host/types.js';
+import { createHostFixture, type FixtureDialect, type FixtureOptions, type HostFixture } from './index.js';
+
+export interface HostWorld {
+  readonly fx: HostFixture;
+  readonly host: HostAdapter;
+}
+
+export function useHostWorld(dialect: FixtureDialect, build: (fx: HostFixture) => Promise<void>, options: FixtureOptions = {}): HostWorld {
+  let fx: HostFixture | undefined;
+  let host: HostAdapter | undefined;
+  beforeAll(async () => {
+    fx = await createHostFixture(dialect, options);
+    await build(fx);
+    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
+  });
+  afterAll(async () => {
+    await host?.close();
+    await fx?.drop();
+  });
+  const built = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the host world is built in beforeAll');
+    return value;
+  };
+  return {
+    get fx() {
+      return built(fx);
+    },
+    get host() {
+      return built(host);
+    },
+  };
+}
+
+export type Question = 'visible' | 'owned' | 'foreign';
+
+/** document id → path the user sees, for question 1, 2 or 3 (question 2 asks for `user`'s own files). */
+export async function askPaths(host: HostAdapter, q: Question, user: string, archive: string, ids: readonly number[]): Promise<Record<number, string>> {
+  const map = q === 'visible' ? await host.visibleArchiveFiles(user, archive, ids) : q === 'owned' ? await host.ownedArchiveFiles(user, ids) : await host.visibleForeignFiles(user, archive, ids);
+  const out: Record<number, string> = {};
+  for (const [id, file] of map) out[id] = file.path;
+  return out;
+}
