@@ -116,6 +116,11 @@ async function buildReviewWorld(fx: HostFixture): Promise<void> {
   await fx.addUser('ar');
   await fx.addFile('ar', 'a [P135].pdf');
 
+  // A recipient renames a shared file's mount point to carry another document's marker.
+  const forged = await fx.addFile(A, 'Forge/plain [P150].pdf');
+  await fx.addFile(A, 'Forge/secret [P151].pdf');
+  await fx.share({ owner: A, fileId: forged, type: 'user', with: 'u1', target: '/stolen [P151].pdf' });
+
   // Expiry at an exact instant, for the clock tests.
   await sharedFolder(fx, 'Midnight', 136, { type: 'user', with: 'u1', expiration: '2030-01-01 00:00:00' });
   const gone = [...fx.model.files.values()].find((f) => f.path === 'files/Gone');
@@ -223,6 +228,10 @@ describe.each(dialects)('host adapter review on %s', (dialect) => {
   test('a 250-character name with the marker in its middle', async () => {
     expect(LONG_NAME).toHaveLength(250);
     expect(await ask(world.host, 'owned', A, [131])).toEqual({ 131: `/Mk/${LONG_NAME}` });
+  });
+
+  test('the marker is read from the owner\'s file name, never from the recipient\'s mount point', async () => {
+    expect(await ask(world.host, 'visible', 'u1', [150, 151])).toEqual({ 150: '/stolen [P151].pdf' });
   });
 
   test('a marker in a shared folder name does not make its files documents', async () => {
