@@ -1,4 +1,4 @@
-/** The host checks of authentication (passwords, app passwords, admins, sessions) on all three databases. */
+/** The host checks of authentication (passwords, app passwords, decoy, admins, sessions) on all three databases. */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
@@ -28,6 +28,7 @@ describe.each(dialects)('%s host', (dialect) => {
     await fixture.addUser('Admin', { password: 'admin-pw-1', hash: 'bcrypt' });
     await fixture.addUser('frank', { password: 'frank-pw-1', hash: 'bcrypt' });
     await fixture.addUser('gina', { password: 'gina-pw-1', hash: 'bcrypt', enabled: false });
+    await fixture.addUser('hana', { password: 'hana-pw-1' });
     await fixture.addGroup('admin', ['Admin']);
     const now = Math.floor(Date.now() / 1000);
     const tokens: [number, string, string, number, number | null, boolean][] = [
@@ -51,6 +52,9 @@ describe.each(dialects)('%s host', (dialect) => {
     expect(await auth.authenticate('ADMIN', 'admin-pw-1')).toMatchObject({ uid: 'Admin' });
     expect(await auth.authenticate('Admin', 'wrong')).toBeNull();
     expect(await auth.authenticate('nobody', 'admin-pw-1')).toBeNull();
+    // The decoy follows the newest form the host stores (hana's argon2id), found by a LIKE query
+    // that must work in this dialect: a failed query would leave the bcrypt fallback.
+    expect(await auth.decoyHash()).toMatch(/^3\|\$argon2id\$v=19\$m=65536,t=4,p=1\$/);
     expect(await auth.authenticate('gina', 'gina-pw-1')).toBeNull();
     expect(await auth.authenticate('frank', 'frank-pw-1')).toMatchObject({ uid: 'frank', admin: false, via: 'password' });
 
