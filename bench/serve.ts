@@ -2,6 +2,8 @@
  * The HTTP wrapper under load, as real `serve` processes on loopback:
  *  1. 500 concurrent widget loads spread over 3 processes that share one Redis: how many
  *     requests reach the archive server (target ≤ 1).
+ *  0. How long an unknown login takes beside a wrong password for an argon2id account, the
+ *     host's default hash (target ratio about 1: timing must not tell whether a user exists).
  *  2. Searches per second through one process with warm caches and the archive server at
  *     5 ms latency, and the process's resident memory after a warm-up, after 10 000 searches
  *     and after 10 000 more (target flat).
@@ -16,7 +18,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Pool, request } from 'undici';
+import { Authenticator } from '../src/core/auth/authenticator.js';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
+import { openHost } from '../src/core/host/open-host.js';
 import { openContext } from '../src/core/context.js';
 import { saveSettings } from '../src/core/settings/save-settings.js';
 import { startArchiveEmulator } from '../test/support/archive-emulator/index.js';
@@ -92,6 +96,34 @@ async function login(base: string, user: string, password: string): Promise<{ co
   return { cookie, token };
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Alternates unknown logins and wrong passwords, so that machine load hits both alike. */
+async function loginTiming(dbUrl: string): Promise<void> {
+  const host = await openHost({ dbUrl });
+  try {
+    const auth = new Authenticator(host);
+    await auth.authenticate('nobody-at-all', 'warm-up-password');
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      let t0 = performance.now();
+      await auth.authenticate('nobody-at-all', `guess-${i}`);
+      unknown.push(performance.now() - t0);
+      t0 = performance.now();
+      await auth.authenticate('timing', `guess-${i}`);
+      wrong.push(performance.now() - t0);
+    }
+    const [u, w] = [median(unknown), median(wrong)];
+    process.stdout.write(`login: unknown login ${u.toFixed(0)} ms, wrong password (argon2id) ${w.toFixed(0)} ms (median of 9; ratio ${(u / w).toFixed(2)}, target about 1)\n`);
+  } finally {
+    await host.close();
+  }
+}
+
 async function main(): Promise<void> {
   const probe = new RedisCache({ url: REDIS, keyPrefix: 'dus-bench-probe:' });
   try {
@@ -107,9 +139,11 @@ async function main(): Promise<void> {
   const fixture = await createHostFixture('sqlite');
   await fixture.addUser('archive', { password: 'archive-bench-pw', hash: 'bcrypt' });
   await fixture.addUser('reader', { password: 'reader-bench-pw', hash: 'bcrypt' });
+  await fixture.addUser('timing', { password: 'timing-bench-pw' });
   const folder = await fixture.addFolder('archive', 'files/Archive');
   for (const d of documents()) await fixture.addFile('archive', `files/Archive/${d.title} [P${d.id}].pdf`);
   await fixture.share({ owner: 'archive', fileId: folder, type: 'user', with: 'reader', permissions: 1 });
+  await loginTiming(fixture.dbUrl);
   const emulator = await startArchiveEmulator({ documents: documents() });
   const dir = mkdtempSync(join(tmpdir(), 'dus-bench-serve-'));
   const prefix = `dus-bench-${randomBytes(6).toString('hex')}:`;
