@@ -123,6 +123,19 @@ test('a token file over 16 KiB or a body over 64 KiB is refused with 413, nothin
   expect(h.context.settings.get('docs_url')).not.toBe('https://other.example');
 });
 
+test('a cut-off multipart form is the caller\'s 400, not a server failure', async () => {
+  const before = readFileSync(join(h.configDir, 'host.log'), 'utf8');
+  const answer = await call(h, 'POST', SETTINGS, {
+    ...ADMIN,
+    headers: { ...ADMIN.headers, 'content-type': 'multipart/form-data; boundary=XX' },
+    body: '--XX\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://cut.example\r\n--XX',
+  });
+  expect(answer.status).toBe(400);
+  expect(answer.json()).toEqual({ message: expect.any(String), code: 'usage' });
+  expect(readFileSync(join(h.configDir, 'host.log'), 'utf8')).toBe(before);
+  expect(h.context.settings.get('docs_url')).not.toBe('https://cut.example');
+});
+
 describe('Disconnect and Clear history', () => {
   test('Clear history deletes only the history', async () => {
     h.context.settings.update({ diagnostics: JSON.stringify([{ at: '2026-01-01T00:00:00Z', code: 'timeout', message: 'm' }]), diagnostics_pending: true });

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Authenticator } from '../core/auth/authenticator.js';
 import { SessionStore } from '../core/auth/sessions.js';
 import { LoginThrottle } from '../core/auth/throttle.js';
@@ -90,8 +90,24 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
   await app.register(formbody);
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 16 * 1024, files: 1, fields: 20, parts: 21 } });
 
+  // Between the end of authentication (preParsing) and the preHandler stage a request's body
+  // is being read. A multipart form the parser could not read (cut off, a broken part header)
+  // fails there without a status of its own: the caller's input, not a server failure.
+  const readingBody = new WeakSet<FastifyRequest>();
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    readingBody.add(request);
+    return payload;
+  });
+  app.addHook('preHandler', async (request) => {
+    readingBody.delete(request);
+  });
+
   app.setErrorHandler((error, request, reply) => {
-    const failure = classify(error);
+    const classified = classify(error);
+    const failure =
+      classified.status === 500 && readingBody.has(request) && request.isMultipart()
+        ? { status: 400, code: 'usage', message: 'The multipart form could not be read.' }
+        : classified;
     if (failure.status >= 500) {
       const detail = error instanceof Error ? error.message : String(error);
       context.logger.error({ code: failure.code, route: request.routeOptions.url, detail }, 'request of the HTTP wrapper failed');
