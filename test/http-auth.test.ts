@@ -67,6 +67,17 @@ describe('who may call', () => {
     expect(page.text).not.toContain('dus-settings');
   });
 
+  test('public routes check no Basic header: a stale one neither blocks the login form nor counts as a failure', async () => {
+    h.delays.length = 0;
+    const from = '10.5.0.1';
+    for (let i = 0; i < 3; i += 1) {
+      const form = await call(h, 'GET', '/login', { basic: ['admin', 'stale-password'], from, headers: { accept: 'text/html' } });
+      expect(form.status).toBe(200);
+    }
+    expect((await call(h, 'POST', '/login', { basic: ['admin', 'stale-password'], from, form: { user: 'alice', password: PASSWORDS.alice } })).status).toBe(303);
+    expect(h.delays).toEqual([]);
+  });
+
   test('the login is case-insensitive on the uid; bcrypt (1|$2y$) and argon2id (3|) hashes both verify', async () => {
     const upper = await call(h, 'GET', SETTINGS, { basic: ['ADMIN', PASSWORDS.admin] });
     expect(upper.status).toBe(200);

@@ -65,7 +65,9 @@ export function registerAuthHooks(app: FastifyInstance, services: AuthServices):
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = accessOf(request);
     if (access === undefined) return;
-    const basic = basicCredentials(request.headers.authorization);
+    // Public routes (the login form, the page script) check no password: a stale Basic header
+    // must not lock a browser out of the login form, nor buy an anonymous caller a hash check.
+    const basic = access.access === 'public' ? null : basicCredentials(request.headers.authorization);
     if (basic !== null) {
       const principal = await throttledLogin(services, request.ip, basic.login, basic.password);
       if (principal === null) throw unauthenticated();
