@@ -53,16 +53,16 @@ export class LoginThrottle {
   }
 }
 
-export function delayFor(failures: number): number {
+function delayFor(failures: number): number {
   if (failures <= 0) return 0;
   return Math.min(THROTTLE_BASE_MS * 2 ** failures, THROTTLE_MAX_DELAY_MS);
 }
 
 /** The IPv6 prefix length the host's brute-force protection counts as one client by default. */
-export const THROTTLE_IPV6_PREFIX = 56;
+const THROTTLE_IPV6_PREFIX = 56;
 
 /** The network a client address is counted under: the IPv4 address, or its IPv6 /56. */
-export function throttleSubnet(address: string): string {
+function throttleSubnet(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();

@@ -48,7 +48,7 @@ export interface WidgetSources {
   readonly client: ArchiveClient | null;
 }
 
-export function clampWidgetLimit(limit: number | undefined): number {
+function clampWidgetLimit(limit: number | undefined): number {
   if (limit === undefined) return WIDGET_LIMIT_DEFAULT;
   return Math.max(1, Math.min(WIDGET_LIMIT_MAX, Math.trunc(limit)));
 }

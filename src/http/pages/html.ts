@@ -3,7 +3,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-export const STYLES = `
+const STYLES = `
 :root { color-scheme: light; --fg: #222; --muted: #5c5c5c; --line: #d0d0d0; --accent: #00679e; --bad: #b00020; --good: #2d7b41; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); margin: 0; background: #f5f5f5; }
