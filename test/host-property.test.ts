@@ -28,7 +28,10 @@ const NAMES: readonly ((id: number, id2: number) => string)[] = [
 const OWNER = fc.oneof(fc.constant(0), fc.nat(4));
 
 const planArb = fc.record({
-  users: fc.array(fc.record({ object: fc.boolean(), disabled: fc.boolean(), loggedIn: fc.boolean() }), { minLength: 3, maxLength: 5 }),
+  users: fc.array(
+    fc.record({ object: fc.boolean(), disabled: fc.boolean(), loggedIn: fc.boolean(), ldapGone: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }),
+    { minLength: 3, maxLength: 5 },
+  ),
   groups: fc.array(fc.record({ members: fc.uniqueArray(fc.nat(4), { maxLength: 3 }), parent: fc.option(fc.nat(3), { nil: null }) }), { maxLength: 3 }),
   folders: fc.array(fc.record({ owner: OWNER, parent: fc.option(fc.nat(8), { nil: null }), noShareBit: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }), { maxLength: 7 }),
   files: fc.array(
@@ -73,6 +76,7 @@ async function build(fx: HostFixture, plan: Plan, nested: boolean): Promise<stri
   const pick = <T>(list: readonly T[], i: number): T | undefined => (list.length === 0 ? undefined : list[i % list.length]);
   for (const [i, u] of plan.users.entries()) {
     await fx.addUser(uidOf(i), { storage: u.object ? 'object' : 'home', enabled: !u.disabled, loggedIn: u.loggedIn || i === 0 });
+    if (u.ldapGone) await fx.setUserPreference(uidOf(i), 'user_ldap', 'isDeleted', '1');
   }
   const gids: string[] = [];
   for (const [i, g] of plan.groups.entries()) {

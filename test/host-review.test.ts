@@ -121,6 +121,13 @@ async function buildReviewWorld(fx: HostFixture): Promise<void> {
   await fx.addFile(A, 'Forge/secret [P151].pdf');
   await fx.share({ owner: A, fileId: forged, type: 'user', with: 'u1', target: '/stolen [P151].pdf' });
 
+  // LDAP accounts whose entry is gone (user_ldap marks them isDeleted = 1; §7, §11.11).
+  await fx.addUser('ldapgone');
+  await fx.setUserPreference('ldapgone', 'user_ldap', 'isDeleted', '1');
+  await fx.share({ owner: 'ldapgone', fileId: await fx.addFile('ldapgone', 'g [P152].pdf'), type: 'user', with: 'u1' });
+  await fx.addFile(A, 'ByGone/b [P153].pdf');
+  await fx.share({ owner: A, initiator: 'ldapgone', fileId: await fx.addFolder(A, 'ByGone'), type: 'user', with: 'u1' });
+
   // Expiry at an exact instant, for the clock tests.
   await sharedFolder(fx, 'Midnight', 136, { type: 'user', with: 'u1', expiration: '2030-01-01 00:00:00' });
   const gone = [...fx.model.files.values()].find((f) => f.path === 'files/Gone');
@@ -201,6 +208,16 @@ describe.each(dialects)('host adapter review on %s', (dialect) => {
     try {
       expect(await ask(world.host, 'foreign', 'u1', [124])).toEqual({ 124: '/w [P124].pdf' });
       expect(await ask(world.host, 'visible', 'u1', [125])).toEqual({ 125: '/Reshared/r [P125].pdf' });
+    } finally {
+      await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
+    }
+  });
+
+  test('an owner or resharer whose LDAP entry is gone gives nothing, whatever hide_disabled_user_shares says', async () => {
+    await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+    try {
+      expect(await ask(world.host, 'foreign', 'u1', [152])).toEqual({});
+      expect(await ask(world.host, 'visible', 'u1', [153])).toEqual({});
     } finally {
       await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     }

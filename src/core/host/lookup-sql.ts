@@ -2,7 +2,7 @@
  * The one statement behind each question. It returns, in one round trip, rows of several
  * kinds (column `k`): `S` candidate shares of the user (override row applied), `R` their
  * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
- * the files_sharing switches and disabled sharers, `X` the count of unsupported share types.
+ * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `X` the count of unsupported share types.
  * visibility.ts then applies the host's rules to them.
  *
  * Speed (bench/host-batch.ts): a name pattern cannot use an index, so the file part reaches
@@ -137,8 +137,9 @@ export function buildLookup(spec: LookupSpec): Statement {
         ` WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')`,
     );
     selects.push(
-      branch(["'D'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'NULL', 'NULL'], `FROM ${p}preferences`) +
-        ` WHERE appid = 'core' AND configkey = 'enabled' AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)`,
+      branch(["'D'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`) +
+        ` WHERE ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))` +
+        ` AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)`,
     );
   }
   if (recipient !== null && spec.unsupportedSharesOf !== undefined) {

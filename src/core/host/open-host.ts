@@ -273,6 +273,7 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
   const files: NodeRow[] = [];
   const sharingConfig = new Map<string, string>();
   const disabledUsers = new Set<string>();
+  const goneUsers = new Set<string>();
   let unsupportedShares = 0;
   const node = (row: SqlRow): NodeRow => ({
     fileId: num(row.a),
@@ -313,11 +314,15 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
         unsupportedShares += num(row.a);
         break;
       case 'D':
-        if (!isEnabledValue(text(row.t2))) disabledUsers.add(text(row.t1) ?? '');
+        if (text(row.t3) === 'isDeleted') {
+          if (text(row.t2) === '1') goneUsers.add(text(row.t1) ?? '');
+        } else if (!isEnabledValue(text(row.t2))) {
+          disabledUsers.add(text(row.t1) ?? '');
+        }
         break;
       default:
         break;
     }
   }
-  return { shares, roots, files, sharingConfig, disabledUsers, unsupportedShares };
+  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares };
 }

@@ -44,6 +44,8 @@ export interface LookupRows {
   readonly sharingConfig: ReadonlyMap<string, string>;
   /** Owners and initiators whose `core` `enabled` preference is set to anything but 'true'. */
   readonly disabledUsers: ReadonlySet<string>;
+  /** Owners and initiators user_ldap marked `isDeleted` = '1': their LDAP entry is gone. */
+  readonly goneUsers: ReadonlySet<string>;
 }
 
 /** A (document, file, path) the rules admit: already the shape of the answer. */
@@ -69,6 +71,9 @@ export function shareMounts(user: string, rows: LookupRows, dataDirectory: strin
     if (share.shareType !== 0 && share.shareType !== 1) continue;
     if (share.permissions <= 0 || share.owner === user || (share.initiator ?? '') === user) continue;
     if (hideDisabled && (rows.disabledUsers.has(share.owner) || (share.initiator !== null && rows.disabledUsers.has(share.initiator)))) continue;
+    // The host cannot open the owner's folder of a vanished LDAP account (§11.11); a vanished
+    // resharer is dropped too, the side that cannot leak (it is hidden or disabled there).
+    if (rows.goneUsers.has(share.owner) || (share.initiator !== null && rows.goneUsers.has(share.initiator))) continue;
     const list = byNode.get(share.fileSource) ?? [];
     list.push(share);
     byNode.set(share.fileSource, list);

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FixtureModel, ModelFile, ModelShare } from './model.js';
-import { configKey } from './model.js';
+import { configKey, preferenceKey } from './model.js';
 
 export type ModelQuestion = 'visible' | 'owned' | 'foreign';
 
@@ -47,6 +47,11 @@ function isDisabled(model: FixtureModel, uid: string | null): boolean {
   return uid !== null && model.users.get(uid)?.enabled === false;
 }
 
+/** user_ldap marks an account whose LDAP entry vanished; such an owner's files cannot be opened. */
+function isGone(model: FixtureModel, uid: string | null): boolean {
+  return uid !== null && model.preferences.get(preferenceKey(uid, 'user_ldap', 'isDeleted')) === '1';
+}
+
 interface ModelMount {
   readonly root: ModelFile;
   readonly owner: string;
@@ -77,6 +82,7 @@ export function mountsOf(model: FixtureModel, user: string, now: string): ModelM
     }
     if (effective.permissions <= 0 || effective.owner === user || effective.initiator === user) continue;
     if (hideDisabled && (isDisabled(model, effective.owner) || isDisabled(model, effective.initiator))) continue;
+    if (isGone(model, effective.owner) || isGone(model, effective.initiator)) continue;
     received.push(effective);
   }
   const byNode = new Map<number, ModelShare[]>();
