@@ -62,7 +62,20 @@ export class Authenticator {
     this.now = options.now ?? Date.now;
   }
 
-  async authenticate(login: string, password: string): Promise<Principal | null> {
+  /** The full check: app password, else the login password (a hash check, or the decoy's). */
+  authenticate(login: string, password: string): Promise<Principal | null> {
+    return this.check(login, password, true);
+  }
+
+  /**
+   * The login when it needs no hash check: an app password, or a login password verified in
+   * the last minute. Null says only "not quick": the full check decides, under the throttle.
+   */
+  quickLogin(login: string, password: string): Promise<Principal | null> {
+    return this.check(login, password, false);
+  }
+
+  private async check(login: string, password: string, hashCheck: boolean): Promise<Principal | null> {
     if (login === '' || password === '' || login.length > 255 || password.length > 4096) return null;
     const tokenUid = await appTokenOwner(this.host.sql, this.host.instanceSecret, login, password, Math.floor(this.now() / 1000));
     if (tokenUid !== null) return this.principal(tokenUid, 'app-password');
@@ -71,12 +84,13 @@ export class Authenticator {
     const rows = await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE uid_lower = ?`, [login.toLowerCase()]);
     const row = rows[0];
     if (row === undefined || row.password === null || row.password === '') {
-      await spendDecoyCheck(password, await this.decoyHash());
+      if (hashCheck) await spendDecoyCheck(password, await this.decoyHash());
       return null;
     }
     const remembered = createHmac('sha256', this.verifiedKey).update(`${row.uid}\0${row.password}\0${password}`).digest('hex');
     const until = this.verified.get(remembered);
     if (until === undefined || until < this.now()) {
+      if (!hashCheck) return null;
       if (!(await verifyPasswordHash(password, row.password, this.legacySalt))) return null;
       if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
       this.verified.set(remembered, this.now() + VERIFIED_TTL_MS);

@@ -22,6 +22,9 @@ interface FailureCount {
 export type ThrottleVerdict = { readonly refused: true } | { readonly refused: false; readonly delayMs: number };
 
 export class LoginThrottle {
+  /** Per client network, the last check under way in this process (settled, never rejected). */
+  private readonly running = new Map<string, Promise<void>>();
+
   constructor(
     private readonly cache: Cache,
     private readonly now: () => number = Date.now,
@@ -40,6 +43,27 @@ export class LoginThrottle {
     const fresh = current !== undefined && now - current.since < THROTTLE_WINDOW_MS;
     const next: FailureCount = fresh ? { failures: current.failures + 1, since: current.since } : { failures: 1, since: now };
     await this.cache.set(key, next, THROTTLE_WINDOW_MS - (now - next.since));
+  }
+
+  /**
+   * Runs the checks of one client network one after another in this process, so that each
+   * reads the failures of the ones before it: a burst of concurrent guesses otherwise all
+   * read "no failures" and none waits. (Across processes the count in the shared cache is
+   * read and written without a lock: a burst spread over n processes gets about n at a time.)
+   */
+  async oneAtATime<T>(address: string, check: () => Promise<T>): Promise<T> {
+    const key = throttleSubnet(address);
+    const result = (this.running.get(key) ?? Promise.resolve()).then(check);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running.set(key, settled);
+    try {
+      return await result;
+    } finally {
+      if (this.running.get(key) === settled) this.running.delete(key);
+    }
   }
 
   async reset(address: string): Promise<void> {
