@@ -103,7 +103,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write('What to look at:\n');
     write('  - search --explain: alice sees the invoices (group share) and the contracts (her own share);\n');
     write('    bob has not accepted the contracts share, so those are "not shared" for him;\n');
-    write('    documents whose id is a multiple of 5 have "no file"; carol\'s copy of [P10] is "not owned".\n');
+    write('    documents whose id is a multiple of 5 have "no file"; carol\'s copy of [P25], shared with alice, is "not owned" for her.\n');
     write(`  - check: coverage of documents with a file, and example ids of those without one.\n`);
     write(`  - the host log and the audit log in ${configDir} (never a term, never the token).\n`);
     write('  - man pages: man -l man/docs-unified-search.1; completion: source <(node bin/docs-unified-search.js completion bash)\n');

@@ -63,4 +63,11 @@ describe('inputs', () => {
     expect(dayOf(undefined, 'since')).toBeUndefined();
     expect(() => dayOf('soon', 'until')).toThrow(expect.objectContaining({ code: 'usage' }));
   });
+
+  test('a written day that is no calendar day is refused, not rolled over to another day', () => {
+    for (const impossible of ['2026-13-45', '2026-02-30', '2025-02-29', '2026-02-30T00:00:00Z', '2026-00-10']) {
+      expect(() => dayOf(impossible, 'since')).toThrow(expect.objectContaining({ code: 'usage' }));
+    }
+    expect(dayOf('2024-02-29', 'since')).toBe('2024-02-29');
+  });
 });

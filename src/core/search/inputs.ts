@@ -26,10 +26,19 @@ export function parseCursor(cursor: string | number | undefined | null): number 
 export function dayOf(value: string | undefined, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
   const text = value.trim();
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+  const written = /^(\d{4})-(\d{2})-(\d{2})(?=$|T)/.exec(text);
+  // `Date` rolls 2026-02-30T00:00 over to March: a written day that is no calendar day is refused
+  // rather than sent to the archive server as another day.
+  const impossible = written !== null && !isCalendarDay(Number(written[1]), Number(written[2]), Number(written[3]));
+  if (written !== null && !impossible && text.length === 10) return text;
   const moment = /^\d+$/.test(text) ? new Date(Number(text) * 1000) : new Date(text);
-  if (Number.isNaN(moment.getTime())) {
+  if (impossible || Number.isNaN(moment.getTime())) {
     throw new DusError('usage', `The date filter "${name}" must be a day (YYYY-MM-DD), an ISO 8601 moment or a Unix time.`);
   }
   return moment.toISOString().slice(0, 10);
+}
+
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
