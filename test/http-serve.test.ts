@@ -73,6 +73,29 @@ describe('serve', () => {
     expect(io.err()).not.toMatch(/\n\s+at /);
   });
 
+  test('the first start of a new suite version runs the repair step, as the host does after an update', async () => {
+    const configDir = join(dir, 'config-repair');
+    const seeded = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
+    const set = (key: string, value: string): Promise<number> =>
+      main(['--config-dir', configDir, 'config:app:set', 'docs_unified_search', key, `--value=${value}`], seeded);
+    expect(await set('installed_version', '0.3.0')).toBe(0);
+    expect(await set('last_failure', 'from 0.3.0')).toBe(0);
+    const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const globals = { configDir, hostDb: fixture.dbUrl, logFile: join(dir, 'host-repair.log'), color: false };
+    const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => undefined });
+    await waitFor(() => /Listening on/.exec(io.out())?.[0] ?? null);
+    stop();
+    await expect(running).resolves.toBe(0);
+    const read = captureIO();
+    expect(await main(['--config-dir', configDir, 'config:app:get', 'docs_unified_search', 'last_failure'], read)).toBe(1);
+    expect(await main(['--config-dir', configDir, 'config:app:get', 'docs_unified_search', 'installed_version'], read)).toBe(0);
+    expect(read.out().trim()).not.toBe('0.3.0');
+  });
+
   test('listen and trust-proxy forms', () => {
     expect(parseListen('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
     expect(parseListen('0.0.0.0:80')).toEqual({ host: '0.0.0.0', port: 80 });

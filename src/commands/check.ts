@@ -3,7 +3,7 @@ import { openContext } from '../core/context.js';
 import { checkCoverage, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
 import { LOG_MESSAGES } from '../core/log.js';
-import { repairIfUpdated } from './cli-admin.js';
+import { repairOnStart } from '../core/diagnostics/repair.js';
 import { failure, success, warning } from './format.js';
 import { formatError } from './output.js';
 import { EXIT_FAILURE, EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
@@ -74,7 +74,7 @@ export const command: CommandSpec = {
     let service: ServiceContext | undefined;
     try {
       service = openContext(serviceOptionsOf(context));
-      repairIfUpdated(service);
+      repairOnStart(service.settings, service.logger);
       const opened = service;
       const report = await checkCoverage(opened, progressOn(io)).catch((error: unknown) => {
         if (isDusError(error) && isArchiveErrorCode(error.code)) opened.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));

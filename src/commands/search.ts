@@ -3,7 +3,8 @@ import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { decideVerdicts, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
-import { cliAdmin, repairIfUpdated } from './cli-admin.js';
+import { cliAdmin } from './cli-admin.js';
+import { repairOnStart } from '../core/diagnostics/repair.js';
 import { paint, table } from './format.js';
 import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec, GlobalOptions } from './types.js';
@@ -70,7 +71,7 @@ export const command: CommandSpec = {
       const limit = limitOf(options.limit);
       const explain = options.explain === true;
       service = openContext(serviceOptionsOf(context));
-      repairIfUpdated(service);
+      repairOnStart(service.settings, service.logger);
       const since = optionalText(options.since);
       const until = optionalText(options.until);
       const report = await decideVerdicts(service, {

@@ -3,6 +3,7 @@ import type { Cache } from '../core/cache/types.js';
 import { RedisCache } from '../core/cache/redis-cache.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
+import { repairOnStart } from '../core/diagnostics/repair.js';
 import { DusError } from '../core/errors.js';
 import { readNextcloudConfig } from '../core/host/config-php.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
@@ -93,6 +94,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     cache = await openCache(options.cache, options.cachePrefix);
     const given = serviceOptionsOf(context);
     service = openContext({ ...given, ...(cache === undefined ? {} : { cache }) });
+    repairOnStart(service.settings, service.logger);
     const legacySalt = await legacySaltOf(service, given);
     const app = await buildServer({ context: service, trustProxy, legacySalt });
     await app.listen({ host, port });

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
-import { repairIfUpdated } from './cli-admin.js';
+import { repairOnStart } from '../core/diagnostics/repair.js';
 import { success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
@@ -26,7 +26,7 @@ export const command: CommandSpec = {
         return 2;
       }
       service = openContext(serviceOptionsOf(context));
-      repairIfUpdated(service);
+      repairOnStart(service.settings, service.logger);
       const result = await overviewCheck(service);
       if (format !== 'plain') {
         const body = { docs_unified_search: { severity: result.severity, description: result.messages.join(' '), linkToDoc: result.link } };

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { AppConfigKey, SettingsStore } from '../settings/types.js';
 import { SUITE_VERSION } from '../version.js';
 
@@ -33,4 +34,17 @@ export function repairAfterUpdate(settings: SettingsStore, version: string = SUI
     settings.update({ installed_version: version });
     return result;
   });
+}
+
+/**
+ * Runs `repairAfterUpdate` for a starting command or wrapper process: a failure (a broken
+ * settings file, a held lock) is logged and left to the command itself to report.
+ */
+export function repairOnStart(settings: SettingsStore, logger: Logger): void {
+  try {
+    const result = repairAfterUpdate(settings);
+    if (result !== null && result.deleted.length > 0) logger.info({ deleted: result.deleted }, 'Repair step after an update deleted obsolete keys');
+  } catch (error: unknown) {
+    logger.debug({ detail: error instanceof Error ? error.message : String(error) }, 'repair step after an update not run');
+  }
 }
