@@ -1,30 +1,15 @@
 /** Names fetched by one wrapper process serve the next through a shared Redis cache. */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { runSearch } from '../src/core/search/pipeline.js';
 import { buildSearchWorld, type SearchWorld } from './search-world.js';
+import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
-const REDIS_URL = process.env.DUS_TEST_REDIS ?? 'redis://127.0.0.1:6379';
 const prefix = `dus-search-test-${randomBytes(6).toString('hex')}:`;
+const describeRedis = await describeWithRedis('search names through Redis');
 
-async function reachable(): Promise<boolean> {
-  const probe = new RedisCache({ url: REDIS_URL, keyPrefix: prefix });
-  try {
-    await probe.connect();
-    await probe.get('probe');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await probe.close().catch(() => undefined);
-  }
-}
-
-const redisUp = await reachable();
-if (!redisUp) process.stdout.write(`SKIP search names through Redis: Redis at ${REDIS_URL} is unreachable\n`);
-
-(redisUp ? describe : describe.skip)('names through a shared Redis cache', () => {
+describeRedis('names through a shared Redis cache', () => {
   let world: SearchWorld;
   const caches: RedisCache[] = [];
 
