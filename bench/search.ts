@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryCache } from '../src/core/cache/memory-cache.js';
 import type { ServiceContext } from '../src/core/context-types.js';
 import { runSearch } from '../src/core/search/pipeline.js';
-import { buildSearchWorld } from '../test/search-world.js';
+import { buildSearchWorld } from '../test/support/search-world.js';
 
 const LATENCY_MS = Number(process.argv[2] ?? process.env.BENCH_LATENCY_MS ?? 50);
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ARCHIVE_TOKEN, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { ARCHIVE_TOKEN, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const CHROMIUM = process.env.DUS_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);

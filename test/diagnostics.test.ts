@@ -7,7 +7,7 @@ import { overviewCheck } from '../src/core/diagnostics/overview-check.js';
 import { repairAfterUpdate, runRepair } from '../src/core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../src/core/version.js';
 import { captureIO } from './support/capture-io.js';
-import { buildSearchWorld, type SearchWorld } from './search-world.js';
+import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
 let world: SearchWorld;
 

@@ -4,7 +4,7 @@ import bcrypt from 'bcryptjs';
 import { argon2i, argon2id } from 'hash-wasm';
 import { decoyLike, verifyPasswordHash } from '../src/core/auth/password-hash.js';
 import { fileIdOfLink } from '../src/core/auth/file-access.js';
-import { call, startHarness, type Harness } from './http-harness.js';
+import { call, startHarness, type Harness } from './support/http-harness.js';
 
 const argon = async (fn: typeof argon2id, password: string): Promise<string> =>
   fn({ password, salt: randomBytes(16), parallelism: 1, iterations: 2, memorySize: 1024, hashLength: 32, outputType: 'encoded' });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Authenticator } from '../src/core/auth/authenticator.js';
 import { LoginThrottle, THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
 import { buildServer } from '../src/http/server.js';
-import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const SETTINGS = '/apps/docs_unified_search/settings';
 const WIDGETS = '/ocs/v2.php/apps/dashboard/api/v1/widgets';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, HOST_URL, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { call, HOST_URL, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const PROVIDERS = '/ocs/v2.php/search/providers';
 const RESOLVE = '/ocs/v2.php/references/resolve';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
-import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const SETTINGS = '/apps/docs_unified_search/settings';
 const ADMIN = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };

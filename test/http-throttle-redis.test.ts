@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { THROTTLE_MAX_FAILURES } from '../src/core/auth/throttle.js';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
-import { call, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { call, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
 const describeRedis = await describeWithRedis('throttle-through-Redis tests');

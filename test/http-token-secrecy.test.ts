@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, HOST_URL, login, PASSWORDS, startHarness, type CallResult, type Harness } from './http-harness.js';
+import { call, HOST_URL, login, PASSWORDS, startHarness, type CallResult, type Harness } from './support/http-harness.js';
 
 /**
  * The token is saved through the settings route, and then every route of the wrapper is

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { MESSAGE_EMPTY, MESSAGE_UNREACHABLE, WIDGET_ID } from '../src/core/widget/widget-items.js';
-import { call, DEFAULT_DOCUMENTS, HOST_URL, PASSWORDS, startHarness, type Harness } from './http-harness.js';
+import { call, DEFAULT_DOCUMENTS, HOST_URL, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const ITEMS = '/ocs/v2.php/apps/dashboard/api/v2/widget-items';
 const WIDGETS = '/ocs/v2.php/apps/dashboard/api/v1/widgets';

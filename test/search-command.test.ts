@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { main } from '../src/cli.js';
 import { captureIO } from './support/capture-io.js';
-import { buildSearchWorld, expectedVerdict, type SearchWorld } from './search-world.js';
+import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
 
 let world: SearchWorld;
 let dir: string;

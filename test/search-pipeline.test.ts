@@ -9,7 +9,7 @@ import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { runSearch } from '../src/core/search/pipeline.js';
 import type { EmulatorDocument } from './support/archive-emulator/index.js';
-import { buildSearchWorld, expectedVerdict, searchRequests, TOKEN, type SearchWorld } from './search-world.js';
+import { buildSearchWorld, expectedVerdict, searchRequests, TOKEN, type SearchWorld } from './support/search-world.js';
 
 process.env.DUS_LOG_LEVEL = 'debug';
 let world: SearchWorld;

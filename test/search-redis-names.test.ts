@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { runSearch } from '../src/core/search/pipeline.js';
-import { buildSearchWorld, type SearchWorld } from './search-world.js';
+import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
 const prefix = `dus-search-test-${randomBytes(6).toString('hex')}:`;

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { runSearch } from '../src/core/search/pipeline.js';
 import { decideVerdicts } from '../src/core/search/verdicts.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { buildSearchWorld, expectedVerdict, type SearchWorld } from './search-world.js';
+import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
 
 const dialects = (await reachableDialects('search verdicts')).filter((dialect) => dialect !== 'sqlite');
 const worlds: SearchWorld[] = [];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ServiceContext } from '../src/core/context-types.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { decideVerdicts, explanationOf } from '../src/core/search/verdicts.js';
-import { buildSearchWorld, expectedVerdict, type SearchWorld } from './search-world.js';
+import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
 
 let world: SearchWorld;
 

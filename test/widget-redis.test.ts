@@ -12,7 +12,7 @@ import { MESSAGE_UNREACHABLE, widgetItems } from '../src/core/widget/widget-item
 import { startArchiveEmulator } from './support/archive-emulator/index.js';
 import type { ArchiveEmulator } from './support/archive-emulator/types.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
-import { DEFAULT_DOCUMENTS } from './http-harness.js';
+import { DEFAULT_DOCUMENTS } from './support/http-harness.js';
 import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
 const describeRedis = await describeWithRedis('widget-redis tests');

@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryCache } from '../src/core/cache/memory-cache.js';
-import type { Cache } from '../src/core/cache/types.js';
-import type { ServiceContext } from '../src/core/context-types.js';
-import { openContext } from '../src/core/context.js';
-import { saveSettings } from '../src/core/settings/save-settings.js';
-import { sampleArchive, startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
-import { createHostFixture, type FixtureDialect, type HostFixture } from './support/host-fixtures/index.js';
+import { MemoryCache } from '../../src/core/cache/memory-cache.js';
+import type { Cache } from '../../src/core/cache/types.js';
+import type { ServiceContext } from '../../src/core/context-types.js';
+import { openContext } from '../../src/core/context.js';
+import { saveSettings } from '../../src/core/settings/save-settings.js';
+import { sampleArchive, startArchiveEmulator, type ArchiveEmulator } from './archive-emulator/index.js';
+import { createHostFixture, type FixtureDialect, type HostFixture } from './host-fixtures/index.js';
 
 export const TOKEN = 'emulator-token';
 export const ARCHIVE_ACCOUNT = 'archive';
