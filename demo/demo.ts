@@ -106,7 +106,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write('    documents whose id is a multiple of 5 have "no file"; carol\'s copy of [P25], shared with alice, is "not owned" for her.\n');
     write(`  - check: coverage of documents with a file, and example ids of those without one.\n`);
     write(`  - the host log and the audit log in ${configDir} (never a term, never the token).\n`);
-    write('  - man pages: man -l man/docs-unified-search.1; completion: source <(node bin/docs-unified-search.js completion bash)\n');
+    write('  - man pages: man -l man/docs-unified-search.1; completion: source <(npx docs-unified-search completion bash)\n');
     if (options.keep === true) {
       // The token is not printed: setup takes it from DEMO_TOKEN in demo/demo.ts; the other commands need none.
       write('\nThe emulator keeps running: rerun the commands above (setup reads the token of demo/demo.ts from stdin). Ctrl-C ends the demo.\n');
