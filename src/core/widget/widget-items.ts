@@ -2,6 +2,7 @@ import type { ArchiveClient } from '../archive/types.js';
 import type { Cache } from '../cache/types.js';
 import type { HostAdapter } from '../host/types.js';
 import { fileLink, formatDay, previewUrl } from '../search/entry-format.js';
+import { clampLimit } from '../search/inputs.js';
 import { newestDocuments } from './newest-documents.js';
 
 export const WIDGET_ID = 'docs_unified_search-recent';
@@ -48,14 +49,9 @@ export interface WidgetSources {
   readonly client: ArchiveClient | null;
 }
 
-function clampWidgetLimit(limit: number | undefined): number {
-  if (limit === undefined) return WIDGET_LIMIT_DEFAULT;
-  return Math.max(1, Math.min(WIDGET_LIMIT_MAX, Math.trunc(limit)));
-}
-
 /** The dashboard widget's items for one user: the newest documents whose file this user can open. */
 export async function widgetItems(request: WidgetRequest, sources: WidgetSources): Promise<WidgetItems> {
-  const limit = clampWidgetLimit(request.limit);
+  const limit = clampLimit(request.limit, WIDGET_LIMIT_DEFAULT, WIDGET_LIMIT_MAX);
   if (sources.client === null) return unreachable();
   const newest = await newestDocuments(sources.cache, sources.archiveUrl, sources.client);
   if (!newest.ok) return unreachable();
