@@ -4,7 +4,7 @@ import { RedisCache } from '../core/cache/redis-cache.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
-import { DusError } from '../core/errors.js';
+import { DusError, messageOf } from '../core/errors.js';
 import { readNextcloudConfig } from '../core/host/config-php.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { buildServer, type WrapperOptions } from '../http/server.js';
@@ -48,7 +48,7 @@ async function openCache(url: string | undefined, keyPrefix: string | undefined)
     await cache.connect();
   } catch (error: unknown) {
     await cache.close().catch(() => undefined);
-    throw new DusError('usage', `The cache at --cache does not answer: ${error instanceof Error ? error.message : String(error)}`);
+    throw new DusError('usage', `The cache at --cache does not answer: ${messageOf(error)}`);
   }
   return cache;
 }

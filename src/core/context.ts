@@ -5,7 +5,7 @@ import type { ArchiveClient, ArchiveConnection, ArchiveVersions } from './archiv
 import { FileAuditLog } from './audit.js';
 import { MemoryCache } from './cache/memory-cache.js';
 import type { ServiceContext, ServiceOptions } from './context-types.js';
-import { DusError } from './errors.js';
+import { DusError, messageOf } from './errors.js';
 import { openHost } from './host/open-host.js';
 import type { HostAdapter } from './host/types.js';
 import { createLogger, type Logger } from './log.js';
@@ -27,7 +27,7 @@ function versionRecorder(settings: SettingsStore, logger: Logger): (versions: Ar
       settings.update({ docs_version: version, docs_api_version: apiVersion });
     } catch (error: unknown) {
       // A search must not fail because the versions could not be noted.
-      logger.debug({ detail: error instanceof Error ? error.message : String(error) }, 'versions of the archive server not stored');
+      logger.debug({ detail: messageOf(error) }, 'versions of the archive server not stored');
     }
   };
 }

@@ -73,3 +73,8 @@ export function isDusError(value: unknown): value is DusError {
 export function isArchiveErrorCode(code: string): code is ArchiveErrorCode {
   return (ARCHIVE_ERROR_CODES as readonly string[]).includes(code);
 }
+
+/** The message of anything thrown, for a log detail or a wrapping error. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -7,7 +7,7 @@ import { Authenticator } from '../core/auth/authenticator.js';
 import { SessionStore } from '../core/auth/sessions.js';
 import { LoginThrottle } from '../core/auth/throttle.js';
 import type { ServiceContext } from '../core/context-types.js';
-import { isDusError } from '../core/errors.js';
+import { isDusError, messageOf } from '../core/errors.js';
 import { registerAuthHooks, type AuthServices } from './auth-hooks.js';
 import { HttpError } from './http-error.js';
 import { isOcsPath, ocsFailure } from './ocs.js';
@@ -109,7 +109,7 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
         ? { status: 400, code: 'usage', message: 'The multipart form could not be read.' }
         : classified;
     if (failure.status >= 500) {
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = messageOf(error);
       context.logger.error({ code: failure.code, route: request.routeOptions.url, detail }, 'request of the HTTP wrapper failed');
     }
     const body = isOcsPath(request.url) ? ocsFailure(failure.status, failure.code, failure.message) : { message: failure.message, code: failure.code };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfigKey, SettingsStore } from '../settings/types.js';
 import { SUITE_VERSION } from '../version.js';
+import { messageOf } from '../errors.js';
 
 /** Keys of app version 0.3.0, replaced in 0.4.0 by the history. */
 export const OBSOLETE_KEYS: readonly AppConfigKey[] = ['last_failure', 'last_recovery'];
@@ -45,6 +46,6 @@ export function repairOnStart(settings: SettingsStore, logger: Logger): void {
     const result = repairAfterUpdate(settings);
     if (result !== null && result.deleted.length > 0) logger.info({ deleted: result.deleted }, 'Repair step after an update deleted obsolete keys');
   } catch (error: unknown) {
-    logger.debug({ detail: error instanceof Error ? error.message : String(error) }, 'repair step after an update not run');
+    logger.debug({ detail: messageOf(error) }, 'repair step after an update not run');
   }
 }

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import phpParser from 'php-parser';
-import { DusError } from '../errors.js';
+import { DusError, messageOf } from '../errors.js';
 
 export type PhpValue = string | number | boolean | null | PhpValue[] | { [key: string]: PhpValue };
 export type PhpConfig = Record<string, PhpValue>;
@@ -80,7 +80,7 @@ export function parseConfigFile(file: string): PhpConfig {
   try {
     program = asNode(engine.parseCode(source, file)) ?? { kind: 'program', children: [] };
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new DusError('host_config', `${file} is not valid PHP: ${detail}.`);
   }
   const config: PhpConfig = {};

@@ -3,7 +3,7 @@
  * read-only. Each of the three questions is one statement per call (lookup-sql.ts), judged by
  * the host's rules in TypeScript (visibility.ts).
  */
-import { DusError, isDusError } from '../errors.js';
+import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES, type Logger } from '../log.js';
 import { locateHost, type LocatedHost } from './locate.js';
 import { buildLookup, buildMarkedFiles, type LookupSpec } from './lookup-sql.js';
@@ -103,7 +103,7 @@ class DatabaseHost implements HostAdapter {
 
   #mapError(error: unknown): DusError {
     if (isDusError(error)) return error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const code = (error as { code?: unknown }).code;
     if ((typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P0[123]|08\d\d\d)$/.test(code)) || /Connection terminated|connection is closed|database is not open/i.test(message)) {
       return new DusError('host_unreachable', `The connection to the host database was lost (${code}).`, { cause: error });

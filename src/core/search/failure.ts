@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context-types.js';
 import { recordProblem, recordRecovery } from '../diagnostics/history.js';
-import { isDusError } from '../errors.js';
+import { isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 
 export interface SearchFailure {
@@ -11,7 +11,7 @@ export interface SearchFailure {
 
 export function failureOf(error: unknown): SearchFailure {
   if (isDusError(error)) return { code: error.code, message: error.message, status: error.status };
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'internal', message: messageOf(error) };
 }
 
 /**

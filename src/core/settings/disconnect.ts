@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context-types.js';
-import { DusError } from '../errors.js';
+import { DusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import { DISCONNECT_KEYS } from './types.js';
 
@@ -14,7 +14,7 @@ export function disconnect(context: ServiceContext): void {
       context.credentials.delete();
     });
   } catch (error: unknown) {
-    context.logger.error({ detail: error instanceof Error ? error.message : String(error) }, LOG_MESSAGES.saveFailed('internal'));
+    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed('internal'));
     throw new DusError('internal', 'The settings could not be deleted. The host log has the detail.', { cause: error });
   }
 }

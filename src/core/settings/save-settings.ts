@@ -1,7 +1,7 @@
 import { createArchiveClient } from '../archive/archive-client.js';
 import type { ArchiveConnection, ArchiveVersions } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
-import { DusError, isDusError } from '../errors.js';
+import { DusError, isDusError, messageOf } from '../errors.js';
 import type { HostLocation } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { hostLocationPatch } from './host-location.js';
@@ -100,7 +100,7 @@ function store(context: ServiceContext, patch: Partial<AppConfig>, newToken: str
       }
     });
   } catch (error: unknown) {
-    context.logger.error({ detail: error instanceof Error ? error.message : String(error) }, LOG_MESSAGES.saveFailed('internal'));
+    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed('internal'));
     throw new DusError('internal', 'The settings could not be saved; nothing was changed. The host log has the detail.', { cause: error });
   }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
-import { DusError } from '../errors.js';
+import { DusError, messageOf } from '../errors.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
 import { appConfigProblems } from './schema.js';
@@ -36,7 +36,7 @@ export class FileSettingsStore implements SettingsStore {
     try {
       raw = this.#store().store;
     } catch (error: unknown) {
-      throw this.#broken(error instanceof Error ? error.message : String(error), error);
+      throw this.#broken(messageOf(error), error);
     }
     const problems = appConfigProblems(raw);
     if (problems !== null) throw this.#broken(problems.join('; '));
