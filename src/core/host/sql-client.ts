@@ -1,8 +1,12 @@
 import { existsSync } from 'node:fs';
+import type { StatementSync } from 'node:sqlite';
 import { DusError } from '../errors.js';
 import type { ConnectionParams } from './connection-params.js';
 import { toNumberedPlaceholders } from './placeholders.js';
 import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
+
+/** Distinct statement texts kept compiled per SQLite connection (batch sizes 1…25 times the questions, plus accounts). */
+const PREPARED_STATEMENTS = 128;
 
 /**
  * Read-only connections to the host database on the three dialects the host supports.
@@ -68,10 +72,21 @@ async function openSqlite(params: ConnectionParams): Promise<SqlClient> {
     throw unreachable(params, errorText(error), error);
   }
   const opened = db;
+  const statements = new Map<string, StatementSync>();
+  /** Compiling a statement costs more than running a 25-marker batch on a small database: kept per text, the oldest dropped. */
+  const prepared = (sql: string): StatementSync => {
+    const known = statements.get(sql);
+    if (known !== undefined) return known;
+    const statement = opened.prepare(sql);
+    statements.set(sql, statement);
+    const oldest = statements.keys().next();
+    if (statements.size > PREPARED_STATEMENTS && oldest.done !== true) statements.delete(oldest.value);
+    return statement;
+  };
   class SqliteClient extends CountingClient {
     readonly dialect = 'sqlite' as const;
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
-      return opened.prepare(sql).all(...values) as SqlRow[];
+      return prepared(sql).all(...values) as SqlRow[];
     }
     async close(): Promise<void> {
       if (opened.isOpen) opened.close();
