@@ -83,6 +83,20 @@ describe('credential store', () => {
     expect(store.load()).toEqual({ status: 'unreadable' });
   });
 
+  test('a token loaded before is never served from memory once its record or the secret changed', () => {
+    const dir = freshDir();
+    const store = new FileCredentialStore({ directory: dir, env: {} });
+    store.save(TOKEN, ORIGIN);
+    expect(store.load()).toEqual({ status: 'ok', token: TOKEN, origin: ORIGIN });
+    // Another process saves a token of the same length for another origin.
+    const other = TOKEN.replace(/.$/, 'Z');
+    new FileCredentialStore({ directory: dir, env: {} }).save(other, 'https://other.example.com:443');
+    expect(store.load()).toEqual({ status: 'ok', token: other, origin: 'https://other.example.com:443' });
+    writeFileSync(join(dir, 'secret'), 'a different secret\n');
+    expect(store.load()).toEqual({ status: 'unreadable' });
+    expect(new FileCredentialStore({ directory: dir, env: { DUS_SECRET: 'yet another' } }).load()).toEqual({ status: 'unreadable' });
+  });
+
   test('a record that is not JSON gives unreadable, not an exception', () => {
     const dir = freshDir();
     const store = new FileCredentialStore({ directory: dir, env: {} });

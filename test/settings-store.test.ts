@@ -45,6 +45,36 @@ describe('settings store', () => {
     expect(statSync(join(dir, 'settings.json')).mode & 0o777).toBe(0o600);
   });
 
+  test('a read after another writer changed the file sees the change, even one of the same size', async () => {
+    const dir = freshDir();
+    const reader = new FileSettingsStore(dir);
+    const writer = new FileSettingsStore(dir);
+    writer.update({ docs_version: '2.15.1' });
+    // Old enough for the reader to keep what it read (a file changed in the last 100 ms is always read again).
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const first = reader.read();
+    expect(first).toEqual({ docs_version: '2.15.1' });
+    expect(reader.read()).toBe(first);
+    writer.update({ docs_version: '2.20.0' });
+    expect(reader.read()).toEqual({ docs_version: '2.20.0' });
+    // The same bytes written in place by hand (same size, same inode) count as a change too.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(reader.read()).toEqual({ docs_version: '2.20.0' });
+    writeFileSync(join(dir, 'settings.json'), readFileSync(join(dir, 'settings.json'), 'utf8').replace('2.20.0', '2.21.9'));
+    expect(reader.read()).toEqual({ docs_version: '2.21.9' });
+  });
+
+  test('what a read returns cannot be changed by its caller', () => {
+    const dir = freshDir();
+    const store = new FileSettingsStore(dir);
+    store.update({ docs_url: 'https://p.example.com' });
+    const read = store.read() as Record<string, unknown>;
+    expect(() => {
+      read.docs_url = 'https://evil.example.com';
+    }).toThrow(TypeError);
+    expect(store.read().docs_url).toBe('https://p.example.com');
+  });
+
   test('a directory it has to create, even for a first read, is private', () => {
     const dir = join(freshDir(), 'nested', 'config');
     expect(new FileSettingsStore(dir).read()).toEqual({});

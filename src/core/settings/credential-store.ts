@@ -51,6 +51,11 @@ export class FileCredentialStore implements CredentialStore {
   readonly path: string;
   readonly #options: CredentialStoreOptions;
   #warned = false;
+  /**
+   * The record and secret last decrypted, with their token: key derivation and decryption cost
+   * more than the rest of a warm search's own steps. Both files are still read every time.
+   */
+  #lastDecrypted: { readonly text: string; readonly secret: Buffer; readonly token: StoredToken } | undefined;
 
   constructor(options: CredentialStoreOptions) {
     this.#options = options;
@@ -119,12 +124,16 @@ export class FileCredentialStore implements CredentialStore {
     if (!isRecord(record)) return null;
     const secret = readInstanceSecret(this.#options.directory, this.#options.env);
     if (secret === null) return null;
+    const last = this.#lastDecrypted;
+    if (last !== undefined && last.text === text && last.secret.equals(secret)) return last.token;
     try {
       const decipher = createDecipheriv('aes-256-gcm', deriveKey(secret, Buffer.from(record.salt, 'base64')), Buffer.from(record.iv, 'base64'));
       decipher.setAAD(additionalData(record.origin));
       decipher.setAuthTag(Buffer.from(record.tag, 'base64'));
       const token = Buffer.concat([decipher.update(Buffer.from(record.data, 'base64')), decipher.final()]).toString('utf8');
-      return { status: 'ok', token, origin: record.origin };
+      const stored: StoredToken = { status: 'ok', token, origin: record.origin };
+      this.#lastDecrypted = { text, secret, token: stored };
+      return stored;
     } catch {
       return null;
     }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
 import { DusError, messageOf } from '../errors.js';
@@ -23,6 +23,8 @@ export class FileSettingsStore implements SettingsStore {
   readonly #lockPath: string;
   readonly #lockOptions: LockOptions;
   #conf: Conf<AppConfig> | undefined;
+  /** The last read, reused while the file is the same one unchanged: a search reads the settings several times. */
+  #last: { readonly stamp: string; readonly config: AppConfig } | undefined;
 
   constructor(directory: string, options: SettingsStoreOptions = {}) {
     this.directory = directory;
@@ -32,6 +34,8 @@ export class FileSettingsStore implements SettingsStore {
   }
 
   read(): AppConfig {
+    const stamp = fileStamp(this.path);
+    if (stamp !== null && this.#last?.stamp === stamp.key) return this.#last.config;
     let raw: unknown;
     try {
       raw = this.#store().store;
@@ -40,7 +44,9 @@ export class FileSettingsStore implements SettingsStore {
     }
     const problems = appConfigProblems(raw);
     if (problems !== null) throw this.#broken(problems.join('; '));
-    return raw as AppConfig;
+    const config = Object.freeze({ ...(raw as AppConfig) });
+    this.#last = stamp !== null && stamp.settled && fileStamp(this.path)?.key === stamp.key ? { stamp: stamp.key, config } : undefined;
+    return config;
   }
 
   get<K extends AppConfigKey>(key: K): AppConfig[K] {
@@ -56,6 +62,7 @@ export class FileSettingsStore implements SettingsStore {
       }
       const problems = appConfigProblems(next);
       if (problems !== null) throw new DusError('internal', `The settings were not saved: ${problems.join('; ')}.`);
+      this.#last = undefined;
       this.#store().store = next as AppConfig;
     });
   }
@@ -84,5 +91,27 @@ export class FileSettingsStore implements SettingsStore {
 
   #broken(reason: string, cause?: unknown): DusError {
     return new DusError('internal', `The settings file ${this.path} is broken (${reason}). Correct it by hand, or remove it and run setup again.`, { cause });
+  }
+}
+
+/** A file older than this is trusted by its stamp: a later write cannot carry the same change time (see fileStamp). */
+const SETTLED_NS = 100_000_000n;
+
+/**
+ * Identity and version of a file: device, inode, size and change times. `conf` writes by
+ * renaming a new file into place, but a freed inode number can come back and file times are
+ * as coarse as the kernel's clock tick, so, as git does with its index, a file changed in the
+ * last 100 ms is not `settled` and is read again every time.
+ */
+function fileStamp(path: string): { readonly key: string; readonly settled: boolean } | null {
+  try {
+    const stat = statSync(path, { bigint: true });
+    const changed = stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs;
+    return {
+      key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
+      settled: BigInt(Date.now()) * 1_000_000n - changed >= SETTLED_NS,
+    };
+  } catch {
+    return null;
   }
 }
