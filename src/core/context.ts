@@ -66,10 +66,17 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     return { url: stored.docs_url, token: token.token, allowLocal: stored.allow_local ?? false };
   }
 
+  /** One client while the connection stays the same, so that its kept-alive connections serve the next requests. */
+  let current: { readonly key: string; readonly client: ArchiveClient } | undefined;
+
   function archiveClient(): ArchiveClient | null {
     const connection = archiveConnection();
     if (connection === null) return null;
-    return createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger) });
+    const key = JSON.stringify([connection.url, connection.token, connection.allowLocal]);
+    if (current?.key !== key) {
+      current = { key, client: createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger) }) };
+    }
+    return current.client;
   }
 
   async function archiveAccount(): Promise<string | null> {
