@@ -2,7 +2,8 @@
  * The one statement behind each question. It returns, in one round trip, rows of several
  * kinds (column `k`): `S` candidate shares of the user (override row applied), `R` their
  * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
- * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `X` the count of unsupported share types.
+ * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `X` the count of unsupported share types,
+ * `E` (marker index on) the etag of each indexed storage's `files` folder.
  * visibility.ts then applies the host's rules to them.
  *
  * Speed (bench/host-batch.ts): a name pattern cannot use an index, so the file part reaches
@@ -11,8 +12,9 @@
  * of the text after the first `[P` instead of 25 LIKEs per row; only names carrying a second
  * `[P` go through the 25 escaped LIKE patterns.
  */
+import { createHash } from 'node:crypto';
 import { LIKE_ESCAPE, markerLikePattern } from './marker.js';
-import type { Dialect, SqlValue } from './types.js';
+import type { Dialect, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export interface LookupSpec {
@@ -32,6 +34,12 @@ export interface LookupSpec {
   readonly unsupportedSharesOf?: string;
   /** Test seam: make the database reject the batched statement. */
   readonly breakStatement?: boolean;
+  /**
+   * Marker index on (marker-index.ts): the file part fetches exactly these file ids by primary
+   * key instead of scanning the storages' names, and an `E` branch returns the etags the index
+   * is checked against. `ownStorageIds`' scan and the share folders' scan are not built.
+   */
+  readonly indexed?: { readonly fileIds: readonly number[]; readonly storageIds: readonly string[] };
 }
 
 export interface Statement {
@@ -45,7 +53,62 @@ function branch(values: readonly string[], rest: string): string {
   return `SELECT ${values.map((v, i) => `${v} AS ${COLUMNS[i] ?? 'x'}`).join(', ')} ${rest}`;
 }
 
-const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
+/** A numeric column of a result row: drivers return numbers, bigints or strings. */
+export function rowNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' && value !== '') return Number(value);
+  return 0;
+}
+
+/** A text column of a result row, or null. */
+export function rowText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return String(value);
+}
+
+/** `path_hash` of the `files` folder: the host stores md5(path) (reference §1.1). */
+const FILES_PATH_HASH = createHash('md5').update('files').digest('hex');
+
+/**
+ * The etag of the `files` folder of each of these storages (kind `E`): one row per stored
+ * storage, through `storages_id_index` and the unique `fs_storage_path_hash`. The host's
+ * Propagator changes this etag whenever anything under `files/` is added, renamed, moved,
+ * deleted or changed, so an unchanged etag means an unchanged tree.
+ */
+function rootEtagBranch(prefix: string, storageIds: readonly string[], params: SqlValue[], broken: boolean): string {
+  params.push(FILES_PATH_HASH, ...storageIds);
+  const p = prefix;
+  return (
+    branch(["'E'", 'st.numeric_id', 'ef.fileid', 'NULL', 'NULL', 'NULL', 'NULL', 'ef.etag', 'NULL', 'NULL', 'NULL'], '') +
+    `FROM ${p}storages st LEFT JOIN ${p}filecache ef ON ef.storage = st.numeric_id AND ef.path_hash = ?` +
+    ` WHERE ${broken ? 'dus_no_such_function(st.id) = 1 AND ' : ''}st.id IN (${placeholders(storageIds.length)})`
+  );
+}
+
+export interface RootEtag {
+  readonly storage: number;
+  /** fileid of the storage's `files` folder; null when it has none. */
+  readonly filesId: number | null;
+  readonly etag: string | null;
+}
+
+/** The `E` rows of a result, ordered by storage. */
+export function rootEtagsOf(rows: readonly SqlRow[]): RootEtag[] {
+  return rows
+    .filter((row) => rowText(row.k) === 'E')
+    .map((row) => ({ storage: rowNumber(row.a), filesId: row.b === null || row.b === undefined ? null : rowNumber(row.b), etag: rowText(row.t1) }))
+    .sort((x, y) => x.storage - y.storage);
+}
+
+/** The `E` rows alone, as the marker index reads them before a refresh. */
+export function buildRootEtags(prefix: string, storageIds: readonly string[]): Statement {
+  const params: SqlValue[] = [];
+  return { sql: rootEtagBranch(prefix, storageIds, params, false), params };
+}
+
+export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /**
  * The name filter: true for every name that may carry one of the markers (visibility.ts
@@ -104,12 +167,13 @@ export function buildLookup(spec: LookupSpec): Statement {
   // UNION into a subquery run for every file-cache row (seconds on 1 M rows).
   const folder = `d.mimetype = (SELECT mt.id FROM ${p}mimetypes mt WHERE mt.mimetype = '${FOLDER_MIMETYPE}')`;
   const dirSets: string[] = [];
-  if (spec.ownStorageIds.length > 0) {
+  const indexed = spec.indexed;
+  if (indexed === undefined && spec.ownStorageIds.length > 0) {
     ctes.push(`odirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT st.numeric_id FROM ${p}storages st WHERE st.id IN (${placeholders(spec.ownStorageIds.length)})) AND ${folder})`);
     params.push(...spec.ownStorageIds);
     dirSets.push('odirs');
   }
-  if (recipient !== null) {
+  if (indexed === undefined && recipient !== null) {
     // Only the folders a shared node can cover: the node itself, its parent (a shared file is
     // reached through it), and the folders under it. The exact prefix test stays in TypeScript.
     const under =
@@ -165,6 +229,15 @@ export function buildLookup(spec: LookupSpec): Statement {
     } else {
       selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM ${dirs}) AND ${nameFilter(spec, params, 'f.name')}`);
     }
+  }
+  if (indexed !== undefined) {
+    // The rows are read fresh by primary key and judged like scanned ones: a stale index can
+    // only leave a file out, never let one through (docs/host-adapter.md, "Marker index").
+    if (indexed.fileIds.length > 0) {
+      selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.fileid IN (${placeholders(indexed.fileIds.length)})`);
+      params.push(...indexed.fileIds);
+    }
+    selects.push(rootEtagBranch(p, indexed.storageIds, params, spec.breakStatement === true));
   }
   if (selects.length === 0) selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE 1 = 0`);
   const withKeyword = recipient !== null && spec.nestedGroups ? 'WITH RECURSIVE' : 'WITH';

@@ -6,8 +6,9 @@
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES, type Logger } from '../log.js';
 import { locateHost, type LocatedHost } from './locate.js';
-import { buildLookup, buildMarkedFiles, type LookupSpec } from './lookup-sql.js';
+import { buildLookup, buildMarkedFiles, rootEtagsOf, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
 import { cleanIds, markersIn } from './marker.js';
+import { MarkerIndex, sameRoots } from './marker-index.js';
 import { checkSchema } from './schema-check.js';
 import { openSqlClient } from './sql-client.js';
 import { homeStorageIds, isInUserFiles } from './storages.js';
@@ -23,6 +24,12 @@ export interface OpenHostOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Test seam: the batched statement is made to fail on the database, forcing the fallback. */
   readonly breakBatchedQuery?: boolean;
+  /**
+   * Keep a marker index of the archive account's files in memory (marker-index.ts) so that
+   * questions 1 and 2 read their files by id instead of scanning every name. Worth it in a
+   * long-running process (`serve`); a one-shot command would spend more building it than one scan.
+   */
+  readonly markerIndex?: boolean;
 }
 
 export async function openHost(location: HostLocation, options: OpenHostOptions = {}): Promise<HostAdapter> {
@@ -35,19 +42,6 @@ export async function openHost(location: HostLocation, options: OpenHostOptions 
     await sql.close();
     throw error;
   }
-}
-
-function num(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string' && value !== '') return Number(value);
-  return 0;
-}
-
-function text(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
-  return String(value);
 }
 
 /**
@@ -65,6 +59,9 @@ function naiveUtc(date: Date): string {
 
 type Question = 'visible' | 'owned' | 'foreign';
 
+/** Statements of one batch at most: the first, then a re-run after each of two refreshes. */
+const INDEXED_ATTEMPTS = 3;
+
 class DatabaseHost implements HostAdapter {
   readonly hostUrl: string | null;
   readonly instanceSecret: string | null;
@@ -75,6 +72,8 @@ class DatabaseHost implements HostAdapter {
   readonly #located: LocatedHost;
   readonly #nestedGroups: boolean;
   readonly #options: OpenHostOptions;
+  /** Marker index per archive account (one in practice), when `markerIndex` is on. */
+  readonly #indexes = new Map<string, MarkerIndex>();
 
   constructor(sql: SqlClient, located: LocatedHost, nestedGroups: boolean, options: OpenHostOptions) {
     this.sql = sql;
@@ -205,34 +204,58 @@ class DatabaseHost implements HostAdapter {
     return all;
   }
 
+  #indexFor(archive: string): MarkerIndex {
+    let index = this.#indexes.get(archive);
+    if (index === undefined) {
+      index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, homeStorageIds(archive, this.#located.dataDirectory));
+      this.#indexes.set(archive, index);
+    }
+    return index;
+  }
+
   async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean): Promise<Candidate[]> {
     const dataDirectory = this.#located.dataDirectory;
     const sameUser = user === archive;
     // Who counts as "own files", and whose shares to whom are candidates (see visibility.ts).
     const ownOf = question === 'owned' ? archive : question === 'visible' ? (sameUser ? archive : null) : sameUser ? null : user;
     const recipient = question === 'owned' || (question === 'visible' && sameUser) ? null : user;
-    const spec: LookupSpec = {
-      dialect: this.sql.dialect,
-      prefix: this.#prefix,
-      documentIds: ids,
-      ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
-      shareRecipient: recipient,
-      nestedGroups: this.#nestedGroups,
-      now: naiveUtc(this.#options.now?.() ?? new Date()),
-      fast,
-      breakStatement: fast && this.#options.breakBatchedQuery === true,
-      ...(recipient !== null && !this.#reportedUnsupported ? { unsupportedSharesOf: archive } : {}),
-    };
-    const statement = buildLookup(spec);
-    const rows = splitRows(await this.#query(statement.sql, statement.params));
-    if (spec.unsupportedSharesOf !== undefined) {
-      this.#reportedUnsupported = true;
-      if (rows.unsupportedShares > 0) {
-        this.#options.logger?.info(
-          { count: rows.unsupportedShares },
-          'The archive account shares files with Teams, Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
-        );
+    // Questions 1 and 2 only ever admit files of the archive account's home storages (own
+    // files, or files under a mount whose owner and node are the archive account's), which is
+    // what the index covers.
+    const index = fast && this.#options.markerIndex === true && question !== 'foreign' ? this.#indexFor(archive) : null;
+    if (index !== null) await index.ready();
+    let rows: ReturnType<typeof splitRows>;
+    for (let attempt = 1; ; attempt += 1) {
+      const snapshot = index?.snapshot(ids);
+      const spec: LookupSpec = {
+        dialect: this.sql.dialect,
+        prefix: this.#prefix,
+        documentIds: ids,
+        ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
+        shareRecipient: recipient,
+        nestedGroups: this.#nestedGroups,
+        now: naiveUtc(this.#options.now?.() ?? new Date()),
+        fast,
+        breakStatement: fast && this.#options.breakBatchedQuery === true,
+        ...(recipient !== null && !this.#reportedUnsupported ? { unsupportedSharesOf: archive } : {}),
+        ...(index !== null && snapshot !== undefined ? { indexed: { fileIds: snapshot.fileIds, storageIds: index.storageIds } } : {}),
+      };
+      const statement = buildLookup(spec);
+      rows = splitRows(await this.#query(statement.sql, statement.params));
+      if (spec.unsupportedSharesOf !== undefined) {
+        this.#reportedUnsupported = true;
+        if (rows.unsupportedShares > 0) {
+          this.#options.logger?.info(
+            { count: rows.unsupportedShares },
+            'The archive account shares files with Teams, Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
+          );
+        }
       }
+      // Unchanged etags: the index was current. Changed: refresh and ask again; after the
+      // last attempt the rows are still judged fresh, so a host changing all the time can
+      // only cost omissions.
+      if (index === null || snapshot === undefined || sameRoots(rows.rootEtags, snapshot.roots) || attempt >= INDEXED_ATTEMPTS) break;
+      await index.catchUp(rows.rootEtags);
     }
     const mounts =
       recipient === null
@@ -267,7 +290,7 @@ class DatabaseHost implements HostAdapter {
   }
 }
 
-function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number } {
+function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[] } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
@@ -324,5 +347,5 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
         break;
     }
   }
-  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares };
+  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows) };
 }

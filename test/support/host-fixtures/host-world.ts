@@ -3,7 +3,7 @@
  * with an adapter opened on it, both dropped afterwards; and the three questions as path maps.
  */
 import { afterAll, beforeAll } from '@jest/globals';
-import { openHost } from '../../../src/core/host/open-host.js';
+import { openHost, type OpenHostOptions } from '../../../src/core/host/open-host.js';
 import type { HostAdapter } from '../../../src/core/host/types.js';
 import { createHostFixture, type FixtureDialect, type FixtureOptions, type HostFixture } from './index.js';
 
@@ -12,13 +12,13 @@ export interface HostWorld {
   readonly host: HostAdapter;
 }
 
-export function useHostWorld(dialect: FixtureDialect, build: (fx: HostFixture) => Promise<void>, options: FixtureOptions = {}): HostWorld {
+export function useHostWorld(dialect: FixtureDialect, build: (fx: HostFixture) => Promise<void>, options: FixtureOptions = {}, hostOptions: OpenHostOptions = {}): HostWorld {
   let fx: HostFixture | undefined;
   let host: HostAdapter | undefined;
   beforeAll(async () => {
     fx = await createHostFixture(dialect, options);
     await build(fx);
-    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
+    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, hostOptions);
   });
   afterAll(async () => {
     await host?.close();

@@ -75,11 +75,14 @@ export interface HostFixture {
   /** NC34 nested groups: members of `child` are effective members of `parent`. */
   addSubgroup(parent: string, child: string): Promise<void>;
   addFolder(owner: string, path: string, o?: { permissions?: number }): Promise<number>;
-  addFile(owner: string, path: string, o?: { mimetype?: string; permissions?: number; size?: number; mtime?: number }): Promise<number>;
+  /** `propagate: false` skips the etag propagation the host does (default true). */
+  addFile(owner: string, path: string, o?: { mimetype?: string; permissions?: number; size?: number; mtime?: number; propagate?: boolean }): Promise<number>;
   addTrashFile(owner: string, name: string): Promise<number>;
   addVersionFile(owner: string, name: string): Promise<number>;
   /** Moves a node (and its descendants) to another path of the same owner, as a rename does. */
-  moveNode(owner: string, fileId: number, newPath: string): Promise<void>;
+  moveNode(owner: string, fileId: number, newPath: string, o?: { propagate?: boolean }): Promise<void>;
+  /** Deletes a node and its descendants from the file cache, as a permanent delete does. */
+  deleteNode(fileId: number, o?: { propagate?: boolean }): Promise<void>;
   share(o: ShareOptions): Promise<number>;
   overrideGroupShare(groupShareId: number, user: string, o: { permissions?: number; accepted?: 0 | 1 | 2; target?: string }): Promise<number>;
   setAppConfig(app: string, key: string, value: string): Promise<void>;
@@ -182,7 +185,25 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     return id;
   };
 
-  const insertNode = async (storage: number, path: string, parent: number, mimetype: string, permissions: number, size = 0, mtime = BASE_TIME): Promise<number> => {
+  /**
+   * The host's Propagator (reference §1.1): every ancestor folder of `path`, up to the storage
+   * root, gets a new etag (one value for all, as one propagation writes).
+   */
+  const propagate = async (storage: number, path: string): Promise<void> => {
+    const ancestors: string[] = [];
+    for (let current = path; current !== ''; ) {
+      current = dirname(current) === '.' ? '' : dirname(current);
+      ancestors.push(current);
+    }
+    if (ancestors.length === 0) return;
+    await writer.exec(`UPDATE ${t('filecache')} SET ${q('etag')} = ? WHERE ${q('storage')} = ? AND ${q('path_hash')} IN (${ancestors.map(() => '?').join(', ')})`, [
+      randomBytes(8).toString('hex'),
+      storage,
+      ...ancestors.map(md5),
+    ]);
+  };
+
+  const insertNode = async (storage: number, path: string, parent: number, mimetype: string, permissions: number, size = 0, mtime = BASE_TIME, propagating = true): Promise<number> => {
     const nodeName = path === '' ? '' : basename(path);
     const part = mimetype.split('/')[0] ?? mimetype;
     const fileid = await writer.insert(
@@ -191,6 +212,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       'fileid',
     );
     model.files.set(fileid, { fileid, storage, path, name: nodeName, mimetype, permissions });
+    if (propagating) await propagate(storage, path);
     return fileid;
   };
 
@@ -213,7 +235,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
   };
 
   /** Creates every missing folder of `path` (relative to the storage root) and returns the deepest. */
-  const ensureFolders = async (storage: number, path: string, permissions = 31): Promise<number> => {
+  const ensureFolders = async (storage: number, path: string, permissions = 31, propagating = true): Promise<number> => {
     const segments = path.split('/').filter((s) => s !== '');
     let current = findNode(storage, '');
     if (current === undefined) throw new Error('storage without root');
@@ -225,19 +247,19 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         current = existing;
         continue;
       }
-      const id = await insertNode(storage, soFar, current.fileid, MIME_FOLDER, permissions);
+      const id = await insertNode(storage, soFar, current.fileid, MIME_FOLDER, permissions, 0, BASE_TIME, propagating);
       current = model.files.get(id);
       if (current === undefined) throw new Error('folder vanished');
     }
     return current.fileid;
   };
 
-  const addNodeUnder = async (owner: string, storagePath: string, mimetype: string, permissions: number, size: number, mtime: number): Promise<number> => {
+  const addNodeUnder = async (owner: string, storagePath: string, mimetype: string, permissions: number, size: number, mtime: number, propagating = true): Promise<number> => {
     const storage = await ensureStorage(owner);
     const existing = findNode(storage, storagePath);
     if (existing !== undefined) return existing.fileid;
-    const parent = await ensureFolders(storage, dirname(storagePath) === '.' ? '' : dirname(storagePath));
-    return insertNode(storage, storagePath, parent, mimetype, permissions, size, mtime);
+    const parent = await ensureFolders(storage, dirname(storagePath) === '.' ? '' : dirname(storagePath), 31, propagating);
+    return insertNode(storage, storagePath, parent, mimetype, permissions, size, mtime, propagating);
   };
 
   const upsert = async (table: string, keys: Record<string, string>, value: string): Promise<void> => {
@@ -306,7 +328,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     },
     async addFile(owner, path, o = {}) {
       const storagePath = `files/${path.replace(/^\/+/, '')}`;
-      return addNodeUnder(owner, storagePath, o.mimetype ?? mimeOf(path), o.permissions ?? 27, o.size ?? 1234, o.mtime ?? BASE_TIME);
+      return addNodeUnder(owner, storagePath, o.mimetype ?? mimeOf(path), o.permissions ?? 27, o.size ?? 1234, o.mtime ?? BASE_TIME, o.propagate !== false);
     },
     async addTrashFile(owner, name) {
       return addNodeUnder(owner, `files_trashbin/files/${name}.d${BASE_TIME}`, mimeOf(name), 27, 1234, BASE_TIME);
@@ -314,7 +336,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     async addVersionFile(owner, name) {
       return addNodeUnder(owner, `files_versions/${name}.v${BASE_TIME}`, mimeOf(name), 27, 1234, BASE_TIME);
     },
-    async moveNode(owner, fileId, newPath) {
+    async moveNode(owner, fileId, newPath, o = {}) {
       const node = model.files.get(fileId);
       if (node === undefined) throw new Error(`no node ${fileId}`);
       const storage = await ensureStorage(owner);
@@ -334,6 +356,21 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         await writer.exec(`${sql} WHERE ${q('fileid')} = ?`, [...params, f.fileid]);
         model.files.set(f.fileid, moved);
       }
+      // The host propagates from the old place and the new one.
+      if (o.propagate !== false) {
+        await propagate(node.storage, oldPath);
+        await propagate(storage, target);
+      }
+    },
+    async deleteNode(fileId, o = {}) {
+      const node = model.files.get(fileId);
+      if (node === undefined) throw new Error(`no node ${fileId}`);
+      for (const f of [...model.files.values()]) {
+        if (f.storage !== node.storage || (f.fileid !== fileId && !f.path.startsWith(`${node.path}/`))) continue;
+        await writer.exec(`DELETE FROM ${t('filecache')} WHERE ${q('fileid')} = ?`, [f.fileid]);
+        model.files.delete(f.fileid);
+      }
+      if (o.propagate !== false) await propagate(node.storage, node.path);
     },
     async share(o) {
       const node = model.files.get(o.fileId);
