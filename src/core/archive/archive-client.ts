@@ -17,6 +17,7 @@ import {
   type SearchMode,
 } from './requests.js';
 import { validateDetail, validateIdPage, validateNamePage, validateNewestPage, validateSearchPage } from './schemas.js';
+import { createConnectionPool } from './connection-pool.js';
 import { getWithRedirects, type RawAnswer, type TransportConfig } from './transport.js';
 import type {
   ArchiveClient,
@@ -56,6 +57,8 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
   const base = parseBase(connection.url);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
   let lastVersions: ArchiveVersions = { version: null, apiVersion: null };
+  // Owned by this client: its connections serve only its requests and close with it.
+  const pool = createConnectionPool();
   const extraCa = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
   const config: TransportConfig = {
     token: connection.token,
@@ -71,6 +74,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       lastVersions = versions;
       options.onVersions?.(versions);
     },
+    pool,
   };
 
   /** The spec's second-try rule around one logical request. */
@@ -163,6 +167,10 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         for (const object of page.results) names.set(object.id, object.name);
       }
       return names;
+    },
+
+    close(): Promise<void> {
+      return pool.close();
     },
   };
 }

@@ -1,8 +1,8 @@
-import { Agent, request } from 'undici';
 import { DusError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { chooseDestination } from '../net/destination.js';
-import { createPinnedConnector, newConnectProgress, type ConnectProgress } from '../net/pinned-connector.js';
+import { newConnectProgress, type ConnectProgress } from '../net/pinned-connector.js';
+import type { ConnectionPool } from './connection-pool.js';
 import { localAddressRefused, networkFailure, notPaperless, redirectRefused, timeoutFailure, unknownHost, type Where } from './failures.js';
 import type { ArchiveVersions, ResolvedAddress } from './types.js';
 
@@ -26,6 +26,8 @@ export interface TransportConfig {
   readonly connectMs: number;
   readonly maxBodyBytes: number;
   readonly onVersions: (versions: ArchiveVersions) => void;
+  /** Kept-alive connections, reused only for the same origin and the same checked addresses. */
+  readonly pool: ConnectionPool;
 }
 
 export interface RawAnswer {
@@ -101,21 +103,11 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
   if (destination.kind === 'local') throw localAddressRefused(url.hostname, redirected);
   if (destination.kind === 'unresolved') throw unknownHost(url.hostname, destination.cause);
 
-  const agent = new Agent({
-    connect: createPinnedConnector({
-      addresses: destination.addresses,
-      hostname: destination.hostname,
-      hostIsAddress: destination.hostIsAddress,
-      ca: config.ca,
-      connectMs: config.connectMs,
-      progress,
-    }),
-    connections: 1,
-    pipelining: 1,
-    // The caller's deadline governs; undici's own (minutes) would only hide it.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
+  const lease = config.pool.acquire(
+    { origin: url.origin, addresses: destination.addresses, hostname: destination.hostname, hostIsAddress: destination.hostIsAddress, ca: config.ca, connectMs: config.connectMs },
+    progress,
+  );
+  let complete = false;
   try {
     const headers: Record<string, string> = {
       accept: 'application/json; version=9',
@@ -123,7 +115,7 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
     };
     // The token goes only to the server it was saved for (scheme, host and port).
     if (sameOrigin) headers.authorization = `Token ${config.token}`;
-    const answer = await request(url, { dispatcher: agent, method: 'GET', headers, signal });
+    const answer = await lease.client.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
     const declared = Number(headerText(answer.headers['content-length']));
     if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
       answer.body.destroy();
@@ -140,9 +132,17 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
       }
       chunks.push(buffer);
     }
+    complete = true;
     return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks) };
   } finally {
-    agent.destroy().catch(() => undefined);
+    if (lease.reused && !progress.attempted) {
+      // The request rode a connection established for an earlier one: it had a connection (no second try).
+      progress.tcpConnected = true;
+      progress.ready = true;
+    }
+    // Only a connection whose answer was read to the end is in a known state for the next request.
+    if (complete) lease.release();
+    else lease.discard();
   }
 }
 

@@ -93,6 +93,12 @@ export interface ArchiveClient {
   newest(): Promise<NewestPage>;
   /** Names by id for one kind; one request (ids chunked only past URL-length limits). */
   names(kind: NameKind, ids: readonly number[], signal?: AbortSignal): Promise<ReadonlyMap<number, string>>;
+  /**
+   * Closes the kept-alive connections to the archive server. Not closing is harmless (idle
+   * connections close after 1 s and never keep a process alive); owners close to release them
+   * at once. A request after close still works, on a connection closed after its answer.
+   */
+  close(): Promise<void>;
 }
 
 export interface ResolvedAddress {

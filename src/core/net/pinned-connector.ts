@@ -9,8 +9,13 @@ import type { ResolvedAddress } from '../archive/types.js';
  * (DNS rebinding). TLS still names and verifies the URL's host.
  */
 
-/** What happened on the way to a connection; the error classification reads it. */
+/** What happened on the way to a connection for one request; the error classification reads it. */
 export interface ConnectProgress {
+  /**
+   * The connector ran for this request. A request on a kept-alive connection never calls it:
+   * the transport then counts the request as connected (it rode an established connection).
+   */
+  attempted: boolean;
   /** The TCP connection was established (second-try rule: no second try after this). */
   tcpConnected: boolean;
   /** TLS was being negotiated on an established TCP connection. */
@@ -32,11 +37,21 @@ export interface PinnedConnectorOptions {
   readonly ca: readonly string[] | undefined;
   /** Time for TCP and TLS set-up together. */
   readonly connectMs: number;
-  readonly progress: ConnectProgress;
+  /**
+   * Where to report: read when a connect starts, not when the connector is built, because a
+   * kept-alive client outlives one request and may reconnect for a later one; that request's
+   * own progress must say whether it connected (the second-try rule).
+   */
+  readonly watch: ConnectWatch;
+}
+
+/** The request a reusable connection currently serves; the transport sets `current` before each request. */
+export interface ConnectWatch {
+  current: ConnectProgress;
 }
 
 export function newConnectProgress(): ConnectProgress {
-  return { tcpConnected: false, tlsStarted: false, ready: false, timedOut: false };
+  return { attempted: false, tcpConnected: false, tlsStarted: false, ready: false, timedOut: false };
 }
 
 export class ConnectTimeoutError extends Error {
@@ -51,8 +66,10 @@ export class ConnectTimeoutError extends Error {
 const NEXT_ADDRESS_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
 
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
-  const { addresses, progress } = options;
+  const { addresses, watch } = options;
   return (target, callback) => {
+    const progress = watch.current;
+    progress.attempted = true;
     const secure = target.protocol === 'https:';
     const port = target.port === '' ? (secure ? 443 : 80) : Number(target.port);
     let settled = false;

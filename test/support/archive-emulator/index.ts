@@ -107,6 +107,10 @@ class Emulator implements ArchiveEmulator {
     this.url = `${this.origin}${this.prefix}`;
   }
 
+  get openConnections(): number {
+    return this.sockets.size;
+  }
+
   clearRequests(): void {
     this.requests.length = 0;
   }

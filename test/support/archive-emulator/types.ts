@@ -96,6 +96,8 @@ export interface ArchiveEmulator {
   readonly requests: RecordedRequest[];
   /** TCP connections accepted so far. */
   connections: number;
+  /** TCP connections open now (closed ones are gone, from either side). */
+  readonly openConnections: number;
   /** Added before every answer; settable at any time. */
   latencyMs: number;
   /** Consulted in order for every request; the first live match applies; settable at any time. */
