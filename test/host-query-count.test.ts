@@ -81,6 +81,32 @@ describe.each(dialects)('round trips on %s', (dialect) => {
     }
   });
 
+  test('marker index on: the first batch builds it, then exactly one query per question whatever the batch size', async () => {
+    const indexed = await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { markerIndex: true });
+    try {
+      let before = indexed.sql.queryCount;
+      await indexed.visibleArchiveFiles('bob', A, IDS.slice(0, 1));
+      // The etags, the folders of the one home storage, their marked children, the batch.
+      expect(indexed.sql.queryCount - before).toBe(4);
+      for (const size of [1, 5, 25]) {
+        const ids = IDS.slice(0, size);
+        for (const call of [
+          () => indexed.visibleArchiveFiles('bob', A, ids),
+          () => indexed.ownedArchiveFiles(A, ids),
+          () => indexed.visibleForeignFiles('bob', A, ids),
+          () => indexed.visibleArchiveFiles(A, A, ids),
+        ]) {
+          before = indexed.sql.queryCount;
+          const answer = await call();
+          expect(indexed.sql.queryCount - before).toBe(1);
+          expect(answer.size).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      await indexed.close();
+    }
+  });
+
   test('the connection is read-only', async () => {
     await expect(world.host.sql.query(`INSERT INTO ${world.fx.prefix}groups (gid, displayname) VALUES (?, ?)`, ['intruders', 'x'])).rejects.toThrow();
     expect(await world.host.groupsOf('bob')).toEqual(['team']);

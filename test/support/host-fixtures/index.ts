@@ -341,7 +341,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       if (node === undefined) throw new Error(`no node ${fileId}`);
       const storage = await ensureStorage(owner);
       const target = newPath.startsWith('files') ? newPath : `files/${newPath.replace(/^\/+/, '')}`;
-      const parent = await ensureFolders(storage, dirname(target));
+      const parent = await ensureFolders(storage, dirname(target), 31, o.propagate !== false);
       const oldPath = node.path;
       for (const f of [...model.files.values()]) {
         if (f.storage !== node.storage || (f.fileid !== fileId && !f.path.startsWith(`${oldPath}/`))) continue;
