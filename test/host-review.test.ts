@@ -136,8 +136,11 @@ async function buildReviewWorld(fx: HostFixture): Promise<void> {
 
 const dialects = await reachableDialects('host review');
 
-describe.each(dialects)('host adapter review on %s', (dialect) => {
-  const world = useHostWorld(dialect, buildReviewWorld);
+// Also with the marker index on (serve's setting): it must not open any of these doors.
+const indexModes = dialects.flatMap((dialect) => [[dialect, 'off'] as const, [dialect, 'on'] as const]);
+
+describe.each(indexModes)('host adapter review on %s, marker index %s', (dialect, indexMode) => {
+  const world = useHostWorld(dialect, buildReviewWorld, {}, { markerIndex: indexMode === 'on' });
 
   test('a shared folder named with LIKE wildcards covers only its own descendants', async () => {
     expect(await ask(world.host, 'visible', 'u1', [101, 102, 103, 104, 105, 106, 107])).toEqual({ 101: '/a_b/f [P101].pdf', 103: '/50%/f [P103].pdf', 105: '/x!y/f [P105].pdf' });
