@@ -152,6 +152,16 @@ describe('connection reuse over HTTP', () => {
     await archive.close();
   });
 
+  it('a server announcing an idle timeout of 1 s or less gets no reuse: its connection would close too soon', async () => {
+    const archive = client();
+    const before = emulator.connections;
+    emulator.faults = [{ headers: { 'Keep-Alive': 'timeout=1' } }];
+    await archive.testConnection();
+    await archive.testConnection();
+    expect(emulator.connections - before).toBe(2);
+    await archive.close();
+  });
+
   it('close() closes every connection; a request after it still works and leaves nothing open', async () => {
     // Connections of earlier tests, closed on their side, may still be closing on the emulator's.
     await until(() => emulator.openConnections === 0, 'earlier connections closed');

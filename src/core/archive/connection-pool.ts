@@ -25,8 +25,8 @@ import type { ResolvedAddress } from './types.js';
 export const KEEP_ALIVE_MS = 1_000;
 
 /**
- * A server that announces a shorter idle timeout (`Keep-Alive: timeout=n`) is trusted to
- * n seconds minus this; an announced 1 s or less means the connection is not kept.
+ * Kept below what a server announces (`Keep-Alive: timeout=n`) by this much, so an announced
+ * 1 s or less means the connection is not kept at all.
  */
 const KEEP_ALIVE_MARGIN_MS = 1_000;
 
