@@ -45,3 +45,38 @@ describeRedis('a burst of concurrent logins from one address', () => {
     expect(h.delays).toEqual([]);
   });
 });
+
+describeRedis('a burst of wrong guesses spread over two serve processes sharing Redis', () => {
+  const prefix = `dus-test-throttle-two-${randomBytes(6).toString('hex')}:`;
+  // Two caches and two servers, as two processes would have; only Redis is shared.
+  const caches = [new RedisCache({ url: REDIS_URL, keyPrefix: prefix }), new RedisCache({ url: REDIS_URL, keyPrefix: prefix })];
+  const harnesses: Harness[] = [];
+
+  beforeAll(async () => {
+    for (const cache of caches) {
+      await cache.connect();
+      harnesses.push(await startHarness({ cache }));
+    }
+  });
+
+  afterAll(async () => {
+    for (const h of harnesses) await h.close();
+    await caches[0]?.clearPrefix();
+    for (const cache of caches) await cache.close();
+  });
+
+  test('the guesses take turns across both: each waits for every failure before it, and past the limit they are refused', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const h = harnesses[index % 2];
+        if (h === undefined) throw new Error('no harness');
+        return (await call(h, 'GET', SETTINGS, { basic: ['bob', 'guess'], from: '10.7.0.1' })).status;
+      }),
+    );
+    expect(burst.filter((status) => status === 401)).toHaveLength(THROTTLE_MAX_FAILURES + 1);
+    expect(burst.filter((status) => status === 429)).toHaveLength(20 - THROTTLE_MAX_FAILURES - 1);
+    const delays = harnesses.flatMap((h) => h.delays).sort((a, b) => a - b);
+    expect(delays).toEqual([200, 400, 800, 1600, 3200, 6400, 12800, 25000, 25000, 25000]);
+  });
+});
+

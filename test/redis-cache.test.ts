@@ -25,6 +25,47 @@ describeRedis('RedisCache', () => {
     }
   });
 
+  test('exclusive: work of two processes under one key never overlaps, and a failing turn lets the next one run', async () => {
+    const first = open('turns', { pollMs: 5 });
+    const second = open('turns', { pollMs: 5 });
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const work = (n: number) => async (): Promise<number> => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 15));
+      running -= 1;
+      order.push(n);
+      if (n === 2) throw new Error('turn 2 fails');
+      return n;
+    };
+    const results = await Promise.allSettled(Array.from({ length: 6 }, (_, n) => (n % 2 === 0 ? first : second).exclusive('k', 5_000, work(n))));
+    expect(most).toBe(1);
+    expect(order.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+  });
+
+  test('exclusive: a turn left by a process that died is taken over once its hold time is over', async () => {
+    const cache = open('takeover', { pollMs: 5 });
+    const other = open('takeover', { pollMs: 5 });
+    // The other process takes its turn and never ends it (its work never settles).
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    void other.exclusive('k', 200, () => {
+      entered();
+      return new Promise<never>(() => undefined);
+    });
+    await inside;
+    let ran = false;
+    await cache.exclusive('k', 200, async () => {
+      ran = true;
+    });
+    expect(ran).toBe(true);
+  });
+
   test('stores JSON values, including null and false, until they expire', async () => {
     const cache = open('basic');
     await cache.set('a', { n: 1, s: 'x' }, 60_000);

@@ -13,6 +13,8 @@ export const THROTTLE_WINDOW_MS = 12 * 60 * 60 * 1000;
 export const THROTTLE_BASE_MS = 100;
 export const THROTTLE_MAX_DELAY_MS = 25_000;
 export const THROTTLE_MAX_FAILURES = 10;
+/** Longest turn of one check: the longest wait plus time to verify the password; a crashed holder's turn ends then. */
+export const THROTTLE_TURN_MS = THROTTLE_MAX_DELAY_MS + 15_000;
 
 interface FailureCount {
   readonly failures: number;
@@ -22,9 +24,6 @@ interface FailureCount {
 export type ThrottleVerdict = { readonly refused: true } | { readonly refused: false; readonly delayMs: number };
 
 export class LoginThrottle {
-  /** Per client network, the last check under way in this process (settled, never rejected). */
-  private readonly running = new Map<string, Promise<void>>();
-
   constructor(
     private readonly cache: Cache,
     private readonly now: () => number = Date.now,
@@ -46,24 +45,12 @@ export class LoginThrottle {
   }
 
   /**
-   * Runs the checks of one client network one after another in this process, so that each
-   * reads the failures of the ones before it: a burst of concurrent guesses otherwise all
-   * read "no failures" and none waits. (Across processes the count in the shared cache is
-   * read and written without a lock: a burst spread over n processes gets about n at a time.)
+   * Runs the checks of one client network one after another, across every process sharing
+   * the cache, so that each reads the failures of the ones before it: a burst of concurrent
+   * guesses otherwise all read "no failures" and none waits.
    */
   async oneAtATime<T>(address: string, check: () => Promise<T>): Promise<T> {
-    const key = throttleSubnet(address);
-    const result = (this.running.get(key) ?? Promise.resolve()).then(check);
-    const settled = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.running.set(key, settled);
-    try {
-      return await result;
-    } finally {
-      if (this.running.get(key) === settled) this.running.delete(key);
-    }
+    return this.cache.exclusive(`auth:throttle-turn:${throttleSubnet(address)}`, THROTTLE_TURN_MS, check);
   }
 
   async reset(address: string): Promise<void> {

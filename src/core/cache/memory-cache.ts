@@ -1,3 +1,4 @@
+import { TurnQueue } from './turn-queue.js';
 import type { Cache } from './types.js';
 
 interface Entry {
@@ -13,6 +14,7 @@ interface Entry {
 export class MemoryCache implements Cache {
   readonly #entries = new Map<string, Entry>();
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  readonly #turns = new TurnQueue();
   readonly #now: () => number;
 
   constructor(options: { now?: () => number } = {}) {
@@ -51,6 +53,10 @@ export class MemoryCache implements Cache {
     })();
     this.#inFlight.set(key, produced);
     return produced;
+  }
+
+  exclusive<T>(key: string, _holdMs: number, work: () => Promise<T>): Promise<T> {
+    return this.#turns.run(key, work);
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { TurnQueue } from './turn-queue.js';
 import type { Cache } from './types.js';
 
 export interface RedisCacheOptions {
@@ -27,7 +28,8 @@ const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return red
 /**
  * The shared cache on Redis (`--cache redis://…`). `getOrProduce` is single-flight across
  * processes: one SET NX PX lock per key; the others poll for the value (bounded by the lock's
- * lifetime) and, should the holder vanish, take the lock themselves.
+ * lifetime) and, should the holder vanish, take the lock themselves. `exclusive` takes turns
+ * through another SET NX PX lock, released only by its owner.
  */
 export class RedisCache implements Cache {
   private readonly redis: Redis;
@@ -36,6 +38,7 @@ export class RedisCache implements Cache {
   private readonly pollMs: number;
   /** In-process single flight: callers of one process share one wait on Redis. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly turns = new TurnQueue();
 
   constructor(options: RedisCacheOptions) {
     this.redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
@@ -94,6 +97,23 @@ export class RedisCache implements Cache {
       if (waited !== undefined) return waited.v;
       // The holder released the lock without a value (its produce threw): try ourselves.
     }
+  }
+
+  exclusive<T>(key: string, holdMs: number, work: () => Promise<T>): Promise<T> {
+    // Callers of this process queue here, so that only one of them at a time polls Redis.
+    return this.turns.run(key, async () => {
+      const lockKey = `${this.prefix}turn:${key}`;
+      const owner = randomBytes(12).toString('hex');
+      const hold = Math.max(1, Math.round(holdMs));
+      while ((await this.redis.set(lockKey, owner, 'PX', hold, 'NX')) !== 'OK') {
+        await new Promise((resolve) => setTimeout(resolve, this.pollMs));
+      }
+      try {
+        return await work();
+      } finally {
+        await this.redis.eval(RELEASE_SCRIPT, 1, lockKey, owner);
+      }
+    });
   }
 
   private async waitForValue<T>(valueKey: string, lockKey: string): Promise<Envelope<T> | undefined> {

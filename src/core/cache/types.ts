@@ -12,5 +12,11 @@ export interface Cache {
    * result is fresh: concurrent callers wait for the one in flight and get its result.
    */
   getOrProduce<T>(key: string, ttlMs: number, produce: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while no other caller of any process sharing the cache runs work under `key`:
+   * callers take turns in the order they arrive in a process. A turn held longer than `holdMs`
+   * (a crashed process) is taken over.
+   */
+  exclusive<T>(key: string, holdMs: number, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
