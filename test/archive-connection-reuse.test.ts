@@ -39,8 +39,8 @@ function switchableResolver(first: readonly ResolvedAddress[]): { resolver: NonN
 }
 
 /** Waits for something another process or socket does in its own time; fails the test if it never happens. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let round = 0; round < 500 && !condition(); round += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+async function until(condition: () => boolean, what: string, rounds = 500): Promise<void> {
+  for (let round = 0; round < rounds && !condition(); round += 1) await new Promise((resolve) => setTimeout(resolve, 10));
   if (!condition()) throw new Error(`never happened: ${what}`);
 }
 
@@ -149,6 +149,19 @@ describe('connection reuse over HTTP', () => {
     expect((await failureOf(archive.testConnection(), TOKEN)).code).toBe('http');
     await archive.testConnection();
     expect(emulator.connections - before).toBe(1);
+    await archive.close();
+  });
+
+  it('after the idle time the client closes the connection itself; the next request connects anew and succeeds', async () => {
+    await until(() => emulator.openConnections === 0, 'earlier connections closed');
+    const archive = client();
+    const before = emulator.connections;
+    await archive.testConnection();
+    expect(emulator.openConnections).toBe(1);
+    // The emulator (Node's server) would keep it 5 s: closed well before that, the client's own 1 s idle time ended it.
+    await until(() => emulator.openConnections === 0, 'the idle connection closed before the server would close it', 300);
+    await archive.testConnection();
+    expect(emulator.connections - before).toBe(2);
     await archive.close();
   });
 
