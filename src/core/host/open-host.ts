@@ -61,6 +61,8 @@ type Question = 'visible' | 'owned' | 'foreign';
 
 /** Statements of one batch at most: the first, then a re-run after each of two refreshes. */
 const INDEXED_ATTEMPTS = 3;
+/** Marker indexes kept: serve has one archive account; the cap frees those of replaced ones. */
+const INDEXED_ACCOUNTS = 4;
 
 class DatabaseHost implements HostAdapter {
   readonly hostUrl: string | null;
@@ -207,6 +209,8 @@ class DatabaseHost implements HostAdapter {
   #indexFor(archive: string): MarkerIndex {
     let index = this.#indexes.get(archive);
     if (index === undefined) {
+      const oldest = this.#indexes.keys().next();
+      if (this.#indexes.size >= INDEXED_ACCOUNTS && oldest.done !== true) this.#indexes.delete(oldest.value);
       index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, homeStorageIds(archive, this.#located.dataDirectory));
       this.#indexes.set(archive, index);
     }
