@@ -69,4 +69,32 @@ describe.each(dialects)('%s host', (dialect) => {
     expect(await auth.sessionPrincipal('Admin', fingerprint)).toMatchObject({ uid: 'Admin', admin: true, via: 'session' });
     expect(await auth.sessionPrincipal('Admin', 'f'.repeat(64))).toBeNull();
   });
+
+  test('a login that is the e-mail address of exactly one account logs in as that account, as the host does', async () => {
+    const fixture = await createHostFixture(dialect);
+    await fixture.addUser('ines', { password: 'ines-pw-1', hash: 'bcrypt', email: 'Ines.Roe@Example.org' });
+    await fixture.addUser('jo', { password: 'jo-pw-1', email: 'shared@example.org' });
+    await fixture.addUser('kim', { password: 'kim-pw-1', email: 'shared@example.org' });
+    // An account whose uid is an address that is also another account's e-mail: its own password wins.
+    await fixture.addUser('lee@example.org', { password: 'lee-pw-1' });
+    await fixture.addUser('max', { password: 'max-pw-1', email: 'lee@example.org' });
+    await fixture.addUser('nia', { password: 'nia-pw-1', email: 'nia@example.org', enabled: false });
+    const host = await openHost({ dbUrl: fixture.dbUrl }, { logger: pino({ level: 'silent' }) });
+    opened.push({ fixture, host });
+    const auth = new Authenticator(host);
+    expect(await auth.quickLogin('ines.roe@example.org', 'ines-pw-1')).toBeNull();
+    const ines = await auth.authenticate('ines.roe@example.org', 'ines-pw-1');
+    expect(ines).toMatchObject({ uid: 'ines', via: 'password' });
+    expect(ines?.passwordFingerprint).toMatch(/^[0-9a-f]{64}$/);
+    // Verified a moment ago: the quick path knows it now.
+    expect(await auth.quickLogin('INES.ROE@EXAMPLE.ORG', 'ines-pw-1')).toMatchObject({ uid: 'ines' });
+    expect(await auth.authenticate('ines.roe@example.org', 'wrong')).toBeNull();
+    // Not unique: no one.
+    expect(await auth.authenticate('shared@example.org', 'jo-pw-1')).toBeNull();
+    expect(await auth.authenticate('lee@example.org', 'lee-pw-1')).toMatchObject({ uid: 'lee@example.org' });
+    expect(await auth.authenticate('lee@example.org', 'max-pw-1')).toMatchObject({ uid: 'max' });
+    expect(await auth.authenticate('nia@example.org', 'nia-pw-1')).toBeNull();
+    // A name without @ is never looked up as an address.
+    expect(await auth.authenticate('ines.roe', 'ines-pw-1')).toBeNull();
+  });
 });

@@ -81,22 +81,47 @@ export class Authenticator {
     if (tokenUid !== null) return this.principal(tokenUid, 'app-password');
 
     const sql = this.host.sql;
-    const rows = await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE uid_lower = ?`, [login.toLowerCase()]);
-    const row = rows[0];
-    if (row === undefined || row.password === null || row.password === '') {
-      if (hashCheck) await spendDecoyCheck(password, await this.decoyHash());
-      return null;
+    const byLogin = (await sql.query<UserRow>(`SELECT uid, password FROM ${sql.prefix}users WHERE uid_lower = ?`, [login.toLowerCase()]))[0];
+    let verified = byLogin === undefined ? 'unknown' : await this.passwordMatches(byLogin, password, hashCheck);
+    let row = byLogin;
+    if (verified !== 'yes' && login.includes('@')) {
+      // As the host's login: a failed login that is the e-mail address of exactly one other account logs in as that account.
+      const other = await this.accountByEmail(login);
+      if (other !== undefined && other.uid !== login) {
+        row = other;
+        verified = await this.passwordMatches(other, password, hashCheck);
+      }
     }
-    const remembered = createHmac('sha256', this.verifiedKey).update(`${row.uid}\0${row.password}\0${password}`).digest('hex');
-    const until = this.verified.get(remembered);
-    if (until === undefined || until < this.now()) {
-      if (!hashCheck) return null;
-      if (!(await verifyPasswordHash(password, row.password, this.legacySalt))) return null;
-      if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
-      this.verified.set(remembered, this.now() + VERIFIED_TTL_MS);
-    }
+    if (verified === 'unknown' && hashCheck) await spendDecoyCheck(password, await this.decoyHash());
+    if (verified !== 'yes' || row === undefined || row.password === null) return null;
     const principal = await this.principal(row.uid, 'password');
     return principal === null ? null : { ...principal, passwordFingerprint: fingerprintOf(row.password) };
+  }
+
+  /**
+   * `unknown`: no password to check (the caller spends a decoy check instead); `no` also when
+   * only a hash check could tell and the caller asked for none (the quick path).
+   */
+  private async passwordMatches(row: UserRow, password: string, hashCheck: boolean): Promise<'yes' | 'no' | 'unknown'> {
+    if (row.password === null || row.password === '') return 'unknown';
+    const remembered = createHmac('sha256', this.verifiedKey).update(`${row.uid}\0${row.password}\0${password}`).digest('hex');
+    const until = this.verified.get(remembered);
+    if (until !== undefined && until >= this.now()) return 'yes';
+    if (!hashCheck || !(await verifyPasswordHash(password, row.password, this.legacySalt))) return 'no';
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    this.verified.set(remembered, this.now() + VERIFIED_TTL_MS);
+    return 'yes';
+  }
+
+  /** The one account whose e-mail address (`settings`/`email`, compared case-insensitively as the host does) is `email`. */
+  private async accountByEmail(email: string): Promise<UserRow | undefined> {
+    const sql = this.host.sql;
+    const rows = await sql.query<UserRow>(
+      `SELECT u.uid, u.password FROM ${sql.prefix}preferences p JOIN ${sql.prefix}users u ON u.uid = p.userid` +
+        ` WHERE p.appid = 'settings' AND p.configkey = 'email' AND LOWER(p.configvalue) = ?`,
+      [email.toLowerCase()],
+    );
+    return rows.length === 1 ? rows[0] : undefined;
   }
 
   /** The decoy an unknown login is checked against, made once from a hash the host stored. */
