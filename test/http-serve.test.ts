@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -94,6 +94,36 @@ describe('serve', () => {
     expect(await main(['--config-dir', configDir, 'config:app:get', 'docs_unified_search', 'last_failure'], read)).toBe(1);
     expect(await main(['--config-dir', configDir, 'config:app:get', 'docs_unified_search', 'installed_version'], read)).toBe(0);
     expect(read.out().trim()).not.toBe('0.3.0');
+  });
+
+  test('keeps the marker index and builds it at start, so the first search does not pay for it', async () => {
+    const host = await createHostFixture('sqlite');
+    try {
+      await host.addUser('archive');
+      await host.setAppConfig('docs_sync', 'target_user', 'archive');
+      await host.addFolder('archive', 'files/Docs');
+      await host.addFile('archive', 'files/Docs/One [P1].pdf');
+      await host.addFile('archive', 'files/Docs/Two [P2] and [P3].pdf');
+      await host.addFile('archive', 'files/Docs/Plain.pdf');
+      const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret', DUS_LOG_LEVEL: 'info' } });
+      let stop = (): void => undefined;
+      const stopped = new Promise<void>((resolve) => {
+        stop = resolve;
+      });
+      const logFile = join(dir, 'host-index.log');
+      const globals = { configDir: join(dir, 'config-index'), hostDb: host.dbUrl, logFile, color: false };
+      const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => undefined });
+      const built = (): string | null => (existsSync(logFile) ? (readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes('marker index')) ?? null) : null);
+      try {
+        await waitFor(built);
+      } finally {
+        stop();
+      }
+      await expect(running).resolves.toBe(0);
+      expect(JSON.parse(built() ?? '{}')).toMatchObject({ msg: 'marker index of the archive account built', markers: 3, documents: 3, level: 30 });
+    } finally {
+      await host.drop();
+    }
   });
 
   test('listen and trust-proxy forms', () => {

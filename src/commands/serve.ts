@@ -3,6 +3,7 @@ import type { Cache } from '../core/cache/types.js';
 import { RedisCache } from '../core/cache/redis-cache.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
+import { warmUp } from '../core/search/warm-up.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { DusError, messageOf } from '../core/errors.js';
 import { readNextcloudConfig } from '../core/host/config-php.js';
@@ -93,7 +94,8 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     const trustProxy = parseTrustProxy(options.trustProxy);
     cache = await openCache(options.cache, options.cachePrefix);
     const given = serviceOptionsOf(context);
-    service = openContext({ ...given, ...(cache === undefined ? {} : { cache }) });
+    // A long-running process keeps the marker index: its searches skip the scan of the archive account's names.
+    service = openContext({ ...given, markerIndex: true, ...(cache === undefined ? {} : { cache }) });
     repairOnStart(service.settings, service.logger);
     const legacySalt = await legacySaltOf(service, given);
     const app = await buildServer({ context: service, trustProxy, legacySalt });
@@ -101,8 +103,10 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     const address = app.server.address();
     const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
     io.stdout.write(`Listening on http://${shown}\n`);
+    const prepared = warmUp(service);
     await until.stopped;
     await app.close();
+    await prepared;
     io.stdout.write('Stopped.\n');
     return EXIT_OK;
   } catch (error: unknown) {

@@ -15,6 +15,12 @@ export interface ServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly archiveClientOptions?: ArchiveClientOptions;
   readonly cache?: Cache;
+  /**
+   * Keep the host adapter's marker index (docs/host-adapter.md): for long-running processes,
+   * whose searches then skip the scan of the archive account's names. One-shot commands scan:
+   * building the index costs more than one scan.
+   */
+  readonly markerIndex?: boolean;
 }
 
 /** Audit records: which administrator tried a search as which user; never the term. */

@@ -52,7 +52,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
       if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
         throw new DusError('host_config', 'Where the host is is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
       }
-      return openHost(location, { logger });
+      return openHost(location, { logger, markerIndex: options.markerIndex === true });
     })();
     return hostPromise;
   }
@@ -74,6 +74,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     if (connection === null) return null;
     const key = JSON.stringify([connection.url, connection.token, connection.allowLocal]);
     if (current?.key !== key) {
+      // The old client is left to its requests still running; its idle connections close after 1 s by themselves.
       current = { key, client: createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger) }) };
     }
     return current.client;
@@ -88,6 +89,8 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
   }
 
   async function close(): Promise<void> {
+    await current?.client.close();
+    current = undefined;
     if (hostPromise !== undefined) {
       const opened = await hostPromise.catch(() => null);
       await opened?.close();

@@ -12,7 +12,7 @@ import { MarkerIndex, sameRoots } from './marker-index.js';
 import { checkSchema } from './schema-check.js';
 import { openSqlClient } from './sql-client.js';
 import { homeStorageIds, isInUserFiles } from './storages.js';
-import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, SqlClient, SqlRow, SqlValue, VisibleFile } from './types.js';
+import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, SqlClient, SqlRow, SqlValue, VisibleFile } from './types.js';
 import { candidates, FOLDER_MIMETYPE, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
 
 export interface OpenHostOptions {
@@ -204,6 +204,14 @@ class DatabaseHost implements HostAdapter {
     const all: Candidate[] = [];
     for (const id of ids) all.push(...(await this.#lookup(question, user, archive, [id], false)));
     return all;
+  }
+
+  async prepareMarkerIndex(archiveAccount: string): Promise<MarkerIndexSize | null> {
+    if (this.#options.markerIndex !== true) return null;
+    const index = this.#indexFor(archiveAccount);
+    await index.ready();
+    const { files, documents, folders } = index.stats();
+    return { markers: files, documents, folders };
   }
 
   #indexFor(archive: string): MarkerIndex {

@@ -55,6 +55,13 @@ export interface MarkedFilesPage {
   readonly files: readonly { readonly documentId: number; readonly fileId: number; readonly path: string }[];
 }
 
+/** What a marker index holds: markers (a file counts once per marker in its name), documents, folders read. */
+export interface MarkerIndexSize {
+  readonly markers: number;
+  readonly documents: number;
+  readonly folders: number;
+}
+
 export interface HostAdapter {
   /** Base URL of the host for links and previews (config.php `overwrite.cli.url` or the given one). */
   readonly hostUrl: string | null;
@@ -77,6 +84,11 @@ export interface HostAdapter {
   visibleForeignFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
   /** Marked files of the archive account, ordered by document id, for `check`'s coverage. */
   markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage>;
+  /**
+   * Builds the marker index of the archive account now, when the adapter keeps one (a no-op
+   * otherwise), so that the first search after start does not pay for it.
+   */
+  prepareMarkerIndex(archiveAccount: string): Promise<MarkerIndexSize | null>;
   /** Whether the batched query form is in use (false after the spec's fallback to one query per document). */
   readonly batched: boolean;
 
