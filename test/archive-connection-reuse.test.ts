@@ -165,6 +165,18 @@ describe('connection reuse over HTTP', () => {
     await archive.close();
   });
 
+  it('a server that closes after its answer (Connection: close): the next request connects anew and succeeds', async () => {
+    const archive = client();
+    const before = emulator.connections;
+    emulator.faults = [{ headers: { Connection: 'close' }, times: 1 }];
+    await archive.testConnection();
+    await archive.testConnection();
+    await archive.testConnection();
+    expect(emulator.requests).toHaveLength(3);
+    expect(emulator.connections - before).toBe(2);
+    await archive.close();
+  });
+
   it('a server announcing an idle timeout of 1 s or less gets no reuse: its connection would close too soon', async () => {
     const archive = client();
     const before = emulator.connections;

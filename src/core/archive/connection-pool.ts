@@ -68,6 +68,8 @@ interface Entry {
   readonly watch: ConnectWatch;
   idle: boolean;
   used: boolean;
+  /** The client's connection is open (undici's `connect` and `disconnect` events). */
+  connected: boolean;
 }
 
 export function createConnectionPool(): ConnectionPool {
@@ -136,9 +138,13 @@ export function createConnectionPool(): ConnectionPool {
       keepAliveMaxTimeout: KEEP_ALIVE_MS,
       keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
     });
-    const entry: Entry = { key, client, watch, idle: false, used: false };
+    const entry: Entry = { key, client, watch, idle: false, used: false, connected: false };
+    client.on('connect', () => {
+      entry.connected = true;
+    });
     // An idle client without its connection would only connect anew: dropping it keeps the pool to live connections.
     client.on('disconnect', () => {
+      entry.connected = false;
       if (entry.idle) destroy(entry);
     });
     everyEntry.add(entry);
@@ -160,7 +166,8 @@ export function createConnectionPool(): ConnectionPool {
           if (settled) return;
           settled = true;
           const list = idleByKey.get(key) ?? [];
-          if (closed || entry.client.destroyed || entry.client.closed || list.length >= MAX_IDLE_PER_KEY) {
+          // A server that closes after its answer (`Connection: close`) may have done so before the body was read out.
+          if (closed || !entry.connected || entry.client.destroyed || entry.client.closed || list.length >= MAX_IDLE_PER_KEY) {
             destroy(entry);
             return;
           }
