@@ -44,6 +44,8 @@ async function testConnection(context: ServiceContext, connection: ArchiveConnec
     const failure = isDusError(error) ? error : new DusError('internal', 'The connection test failed unexpectedly; see the host log.', { cause: error });
     context.logger.warn(LOG_MESSAGES.connectionTestFailed(failure.code));
     throw failure;
+  } finally {
+    await client.close();
   }
 }
 
