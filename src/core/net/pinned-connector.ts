@@ -62,8 +62,15 @@ export class ConnectTimeoutError extends Error {
   }
 }
 
-/** Errors on which the next checked address is tried (it may be another family or host). */
+/** Errors on which the next checked address is tried at once (it may be another family or host). */
 const NEXT_ADDRESS_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+
+/**
+ * How long an address may stay silent before the next checked one is tried beside it (RFC 8305's
+ * connection attempt delay): a filtered route (often IPv6) must not use up the whole connect
+ * timeout while another address would answer at once.
+ */
+export const ATTEMPT_DELAY_MS = 250;
 
 export function createPinnedConnector(options: PinnedConnectorOptions): buildConnector.connector {
   const { addresses, watch } = options;
@@ -73,19 +80,26 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
     const secure = target.protocol === 'https:';
     const port = target.port === '' ? (secure ? 443 : 80) : Number(target.port);
     let settled = false;
-    let current: net.Socket;
+    /** TCP attempts still under way, before one connects. */
+    const pending = new Set<net.Socket>();
+    let started = 0;
+    let stagger: NodeJS.Timeout | undefined;
+    let current: net.Socket | undefined;
 
     const finish = (error: Error | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      current.off('error', finish);
-      if (error === null) {
+      clearTimeout(stagger);
+      for (const socket of pending) socket.destroy();
+      pending.clear();
+      current?.off('error', finish);
+      if (error === null && current !== undefined) {
         progress.ready = true;
         callback(null, current);
       } else {
-        current.destroy();
-        callback(error, null);
+        current?.destroy();
+        callback(error ?? new Error('no connection'), null);
       }
     };
     const timer = setTimeout(() => {
@@ -96,38 +110,54 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
     const startTls = (tcp: net.Socket): void => {
       progress.tlsStarted = true;
       // Errors of the raw socket now surface on the TLS socket; its listener stays so none goes unhandled.
-      current = tls.connect({
+      const secured = tls.connect({
         socket: tcp,
         ...(options.hostIsAddress ? { host: options.hostname } : { servername: options.hostname, host: options.hostname }),
         ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
         ALPNProtocols: ['http/1.1'],
       });
-      current.once('error', finish);
-      current.once('secureConnect', () => finish(null));
+      current = secured;
+      secured.once('error', finish);
+      secured.once('secureConnect', () => finish(null));
     };
 
-    const attempt = (index: number): void => {
-      const address = addresses[index];
-      if (address === undefined) return;
+    /** Starts the next checked address, and the one after it if this one stays silent. */
+    const startNext = (): void => {
+      clearTimeout(stagger);
+      const address = addresses[started];
+      if (settled || address === undefined) return;
+      started += 1;
       const tcp = net.connect({ host: address.address, port, family: address.family });
-      current = tcp;
+      pending.add(tcp);
       // Kept for the socket's life: after success it only swallows what undici's own listener also sees.
       tcp.on('error', (error: Error) => {
+        if (settled || !pending.has(tcp)) return;
+        pending.delete(tcp);
+        tcp.destroy();
         const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
-        if (!settled && !progress.tcpConnected && NEXT_ADDRESS_CODES.has(code) && index + 1 < addresses.length) {
-          tcp.destroy();
-          attempt(index + 1);
+        if (NEXT_ADDRESS_CODES.has(code) && started < addresses.length) {
+          startNext();
           return;
         }
-        finish(error);
+        // The last attempt under way decides; earlier ones that fail leave the others running.
+        if (pending.size === 0 && (started >= addresses.length || !NEXT_ADDRESS_CODES.has(code))) {
+          current = tcp;
+          finish(error);
+        }
       });
       tcp.once('connect', () => {
-        if (settled) return;
+        if (settled || !pending.has(tcp)) return;
+        pending.delete(tcp);
+        clearTimeout(stagger);
+        for (const other of pending) other.destroy();
+        pending.clear();
         progress.tcpConnected = true;
+        current = tcp;
         if (secure) startTls(tcp);
         else finish(null);
       });
+      if (started < addresses.length) stagger = setTimeout(startNext, ATTEMPT_DELAY_MS);
     };
-    attempt(0);
+    startNext();
   };
 }
