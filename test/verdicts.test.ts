@@ -31,6 +31,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     groupsOf: (uid) => host.groupsOf(uid),
     markedFiles: (account, offset, limit) => host.markedFiles(account, offset, limit),
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
+    visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
     visibleArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.visibleArchiveFiles(user, account, ids); },
     ownedArchiveFiles: (account, ids) => { calls.owned?.push([...ids]); return host.ownedArchiveFiles(account, ids); },
     visibleForeignFiles: (user, account, ids) => { calls.foreign?.push([...ids]); return host.visibleForeignFiles(user, account, ids); },

@@ -20,9 +20,7 @@ export async function openableArchiveFile(host: HostAdapter, user: string, archi
   if (typeof name !== 'string') return null;
   const documentIds = markersIn(name);
   if (documentIds.length === 0) return null;
-  const visible = await host.visibleArchiveFiles(user, archiveAccount, documentIds);
-  for (const file of visible.values()) if (file.fileId === fileId) return file;
-  return null;
+  return host.visibleArchiveFile(user, archiveAccount, fileId, documentIds);
 }
 
 /**

@@ -170,23 +170,18 @@ class DatabaseHost implements HostAdapter {
     return this.#answer('foreign', user, archiveAccount, documentIds);
   }
 
+  async visibleArchiveFile(user: string, archiveAccount: string, fileId: number, documentIds: readonly number[]): Promise<VisibleFile | null> {
+    const ids = cleanIds(documentIds);
+    if (ids.length === 0) return null;
+    // The same file can be reachable through several mounts: the path of the earliest one, as for the search.
+    const paths = (await this.#candidates('visible', user, archiveAccount, ids)).filter((c) => c.fileId === fileId);
+    return paths.reduce<Candidate | null>((best, c) => (best === null || c.path < best.path ? c : best), null);
+  }
+
   async #answer(question: Question, user: string, archive: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
     const ids = cleanIds(documentIds);
     if (ids.length === 0) return new Map();
-    let found: Candidate[];
-    if (this.#batched) {
-      try {
-        found = await this.#lookup(question, user, archive, ids, true);
-      } catch (error) {
-        if (isDusError(error) && error.code === 'host_unreachable') throw error;
-        // The spec's fallback: this database does not run the batched form; ask per document.
-        this.#batched = false;
-        found = await this.#perDocument(question, user, archive, ids);
-      }
-    } else {
-      found = await this.#perDocument(question, user, archive, ids);
-    }
-    const picked = pickPerDocument(found);
+    const picked = pickPerDocument(await this.#candidates(question, user, archive, ids));
     // In the order asked, so that callers keep the archive server's order.
     const result = new Map<number, VisibleFile>();
     for (const id of ids) {
@@ -194,6 +189,20 @@ class DatabaseHost implements HostAdapter {
       if (c !== undefined) result.set(id, c);
     }
     return result;
+  }
+
+  /** Every (document, file, path) the rules admit, in one batch, or per document after the spec's fallback. */
+  async #candidates(question: Question, user: string, archive: string, ids: readonly number[]): Promise<Candidate[]> {
+    if (this.#batched) {
+      try {
+        return await this.#lookup(question, user, archive, ids, true);
+      } catch (error) {
+        if (isDusError(error) && error.code === 'host_unreachable') throw error;
+        // The spec's fallback: this database does not run the batched form; ask per document.
+        this.#batched = false;
+      }
+    }
+    return this.#perDocument(question, user, archive, ids);
   }
 
   async #perDocument(question: Question, user: string, archive: string, ids: readonly number[]): Promise<Candidate[]> {

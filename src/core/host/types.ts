@@ -78,6 +78,12 @@ export interface HostAdapter {
 
   /** Question 1: files of the archive account with the marker that the user can open (one query per call). */
   visibleArchiveFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
+  /**
+   * Question 1 for one file: whether the user can open this file of the archive account, which
+   * carries the markers of `documentIds`, and at which path. Unlike `visibleArchiveFiles`,
+   * which picks one file per document, any copy counts (the smart picker's link check).
+   */
+  visibleArchiveFile(user: string, archiveAccount: string, fileId: number, documentIds: readonly number[]): Promise<VisibleFile | null>;
   /** Question 2: such files the archive account has in its own folders (one query per call). */
   ownedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
   /** Question 3: files with the marker the user can open that belong to another account (one query per call). */
