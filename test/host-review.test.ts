@@ -297,10 +297,12 @@ describe.each(dialects)('nested groups with a cycle on %s', (dialect) => {
     await fx.addSubgroup('top', 'mid');
     await fx.addSubgroup('leaf', 'top');
     await sharedFolder(fx, 'Top', 140, { type: 'group', with: 'top' });
+    await sharedFolder(fx, 'Leaf', 141, { type: 'group', with: 'leaf' });
   });
 
-  test('the ancestor walk ends and reaches the top group', async () => {
+  test('the ancestor walk ends and reaches the top group; shares reach direct members only', async () => {
     expect(await world.host.groupsOf('u1')).toEqual(['leaf', 'mid', 'top']);
-    expect(await ask(world.host, 'visible', 'u1', [140])).toEqual({ 140: '/Top/f [P140].pdf' });
+    // The host's share provider asks for direct groups (getUserGroupIds): nesting passes no share down.
+    expect(await ask(world.host, 'visible', 'u1', [140, 141])).toEqual({ 141: '/Leaf/f [P141].pdf' });
   });
 });

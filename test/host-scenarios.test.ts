@@ -61,7 +61,7 @@ const SCENARIOS: readonly Row[] = [
   ['a single shared file, path = target', 'visible', 'dave', [30], { 30: '/s [P30].pdf' }],
   ['the unshared sibling of a shared file', 'visible', 'dave', [31], {}],
   ['a share without READ', 'visible', 'erin', [32], {}],
-  ['nested groups (NC34): member of a child group', 'visible', 'kate', [33], { 33: '/Div/d [P33].pdf' }],
+  ['nested groups (NC34): a member of a child group does not receive the parent group\'s share', 'visible', 'kate', [33], {}],
   ['the recipient initiated the share', 'visible', 'erin', [35], {}],
   ['pending group share accepted through the override row', 'visible', 'frank', [36], { 36: '/PendG2/p [P36].pdf' }],
   ['group share rejected through the override row', 'visible', 'bob', [37], {}],

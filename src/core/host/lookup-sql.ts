@@ -25,7 +25,6 @@ export interface LookupSpec {
   readonly ownStorageIds: readonly string[];
   /** Recipient whose shares are candidates; null for none. */
   readonly shareRecipient: string | null;
-  readonly nestedGroups: boolean;
   /** Naive UTC `YYYY-MM-DD HH:MM:SS`. */
   readonly now: string;
   /** false: the plain form (one LIKE per document), used for the per-document fallback. */
@@ -148,11 +147,9 @@ export function buildLookup(spec: LookupSpec): Statement {
   const ctes: string[] = [];
   const recipient = spec.shareRecipient;
   if (recipient !== null) {
-    ctes.push(
-      spec.nestedGroups
-        ? `ug (gid) AS (SELECT gid FROM ${p}group_user WHERE uid = ? UNION SELECT gg.parent_gid FROM ${p}group_group gg JOIN ug ON gg.child_gid = ug.gid)`
-        : `ug (gid) AS (SELECT gid FROM ${p}group_user WHERE uid = ?)`,
-    );
+    // Direct groups only, as the host's share provider asks (`getUserGroupIds`): a member of a
+    // nested child group does not receive the parent group's shares (docs/host-adapter.md).
+    ctes.push(`ug (gid) AS (SELECT gid FROM ${p}group_user WHERE uid = ?)`);
     params.push(recipient);
     ctes.push(
       `cand AS (SELECT s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
@@ -240,8 +237,7 @@ export function buildLookup(spec: LookupSpec): Statement {
     selects.push(rootEtagBranch(p, indexed.storageIds, params, spec.breakStatement === true));
   }
   if (selects.length === 0) selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE 1 = 0`);
-  const withKeyword = recipient !== null && spec.nestedGroups ? 'WITH RECURSIVE' : 'WITH';
-  const withClause = ctes.length > 0 ? `${withKeyword} ${ctes.join(', ')} ` : '';
+  const withClause = ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : '';
   return { sql: `${withClause}${selects.join(' UNION ALL ')}`, params };
 }
 

@@ -254,7 +254,6 @@ class DatabaseHost implements HostAdapter {
         documentIds: ids,
         ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
         shareRecipient: recipient,
-        nestedGroups: this.#nestedGroups,
         now: naiveUtc(this.#options.now?.() ?? new Date()),
         fast,
         breakStatement: fast && this.#options.breakBatchedQuery === true,

@@ -25,21 +25,9 @@ function ownsStorage(model: FixtureModel, uid: string, storage: number): boolean
   return id !== undefined && (id === storedId(`home::${uid}`) || id === storedId(`object::user:${uid}`));
 }
 
-function effectiveGroups(model: FixtureModel, uid: string): Set<string> {
+function directGroups(model: FixtureModel, uid: string): Set<string> {
   const groups = new Set<string>();
   for (const [gid, members] of model.groups) if (members.has(uid)) groups.add(gid);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const gid of [...groups]) {
-      for (const parent of model.groupParents.get(gid) ?? []) {
-        if (!groups.has(parent)) {
-          groups.add(parent);
-          grew = true;
-        }
-      }
-    }
-  }
   return groups;
 }
 
@@ -65,7 +53,8 @@ export function mountsOf(model: FixtureModel, user: string, now: string): ModelM
   // Newer hosts hide when the key is absent; only an explicit false value shows them.
   const hideValue = model.appConfig.get(configKey('files_sharing', 'hide_disabled_user_shares'));
   const hideDisabled = hideValue === undefined || !['no', 'false', '0', 'off', ''].includes(hideValue);
-  const groups = effectiveGroups(model, user);
+  // The host's share provider reads direct groups only: nesting (NC34) does not pass group shares down.
+  const groups = directGroups(model, user);
   const received: ModelShare[] = [];
   for (const share of model.shares.values()) {
     const toUser = share.shareType === 0 && share.shareWith === user;

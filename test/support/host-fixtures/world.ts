@@ -106,7 +106,7 @@ export async function buildWorld(fx: HostFixture, o: { nestedGroups?: boolean } 
   // A share without READ.
   await fx.addFile(A, 'NoRead/n [P32].pdf');
   await fx.share({ owner: A, fileId: await fx.addFolder(A, 'NoRead'), type: 'user', with: 'erin', permissions: 2 });
-  // Nested groups (NC34): division ⊃ team ∋ kate.
+  // Nested groups (NC34): division ⊃ team ∋ kate. The host shares with direct members only.
   await fx.addFile(A, 'Div/d [P33].pdf');
   await fx.share({ owner: A, fileId: await fx.addFolder(A, 'Div'), type: 'group', with: 'division' });
   // The recipient is the initiator.
