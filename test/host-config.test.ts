@@ -126,12 +126,11 @@ describe('config.php parsing without php', () => {
   });
 });
 
+const php = await phpAvailable();
+if (!php) process.stderr.write('SKIP config.php through php: php is not installed on this machine\n');
+
 describe('config.php evaluated by php', () => {
-  test('overlays that call getenv() are evaluated when php is installed', async () => {
-    if (!(await phpAvailable())) {
-      process.stderr.write('SKIP config.php through php: php is not installed on this machine\n');
-      return;
-    }
+  (php ? test : test.skip)('overlays that call getenv() are evaluated when php is installed', async () => {
     const dir = nextcloudDir({
       'config.php': "<?php\n$CONFIG = array ( 'dbtype' => 'sqlite3', 'dbname' => 'a' );\n",
       'env.config.php': "<?php\n$CONFIG = array ( 'dbname' => getenv('DUS_TEST_DBNAME') ?: 'fallback' );\n",
