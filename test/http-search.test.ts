@@ -166,9 +166,11 @@ describe('Try a search', () => {
   test('per document: id, title, whether it shows and why not; no file, path or content', async () => {
     const answer = await call(h, 'POST', TRY, { ...admin, form: { term: 'invoice', user: 'Bob' } });
     expect(answer.status).toBe(200);
-    const body = answer.json<{ user: string; found: number; documents: { id: number; title: string; shown: boolean; whyNot: string | null }[] }>();
+    const body = answer.json<{ user: string; found: number; note: string | null; documents: { id: number; title: string; shown: boolean; whyNot: string | null }[] }>();
     expect(body.user).toBe('bob');
     expect(body.found).toBe(4);
+    // bob is an account of the database backend: nothing the verdicts cannot see.
+    expect(body.note).toBeNull();
     const byId = new Map(body.documents.map((d) => [d.id, d]));
     expect(byId.get(1)).toMatchObject({ title: 'Invoice one', shown: true, whyNot: null });
     expect(byId.get(2)).toMatchObject({ shown: false, verdict: 'not shared' });

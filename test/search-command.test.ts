@@ -44,6 +44,19 @@ describe('search command', () => {
     expect(result.out).toContain('no file');
   });
 
+  test('--explain for an LDAP account says that its LDAP groups are not seen; a database account gets no such note', async () => {
+    const host = world.host;
+    await host.exec(`CREATE TABLE ${host.prefix}ldap_user_mapping (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`);
+    await host.exec(`INSERT INTO ${host.prefix}ldap_user_mapping (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, ['uid=lena,dc=example,dc=org', 'lena', 'u-9']);
+    // A fresh context opens the host anew and finds the LDAP table.
+    const fresh = (await world.context()).dir;
+    const io = captureIO({ env: {} });
+    expect(await main(['--config-dir', fresh, 'search', 'lena', 'invoice', '--explain'], io)).toBe(0);
+    expect(io.out()).toContain('lena is an account of user_ldap (LDAP): its groups in that backend are not in the host database');
+    const bob = await run(['search', 'bob', 'invoice', '--explain']);
+    expect(bob.out).not.toContain('Note:');
+  });
+
   test('--json prints exactly the items and nothing else', async () => {
     const result = await run(['search', 'bob', 'invoice', '--json', '--explain', '--limit=20']);
     expect(result.code).toBe(0);

@@ -35,6 +35,7 @@ function printPlain(report: VerdictReport, explain: boolean, globals: GlobalOpti
   write(`The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to ${report.user}.\n`);
   if (explain) {
     for (const item of report.items) if (item.explanation !== null) write(`${item.explanation}\n`);
+    if (report.caveat !== null) write(`${c.yellow('Note:')} ${report.caveat}\n`);
   } else if (shown < report.items.length) {
     write('Run again with --explain to learn why the others do not show.\n');
   }

@@ -9,6 +9,7 @@ import { locateHost, type LocatedHost } from './locate.js';
 import { buildLookup, buildMarkedFiles, rootEtagsOf, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
 import { cleanIds, markersIn } from './marker.js';
 import { MarkerIndex, sameRoots } from './marker-index.js';
+import { otherAccountLookup, presentBackendTables, type BackendTable } from './account-backends.js';
 import { checkSchema } from './schema-check.js';
 import { openSqlClient } from './sql-client.js';
 import { homeStorageIds, isInUserFiles } from './storages.js';
@@ -37,7 +38,7 @@ export async function openHost(location: HostLocation, options: OpenHostOptions 
   const sql = await openSqlClient(located.params);
   try {
     const schema = await checkSchema(sql);
-    return new DatabaseHost(sql, located, schema.nestedGroups, options);
+    return new DatabaseHost(sql, located, schema.nestedGroups, await presentBackendTables(sql), options);
   } catch (error) {
     await sql.close();
     throw error;
@@ -77,7 +78,10 @@ class DatabaseHost implements HostAdapter {
   /** Marker index per archive account (one in practice), when `markerIndex` is on. */
   readonly #indexes = new Map<string, MarkerIndex>();
 
-  constructor(sql: SqlClient, located: LocatedHost, nestedGroups: boolean, options: OpenHostOptions) {
+  readonly #otherBackends: readonly BackendTable[];
+
+  constructor(sql: SqlClient, located: LocatedHost, nestedGroups: boolean, otherBackends: readonly BackendTable[], options: OpenHostOptions) {
+    this.#otherBackends = otherBackends;
     this.sql = sql;
     this.hostUrl = located.hostUrl;
     this.instanceSecret = located.instanceSecret;
@@ -126,13 +130,33 @@ class DatabaseHost implements HostAdapter {
       [uid.toLowerCase(), uid],
     );
     const row = rows.find((r) => text(r.uid) === uid) ?? rows[0];
-    if (row === undefined) return null;
-    const lang = text(row.lang);
+    if (row !== undefined) return this.#account(text(row.uid) ?? uid, 'database', text(row.displayname), text(row.enabled), text(row.lang));
+    return this.#otherBackendAccount(uid);
+  }
+
+  /** An account of user_ldap, user_saml or guests (reference §7), with its `core` preferences. */
+  async #otherBackendAccount(uid: string): Promise<HostAccount | null> {
+    const lookup = otherAccountLookup(this.#prefix, this.#otherBackends, uid);
+    if (lookup === null) return null;
+    const row = (await this.#query(lookup.sql, lookup.params))[0];
+    const found = text(row?.uid);
+    const backend = this.#otherBackends.find((b) => b.backend === text(row?.b))?.backend;
+    if (found === null || backend === undefined) return null;
+    const preferences = await this.#query(
+      `SELECT configkey, configvalue FROM ${this.#prefix}preferences WHERE userid = ? AND appid = 'core' AND configkey IN ('enabled', 'lang')`,
+      [found],
+    );
+    const preference = (key: string): string | null => text(preferences.find((p) => text(p.configkey) === key)?.configvalue);
+    return this.#account(found, backend, text(row?.displayname), preference('enabled'), preference('lang'));
+  }
+
+  #account(uid: string, backend: HostAccount['backend'], displayName: string | null, enabled: string | null, lang: string | null): HostAccount {
     return {
-      uid: text(row.uid) ?? uid,
-      enabled: isEnabledValue(text(row.enabled)),
+      uid,
+      enabled: isEnabledValue(enabled),
       language: this.#located.forceLanguage ?? (lang !== null && lang !== '' ? lang : this.#located.defaultLanguage),
-      displayName: text(row.displayname),
+      displayName,
+      backend,
     };
   }
 

@@ -3,6 +3,7 @@
  * file questions of the verdict table. Implemented read-only over the host database
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
+import type { AccountBackend } from './account-backends.js';
 
 export type Dialect = 'sqlite' | 'pgsql' | 'mysql';
 export type SqlValue = string | number | bigint | null;
@@ -35,6 +36,8 @@ export interface HostAccount {
   /** `core` `lang` preference, or the host's default language, or null. */
   readonly language: string | null;
   readonly displayName: string | null;
+  /** Where the host keeps the account: `oc_users`, or the table of user_ldap, user_saml or guests. */
+  readonly backend: AccountBackend;
 }
 
 /** A file the user can open, as that user sees it. */

@@ -1,7 +1,7 @@
 import type { SearchHit } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
-import type { HostAdapter, VisibleFile } from '../host/types.js';
+import type { HostAccount, HostAdapter, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './pipeline.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
 import { dayOf } from './inputs.js';
@@ -28,6 +28,8 @@ export interface VerdictReport {
   readonly archiveAccount: string;
   readonly user: string;
   readonly items: readonly VerdictItem[];
+  /** What the verdicts cannot see for this user (groups of another account backend), or null. */
+  readonly caveat: string | null;
 }
 
 export interface VerdictInput {
@@ -112,7 +114,26 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   }
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account.uid, archiveAccount, hits, input.explain);
-  return { found, rejected, archiveAccount, user: account.uid, items };
+  return { found, rejected, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
+}
+
+const BACKEND_NAMES: Readonly<Record<Exclude<HostAccount['backend'], 'database'>, string>> = {
+  ldap: 'user_ldap (LDAP)',
+  saml: 'user_saml (single sign-on)',
+  guests: 'guests',
+};
+
+/**
+ * Groups of another account backend live outside the host database: a file shared with such a
+ * group is one this tool cannot see the user receive. Said, so that "not shared" is not taken
+ * for the host's own verdict.
+ */
+function caveatOf(account: HostAccount): string | null {
+  if (account.backend === 'database') return null;
+  return (
+    `${account.uid} is an account of ${BACKEND_NAMES[account.backend]}: its groups in that backend are not in the host database, ` +
+    'so a file shared with one of them counts as not shared here. Check such a document in Nextcloud itself.'
+  );
 }
 
 async function decide(host: HostAdapter, user: string, archiveAccount: string, hits: readonly SearchHit[], explain: boolean): Promise<VerdictItem[]> {

@@ -160,6 +160,12 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       summary.textContent = 'The archive server found ' + result.data.found + ' document(s); ' +
         docs.filter(function (d) { return d.shown; }).length + ' of the ' + docs.length + ' listed show to ' + result.data.user + '.';
       out.appendChild(summary);
+      if (result.data.note) {
+        var note = document.createElement('p');
+        note.id = 'dus-try-note';
+        note.textContent = result.data.note;
+        out.appendChild(note);
+      }
       if (docs.length === 0) return;
       var table = document.createElement('table');
       var head = table.createTHead().insertRow();
