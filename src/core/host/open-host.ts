@@ -143,11 +143,15 @@ class DatabaseHost implements HostAdapter {
     const backend = this.#otherBackends.find((b) => b.backend === text(row?.b))?.backend;
     if (found === null || backend === undefined) return null;
     const preferences = await this.#query(
-      `SELECT configkey, configvalue FROM ${this.#prefix}preferences WHERE userid = ? AND appid = 'core' AND configkey IN ('enabled', 'lang')`,
+      `SELECT appid, configkey, configvalue FROM ${this.#prefix}preferences WHERE userid = ?` +
+        ` AND ((appid = 'core' AND configkey IN ('enabled', 'lang')) OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`,
       [found],
     );
-    const preference = (key: string): string | null => text(preferences.find((p) => text(p.configkey) === key)?.configvalue);
-    return this.#account(found, backend, text(row?.displayname), preference('enabled'), preference('lang'));
+    const preference = (app: string, key: string): string | null =>
+      text(preferences.find((p) => text(p.appid) === app && text(p.configkey) === key)?.configvalue);
+    // An LDAP account whose entry is gone cannot log in to the host either: it counts as disabled.
+    const gone = backend === 'ldap' && preference('user_ldap', 'isDeleted') === '1';
+    return this.#account(found, backend, text(row?.displayname), gone ? 'false' : preference('core', 'enabled'), preference('core', 'lang'));
   }
 
   #account(uid: string, backend: HostAccount['backend'], displayName: string | null, enabled: string | null, lang: string | null): HostAccount {
