@@ -54,7 +54,12 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
       }
       return openHost(location, { logger, markerIndex: options.markerIndex === true });
     })();
-    return hostPromise;
+    const opening = hostPromise;
+    // A host that could not be opened (a database restarting, say) is tried again at the next call.
+    opening.catch(() => {
+      if (hostPromise === opening) hostPromise = undefined;
+    });
+    return opening;
   }
 
   function archiveConnection(): ArchiveConnection | null {

@@ -13,6 +13,7 @@ import { HttpError } from './http-error.js';
 import { isOcsPath, ocsFailure } from './ocs.js';
 import { registerAdminPage } from './routes/admin-page.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
+import { registerHealthRoute } from './routes/health.js';
 import { registerSessionRoutes } from './routes/session.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSettingsTools } from './routes/settings-tools.js';
@@ -134,5 +135,6 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
   registerDashboardRoutes(app, context);
   registerSettingsRoutes(app, context);
   registerSettingsTools(app, context);
+  registerHealthRoute(app, context);
   return app;
 }

@@ -95,36 +95,118 @@ async function openSqlite(params: ConnectionParams): Promise<SqlClient> {
   return new SqliteClient(params.prefix);
 }
 
+/**
+ * A connection that is dropped (the database restarted, an administrator ended the session, a
+ * network cut) must not leave a long-running `serve` failing until it is restarted: such a
+ * connection is replaced at the next statement, and a statement that failed because its
+ * connection went away is run once more on a new one (every statement here only reads).
+ */
+class Reconnecting<C> {
+  #current: Promise<C> | null = null;
+  #dead = false;
+  constructor(
+    private readonly connect: () => Promise<C>,
+    private readonly end: (connection: C) => Promise<void>,
+  ) {}
+
+  /** The first connection, opened at once so that a wrong address fails at open time. */
+  async open(): Promise<void> {
+    await this.#connection();
+  }
+
+  /** Called by the driver's 'error' and 'end' events. */
+  markDead(): void {
+    this.#dead = true;
+  }
+
+  async run<T>(work: (connection: C) => Promise<T>): Promise<T> {
+    const connection = await this.#connection();
+    try {
+      return await work(connection);
+    } catch (error) {
+      if (!this.#dead && !isConnectionLoss(error)) throw error;
+      this.#dead = true;
+      return work(await this.#connection());
+    }
+  }
+
+  async close(): Promise<void> {
+    const current = this.#current;
+    this.#current = null;
+    if (current !== null) await this.end(await current).catch(() => undefined);
+  }
+
+  #connection(): Promise<C> {
+    if (this.#dead && this.#current !== null) {
+      const old = this.#current;
+      this.#current = null;
+      void old.then((c) => this.end(c)).catch(() => undefined);
+    }
+    this.#dead = false;
+    this.#current ??= this.connect().catch((error: unknown) => {
+      this.#current = null;
+      throw error;
+    });
+    return this.#current;
+  }
+}
+
+/** Errors that say the connection is gone, not that the statement was wrong. */
+const CONNECTION_LOSS_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED',
+  // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, connection_failure.
+  '57P01', '57P02', '57P03', '08006', '08003', '08000',
+]);
+
+function isConnectionLoss(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+  if (CONNECTION_LOSS_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|not queryable|closed state|connection is in closed/i.test(message);
+}
+
 async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
   const pg = (await import('pg')).default;
-  const client = new pg.Client({
-    host: params.socket ?? params.host ?? 'localhost',
-    port: params.port ?? 5432,
-    database: params.database,
-    user: params.user,
-    password: params.password,
-    connectionTimeoutMillis: 5000,
-    // Read-only for the whole session: every transaction, implicit or not. No JIT: the
-    // planner cannot estimate the marker filter, and compiling for a misjudged cost takes
-    // far longer than the 25-marker lookup itself (bench/host-batch.ts).
-    options: '-c default_transaction_read_only=on -c jit=off',
-  });
-  // A broken connection later must not crash the process through an unhandled 'error' event.
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw unreachable(params, errorText(error), error);
-  }
+  const connections: Reconnecting<InstanceType<typeof pg.Client>> = new Reconnecting(
+    async () => {
+      const client = new pg.Client({
+        host: params.socket ?? params.host ?? 'localhost',
+        port: params.port ?? 5432,
+        database: params.database,
+        user: params.user,
+        password: params.password,
+        connectionTimeoutMillis: 5000,
+        // Named in pg_stat_activity, so a database administrator sees who holds the session.
+        application_name: 'docs-unified-search',
+        // Read-only for the whole session: every transaction, implicit or not. No JIT: the
+        // planner cannot estimate the marker filter, and compiling for a misjudged cost takes
+        // far longer than the 25-marker lookup itself (bench/host-batch.ts).
+        options: '-c default_transaction_read_only=on -c jit=off',
+      });
+      // A broken connection must not crash the process through an unhandled 'error' event.
+      client.on('error', () => connections.markDead());
+      client.on('end', () => connections.markDead());
+      try {
+        await client.connect();
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw unreachable(params, errorText(error), error);
+      }
+      return client;
+    },
+    (client) => client.end(),
+  );
+  await connections.open();
   class PgClient extends CountingClient {
     readonly dialect = 'pgsql' as const;
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
-      const result = await client.query(toNumberedPlaceholders(sql), values.map((v) => (typeof v === 'bigint' ? v.toString() : v)));
-      return result.rows as SqlRow[];
+      const text = toNumberedPlaceholders(sql);
+      const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
+      return connections.run(async (client) => (await client.query(text, args)).rows as SqlRow[]);
     }
     async close(): Promise<void> {
-      await client.end().catch(() => undefined);
+      await connections.close();
     }
   }
   return new PgClient(params.prefix);
@@ -132,40 +214,50 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
 
 async function openMysql(params: ConnectionParams): Promise<SqlClient> {
   const mysql = await import('mysql2/promise');
-  let connection: Awaited<ReturnType<typeof mysql.createConnection>>;
-  try {
-    const base = {
-      database: params.database,
-      user: params.user,
-      password: params.password,
-      connectTimeout: 5000,
-      charset: 'utf8mb4',
-      // BIGINT columns (file ids, sizes) as JS numbers; file ids stay far below 2^53.
-      supportBigNumbers: true,
-      bigNumberStrings: false,
-    };
-    connection = await mysql.createConnection(
-      params.socket !== undefined ? { ...base, socketPath: params.socket } : { ...base, host: params.host ?? 'localhost', port: params.port ?? 3306 },
-    );
-  } catch (error) {
-    throw unreachable(params, errorText(error), error);
-  }
-  connection.on('error', () => undefined);
-  try {
-    await connection.query('SET SESSION TRANSACTION READ ONLY');
-  } catch (error) {
-    await connection.end().catch(() => undefined);
-    throw unreachable(params, errorText(error), error);
-  }
-  const opened = connection;
+  type Connection = Awaited<ReturnType<typeof mysql.createConnection>>;
+  const connections: Reconnecting<Connection> = new Reconnecting(
+    async () => {
+      let connection: Connection;
+      try {
+        const base = {
+          database: params.database,
+          user: params.user,
+          password: params.password,
+          connectTimeout: 5000,
+          charset: 'utf8mb4',
+          // BIGINT columns (file ids, sizes) as JS numbers; file ids stay far below 2^53.
+          supportBigNumbers: true,
+          bigNumberStrings: false,
+        };
+        connection = await mysql.createConnection(
+          params.socket !== undefined ? { ...base, socketPath: params.socket } : { ...base, host: params.host ?? 'localhost', port: params.port ?? 3306 },
+        );
+      } catch (error) {
+        throw unreachable(params, errorText(error), error);
+      }
+      connection.on('error', () => connections.markDead());
+      connection.on('end', () => connections.markDead());
+      try {
+        await connection.query('SET SESSION TRANSACTION READ ONLY');
+      } catch (error) {
+        await connection.end().catch(() => undefined);
+        throw unreachable(params, errorText(error), error);
+      }
+      return connection;
+    },
+    (connection) => connection.end(),
+  );
+  await connections.open();
   class MysqlClient extends CountingClient {
     readonly dialect = 'mysql' as const;
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
-      const [rows] = await opened.query(sql, values as SqlValue[]);
-      return Array.isArray(rows) ? (rows as SqlRow[]) : [];
+      return connections.run(async (connection) => {
+        const [rows] = await connection.query(sql, values as SqlValue[]);
+        return Array.isArray(rows) ? (rows as SqlRow[]) : [];
+      });
     }
     async close(): Promise<void> {
-      await opened.end().catch(() => undefined);
+      await connections.close();
     }
   }
   return new MysqlClient(params.prefix);
