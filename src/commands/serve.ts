@@ -134,7 +134,7 @@ export const command: CommandSpec = {
       .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)')
       .addHelpText(
         'after',
-        '\nThe admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic\n(login and password) and the header OCS-APIRequest: true. SIGINT or SIGTERM stops the server cleanly.',
+        '\nThe admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic\n(login and password) and the header OCS-APIRequest: true. GET /healthz (no login) answers 200 while settings,\nhost database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the\nserver cleanly.',
       );
   },
   run: async (_args, rawOptions, context) => serve(rawOptions as unknown as ServeOptions, context, untilSignalled()),
