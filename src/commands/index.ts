@@ -2,6 +2,7 @@ import type { CommandSpec } from './types.js';
 import { command as setup } from './setup.js';
 import { command as test } from './test.js';
 import { command as search } from './search.js';
+import { command as why } from './why.js';
 import { command as check } from './check.js';
 import { command as configAppGet } from './config-app-get.js';
 import { command as configAppSet } from './config-app-set.js';
@@ -16,6 +17,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   setup,
   test,
   search,
+  why,
   check,
   configAppGet,
   configAppSet,

@@ -75,13 +75,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   const until = dayOf(input.until, 'until');
   const client = ctx.archiveClient();
   if (client === null) throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup first.');
-  const host = await ctx.host();
-  const account = await host.findAccount(input.user);
-  if (account === null) throw new DusError('unknown_user', `The user ${input.user} does not exist in the host.`);
-  const archiveAccount = await ctx.archiveAccount();
-  if (archiveAccount === null) {
-    throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
-  }
+  const { host, account, archiveAccount } = await parties(ctx, input.user);
   if (input.admin !== undefined && input.admin !== account.uid) {
     ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
     ctx.logger.info({ admin: input.admin, user: account.uid }, `Administrator ${input.admin} tried a search as ${account.uid}`);
@@ -115,6 +109,43 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account.uid, archiveAccount, hits, input.explain);
   return { found, rejected, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
+}
+
+/** The host, the user's account and the archive account a verdict is about; coded errors for the two that may be missing. */
+async function parties(ctx: ServiceContext, user: string): Promise<{ host: HostAdapter; account: HostAccount; archiveAccount: string }> {
+  const host = await ctx.host();
+  const account = await host.findAccount(user);
+  if (account === null) throw new DusError('unknown_user', `The user ${user} does not exist in the host.`);
+  const archiveAccount = await ctx.archiveAccount();
+  if (archiveAccount === null) {
+    throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
+  }
+  return { host, account, archiveAccount };
+}
+
+export interface DocumentVerdict {
+  readonly user: string;
+  readonly archiveAccount: string;
+  /** The verdict with its explanation; the title is not known (the archive server is not asked). */
+  readonly item: Omit<VerdictItem, 'title'>;
+  readonly caveat: string | null;
+}
+
+/**
+ * "Why can't Anna see document 412?": the verdict for one document id, from the host alone.
+ * The archive server is not asked: the verdict says whether the user can open a file that
+ * stands for the document, not whether the document exists or matches a term.
+ */
+export async function verdictOfDocument(ctx: ServiceContext, user: string, documentId: number, admin?: string): Promise<DocumentVerdict> {
+  if (!Number.isSafeInteger(documentId) || documentId < 1) throw new DusError('usage', 'The document id must be a whole number from 1.');
+  const { host, account, archiveAccount } = await parties(ctx, user);
+  if (admin !== undefined && admin !== account.uid) {
+    ctx.audit.record({ action: 'verdict_as_user', admin, user: account.uid, detail: { document: documentId } });
+  }
+  const [decided] = await decide(host, account.uid, archiveAccount, [{ id: documentId, title: '', created: null, correspondent: null, documentType: null, highlights: null }], true);
+  if (decided === undefined) throw new DusError('internal', 'No verdict was decided.');
+  const { title: _title, ...item } = decided;
+  return { user: account.uid, archiveAccount, item, caveat: caveatOf(account) };
 }
 
 const BACKEND_NAMES: Readonly<Record<Exclude<HostAccount['backend'], 'database'>, string>> = {
