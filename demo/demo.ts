@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the whole main job on one machine. An archive-server emulator with sample
  * documents, a sample Nextcloud SQLite database, then the real CLI: setup (token on stdin),
- * test, search --explain as two users, check, setupchecks. Prints each command so that it
+ * test, search --explain as two users, why for one document, check, setupchecks. Prints each command so that it
  * can be rerun (`--keep` keeps the emulator running for that).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -97,6 +97,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     await run(['test']);
     await run(['search', 'alice', 'invoice', '--explain']);
     await run(['search', 'bob', 'invoice', '--explain']);
+    await run(['why', 'alice', '25']);
     await run(['check']);
     await run(['setupchecks']);
 
@@ -104,6 +105,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write('  - search --explain: alice sees the invoices (group share) and the contracts (her own share);\n');
     write('    bob has not accepted the contracts share, so those are "not shared" for him;\n');
     write('    documents whose id is a multiple of 5 have "no file"; carol\'s copy of [P25], shared with alice, is "not owned" for her.\n');
+    write('  - why alice 25: the same verdict for one document id, without a search term (Paperless is not asked).\n');
     write(`  - check: coverage of documents with a file, and example ids of those without one.\n`);
     write(`  - the host log and the audit log in ${configDir} (never a term, never the token).\n`);
     write('  - man pages: man -l man/docs-unified-search.1; completion: source <(npx docs-unified-search completion bash)\n');
@@ -121,8 +123,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
 }
 
 /** Every step must end as the demo expects: all of them succeed on the sample data. */
+/** setup, test, search as alice, search as bob, why, check, setupchecks. */
+const DEMO_STEPS = 7;
+
 export function demoSucceeded(steps: readonly DemoStep[]): boolean {
-  return steps.length === 6 && steps.every((step) => step.code === 0);
+  return steps.length === DEMO_STEPS && steps.every((step) => step.code === 0);
 }
 
 const entry = process.argv[1];

@@ -13,13 +13,15 @@ test('the demo runs every step successfully, prints the commands to rerun, and n
   const out = collect();
   const err = collect();
   const steps = await runDemo({ out: out.stream, err: err.stream });
-  expect(steps.map((step) => step.code)).toEqual([0, 0, 0, 0, 0, 0]);
+  expect(steps.map((step) => step.code)).toEqual([0, 0, 0, 0, 0, 0, 0]);
   expect(demoSucceeded(steps)).toBe(true);
   const text = out.text();
-  for (const command of ['setup', 'test', 'search alice invoice --explain', 'search bob invoice --explain', 'check', 'setupchecks']) {
+  for (const command of ['setup', 'test', 'search alice invoice --explain', 'search bob invoice --explain', 'why alice 25', 'check', 'setupchecks']) {
     expect(text).toContain(` ${command}`);
   }
   for (const verdict of ['shown', 'not shared', 'not owned', 'no file']) expect(text).toMatch(new RegExp(`│ ${verdict} +│`));
+  // carol's copy of [P25], shared with alice, is no file of the archive account.
+  expect(text).toContain('Document 25 for alice: not owned.');
   expect(text).toContain('echo "$DEMO_TOKEN" |');
   expect(text).not.toContain(DEMO_TOKEN);
   expect(err.text()).not.toContain(DEMO_TOKEN);
