@@ -1,25 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { main } from '../src/cli.js';
 import { captureIO } from './support/capture-io.js';
-import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
+import { useCliWorld } from './support/cli-world.js';
+import { expectedVerdict } from './support/search-world.js';
 
-let world: SearchWorld;
-let dir: string;
-
-beforeAll(async () => {
-  world = await buildSearchWorld(60);
-  dir = (await world.context()).dir;
-});
-
-afterAll(async () => {
-  await world.close();
-});
-
-async function run(args: readonly string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIO({ env: options.env ?? {}, tty: options.tty ?? false });
-  const code = await main(['--config-dir', dir, ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const cli = useCliWorld();
+const { run } = cli;
 
 describe('search command', () => {
   test('table with ID, Title, Verdict, File and the summary', async () => {
@@ -45,11 +31,11 @@ describe('search command', () => {
   });
 
   test('--explain for an LDAP account says that its LDAP groups are not seen; a database account gets no such note', async () => {
-    const host = world.host;
+    const host = cli.world.host;
     await host.exec(`CREATE TABLE ${host.prefix}ldap_user_mapping (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`);
     await host.exec(`INSERT INTO ${host.prefix}ldap_user_mapping (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, ['uid=lena,dc=example,dc=org', 'lena', 'u-9']);
     // A fresh context opens the host anew and finds the LDAP table.
-    const fresh = (await world.context()).dir;
+    const fresh = (await cli.world.context()).dir;
     const io = captureIO({ env: {} });
     expect(await main(['--config-dir', fresh, 'search', 'lena', 'invoice', '--explain'], io)).toBe(0);
     expect(io.out()).toContain('lena is an account of user_ldap (LDAP): its groups in that backend are not in the host database');
@@ -91,7 +77,7 @@ describe('search command', () => {
   });
 
   test('the archive server does not answer: coded message, exit 1, no stack', async () => {
-    world.archive.faults = [{ match: '/api/documents/', status: 503 }];
+    cli.world.archive.faults = [{ match: '/api/documents/', status: 503 }];
     try {
       const result = await run(['search', 'bob', 'invoice']);
       expect(result.code).toBe(1);
@@ -99,17 +85,17 @@ describe('search command', () => {
       expect(result.err).not.toContain('    at ');
       expect(result.out).toBe('');
     } finally {
-      world.archive.faults = [];
+      cli.world.archive.faults = [];
     }
   });
 
   test('a query the archive server rejects: exit 0, no documents', async () => {
-    world.archive.faults = [{ match: '/api/documents/', status: 400, body: 'Error listing search results', contentType: 'text/html' }];
+    cli.world.archive.faults = [{ match: '/api/documents/', status: 400, body: 'Error listing search results', contentType: 'text/html' }];
     try {
       const result = await run(['search', 'bob', 'inv"', '--json']);
       expect(result).toMatchObject({ code: 0, out: '[]\n' });
     } finally {
-      world.archive.faults = [];
+      cli.world.archive.faults = [];
     }
   });
 
@@ -120,13 +106,13 @@ describe('search command', () => {
   });
 
   test('--since and --until reach the archive server as its date bounds', async () => {
-    world.archive.clearRequests();
+    cli.world.archive.clearRequests();
     const result = await run(['search', 'bob', 'invoice', '--since=2020-01-01', '--until=2020-12-31', '--json']);
     expect(result.code).toBe(0);
-    const request = world.archive.requests.find((r) => r.query.query === 'invoice');
+    const request = cli.world.archive.requests.find((r) => r.query.query === 'invoice');
     expect(request?.query).toMatchObject({ created__date__gte: '2020-01-01', created__date__lt: '2021-01-01' });
     const items = JSON.parse(result.out) as { id: number }[];
-    const created = new Map(world.archive.documents.map((d) => [d.id, d.created]));
+    const created = new Map(cli.world.archive.documents.map((d) => [d.id, d.created]));
     for (const item of items) expect(created.get(item.id)?.startsWith('2020-')).toBe(true);
   });
 });

@@ -1,27 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../src/cli.js';
-import { captureIO } from './support/capture-io.js';
-import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
+import { useCliWorld } from './support/cli-world.js';
+import { expectedVerdict } from './support/search-world.js';
 
-let world: SearchWorld;
-let dir: string;
-
-beforeAll(async () => {
-  world = await buildSearchWorld(60);
-  dir = (await world.context()).dir;
-});
-
-afterAll(async () => {
-  await world.close();
-});
-
-async function run(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIO({ env: {}, tty: false });
-  const code = await main(['--config-dir', dir, ...args], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const cli = useCliWorld();
+const run = (args: readonly string[]) => cli.run(args);
 
 describe('why command', () => {
   test.each([
@@ -31,14 +15,14 @@ describe('why command', () => {
     [12, 'no file'],
   ])('document %i for bob: %s, with what to do, and no request to the archive server', async (id, verdict) => {
     expect(expectedVerdict(id)).toBe(verdict);
-    const before = world.archive.requests.length;
+    const before = cli.world.archive.requests.length;
     const result = await run(['why', 'bob', String(id)]);
     expect(result.code).toBe(0);
     expect(result.err).toBe('');
     expect(result.out.split('\n')[0]).toMatch(new RegExp(`^Document ${id} for bob: ${verdict}[.,]`));
     if (verdict === 'shown') expect(result.out).toContain(`, at /Archive/Doc [P${id}].pdf.`);
     else expect(result.out).toContain(`Document ${id}: `);
-    expect(world.archive.requests.length).toBe(before);
+    expect(cli.world.archive.requests.length).toBe(before);
   });
 
   test('--json, and the marker form of the id', async () => {
@@ -52,7 +36,7 @@ describe('why command', () => {
 
   test('the audit log says which administrator asked about whom and which document', async () => {
     await run(['why', 'bob', '16']);
-    const audit = readFileSync(join(dir, 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audit = readFileSync(join(cli.dir, 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(audit.at(-1)).toMatchObject({ action: 'verdict_as_user', user: 'bob', detail: { document: 16 } });
   });
 
