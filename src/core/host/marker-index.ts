@@ -15,7 +15,7 @@
  */
 import { LIKE_ESCAPE, escapeLike, markersIn } from './marker.js';
 import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from './lookup-sql.js';
-import type { SqlRow, SqlValue } from './types.js';
+import type { MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
@@ -38,14 +38,6 @@ export interface MarkerIndexSnapshot {
   readonly roots: readonly RootEtag[];
 }
 
-export interface MarkerIndexStats {
-  readonly folders: number;
-  readonly documents: number;
-  readonly files: number;
-  /** Times the folders were read (the first build included). */
-  readonly refreshes: number;
-}
-
 /** True when both name the same storages with the same `files` folder and etag. */
 export function sameRoots(a: readonly RootEtag[], b: readonly RootEtag[]): boolean {
   return a.length === b.length && a.every((x, i) => x.storage === b[i]?.storage && x.filesId === b[i]?.filesId && x.etag === b[i]?.etag);
@@ -62,7 +54,6 @@ export class MarkerIndex {
   /** One file id as a number, several as an array (a multiset: one entry per listing folder). */
   readonly #byDocument = new Map<number, number | number[]>();
   #inFlight: Promise<void> | null = null;
-  #refreshes = 0;
 
   constructor(query: IndexQuery, prefix: string, storageIds: readonly string[]) {
     this.#query = query;
@@ -103,10 +94,10 @@ export class MarkerIndex {
     return this.#inFlight;
   }
 
-  stats(): MarkerIndexStats {
-    let files = 0;
-    for (const v of this.#byDocument.values()) files += typeof v === 'number' ? 1 : v.length;
-    return { folders: this.#folders.size, documents: this.#byDocument.size, files, refreshes: this.#refreshes };
+  size(): MarkerIndexSize {
+    let markers = 0;
+    for (const v of this.#byDocument.values()) markers += typeof v === 'number' ? 1 : v.length;
+    return { markers, documents: this.#byDocument.size, folders: this.#folders.size };
   }
 
   async #refresh(): Promise<void> {
@@ -192,7 +183,6 @@ export class MarkerIndex {
     }
     this.#folders = next;
     this.#roots = roots;
-    this.#refreshes += 1;
   }
 
   #apply(pairs: readonly number[], sign: 1 | -1): void {

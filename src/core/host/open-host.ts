@@ -247,8 +247,7 @@ class DatabaseHost implements HostAdapter {
     if (this.#options.markerIndex !== true) return null;
     const index = this.#indexFor(archiveAccount);
     await index.ready();
-    const { files, documents, folders } = index.stats();
-    return { markers: files, documents, folders };
+    return index.size();
   }
 
   #indexFor(archive: string): MarkerIndex {
