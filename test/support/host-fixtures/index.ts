@@ -317,9 +317,6 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       if (options.nestedGroups === false) throw new Error('this fixture has no group_group table');
       for (const gid of [parent, child]) if (!model.groups.has(gid)) await fixture.addGroup(gid, []);
       await writer.exec(`INSERT INTO ${t('group_group')} (${q('parent_gid')}, ${q('child_gid')}) VALUES (?, ?)`, [parent, child]);
-      const parents = model.groupParents.get(child) ?? new Set<string>();
-      parents.add(parent);
-      model.groupParents.set(child, parents);
     },
     async addFolder(owner, path, o = {}) {
       const storage = await ensureStorage(owner);

@@ -33,8 +33,6 @@ export interface FixtureModel {
   readonly shares: Map<number, ModelShare>;
   /** gid → direct members. */
   readonly groups: Map<string, Set<string>>;
-  /** child gid → parent gids (NC34 nested groups). */
-  readonly groupParents: Map<string, Set<string>>;
   readonly appConfig: Map<string, string>;
   readonly preferences: Map<string, string>;
 }
@@ -46,7 +44,6 @@ export function emptyModel(): FixtureModel {
     files: new Map(),
     shares: new Map(),
     groups: new Map(),
-    groupParents: new Map(),
     appConfig: new Map(),
     preferences: new Map(),
   };
