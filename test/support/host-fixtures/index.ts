@@ -187,7 +187,9 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
 
   /**
    * The host's Propagator (reference §1.1): every ancestor folder of `path`, up to the storage
-   * root, gets a new etag (one value for all, as one propagation writes).
+   * root, gets a new etag (one value for all, as one propagation writes). Called once per
+   * change, from the deepest node it created, moved or deleted: that covers every folder made
+   * on the way too.
    */
   const propagate = async (storage: number, path: string): Promise<void> => {
     const ancestors: string[] = [];
@@ -203,7 +205,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     ]);
   };
 
-  const insertNode = async (storage: number, path: string, parent: number, mimetype: string, permissions: number, size = 0, mtime = BASE_TIME, propagating = true): Promise<number> => {
+  const insertNode = async (storage: number, path: string, parent: number, mimetype: string, permissions: number, size = 0, mtime = BASE_TIME): Promise<number> => {
     const nodeName = path === '' ? '' : basename(path);
     const part = mimetype.split('/')[0] ?? mimetype;
     const fileid = await writer.insert(
@@ -212,7 +214,6 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       'fileid',
     );
     model.files.set(fileid, { fileid, storage, path, name: nodeName, mimetype, permissions });
-    if (propagating) await propagate(storage, path);
     return fileid;
   };
 
@@ -235,7 +236,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
   };
 
   /** Creates every missing folder of `path` (relative to the storage root) and returns the deepest. */
-  const ensureFolders = async (storage: number, path: string, permissions = 31, propagating = true): Promise<number> => {
+  const ensureFolders = async (storage: number, path: string, permissions = 31): Promise<number> => {
     const segments = path.split('/').filter((s) => s !== '');
     let current = findNode(storage, '');
     if (current === undefined) throw new Error('storage without root');
@@ -247,7 +248,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         current = existing;
         continue;
       }
-      const id = await insertNode(storage, soFar, current.fileid, MIME_FOLDER, permissions, 0, BASE_TIME, propagating);
+      const id = await insertNode(storage, soFar, current.fileid, MIME_FOLDER, permissions);
       current = model.files.get(id);
       if (current === undefined) throw new Error('folder vanished');
     }
@@ -258,8 +259,10 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     const storage = await ensureStorage(owner);
     const existing = findNode(storage, storagePath);
     if (existing !== undefined) return existing.fileid;
-    const parent = await ensureFolders(storage, dirname(storagePath) === '.' ? '' : dirname(storagePath), 31, propagating);
-    return insertNode(storage, storagePath, parent, mimetype, permissions, size, mtime, propagating);
+    const parent = await ensureFolders(storage, dirname(storagePath) === '.' ? '' : dirname(storagePath));
+    const id = await insertNode(storage, storagePath, parent, mimetype, permissions, size, mtime);
+    if (propagating) await propagate(storage, storagePath);
+    return id;
   };
 
   const upsert = async (table: string, keys: Record<string, string>, value: string): Promise<void> => {
@@ -321,7 +324,10 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     async addFolder(owner, path, o = {}) {
       const storage = await ensureStorage(owner);
       const storagePath = `files/${path.replace(/^\/+|\/+$/g, '')}`;
-      return ensureFolders(storage, storagePath, o.permissions ?? 31);
+      const created = findNode(storage, storagePath) === undefined;
+      const id = await ensureFolders(storage, storagePath, o.permissions ?? 31);
+      if (created) await propagate(storage, storagePath);
+      return id;
     },
     async addFile(owner, path, o = {}) {
       const storagePath = `files/${path.replace(/^\/+/, '')}`;
@@ -338,7 +344,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       if (node === undefined) throw new Error(`no node ${fileId}`);
       const storage = await ensureStorage(owner);
       const target = newPath.startsWith('files') ? newPath : `files/${newPath.replace(/^\/+/, '')}`;
-      const parent = await ensureFolders(storage, dirname(target), 31, o.propagate !== false);
+      const parent = await ensureFolders(storage, dirname(target));
       const oldPath = node.path;
       for (const f of [...model.files.values()]) {
         if (f.storage !== node.storage || (f.fileid !== fileId && !f.path.startsWith(`${oldPath}/`))) continue;
