@@ -33,7 +33,7 @@ export const command: CommandSpec = {
     try {
       service = openContext(serviceOptionsOf(context));
       const connection = service.archiveConnection();
-      const client = service.archiveClient();
+      const client = service.archiveClient(connection);
       if (connection === null || client === null) throw whyNotConfigured(service);
       try {
         const answer = await client.testConnection();

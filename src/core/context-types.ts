@@ -40,8 +40,11 @@ export interface ServiceContext {
   host(): Promise<HostAdapter>;
   /** Stored URL and readable token, or null when not configured / token unreadable. */
   archiveConnection(): ArchiveConnection | null;
-  /** A client for the stored connection that records versions into the settings; null when not configured. */
-  archiveClient(): ArchiveClient | null;
+  /**
+   * A client for the stored connection that records versions into the settings; null when not
+   * configured. A caller that has just read `archiveConnection()` passes it, so it is not read twice.
+   */
+  archiveClient(connection?: ArchiveConnection | null): ArchiveClient | null;
   /** The archive account: `archive_owner`, else the sync add-on's account; as the host spells it; null when none exists. */
   archiveAccount(): Promise<string | null>;
   close(): Promise<void>;

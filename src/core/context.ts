@@ -74,8 +74,8 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
   /** One client while the connection stays the same, so that its kept-alive connections serve the next requests. */
   let current: { readonly key: string; readonly client: ArchiveClient } | undefined;
 
-  function archiveClient(): ArchiveClient | null {
-    const connection = archiveConnection();
+  function archiveClient(given?: ArchiveConnection | null): ArchiveClient | null {
+    const connection = given === undefined ? archiveConnection() : given;
     if (connection === null) return null;
     const key = JSON.stringify([connection.url, connection.token, connection.allowLocal]);
     if (current?.key !== key) {

@@ -31,7 +31,7 @@ export interface CoverageProgress {
  */
 export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProgress): Promise<CoverageReport> {
   const connection = ctx.archiveConnection();
-  const client = ctx.archiveClient();
+  const client = ctx.archiveClient(connection);
   if (connection === null || client === null) {
     throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
   }

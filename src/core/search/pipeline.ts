@@ -106,7 +106,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   try {
     host = await ctx.host();
     archiveAccount = await ctx.archiveAccount();
-    client = ctx.archiveClient();
+    client = ctx.archiveClient(connection);
   } catch (error: unknown) {
     return { ...NOTHING, status: 'failed', failure: reportSearchFailure(ctx, error, secrets) };
   }
