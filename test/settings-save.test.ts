@@ -124,6 +124,34 @@ describe('save use case', () => {
     expect(await ctx.archiveAccount()).toBe('syncer');
   });
 
+  test('a change made while the connection is tested is kept for the keys the save was not given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const ctx = context({}, dir);
+    await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true, alwaysSearch: false });
+    archive.faults.push({ hangMs: 300, times: 1 });
+    const saving = saveSettings(ctx, { url: archive.url });
+    await new Promise((done) => setTimeout(done, 100));
+    // Another process (config:app:set) while this save waits for the archive server.
+    context({}, dir).settings.update({ always_search: true, archive_owner: 'syncer' });
+    expect(await saving).toMatchObject({ alwaysSearch: true, archiveOwner: 'syncer', allowLocal: true });
+  });
+
+  test('a kept token replaced by another save meanwhile: refused with its code, nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const ctx = context({}, dir);
+    await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true });
+    archive.faults.push({ hangMs: 300, times: 1 });
+    const keeping = failureOf(saveSettings(ctx, { url: archive.url, alwaysSearch: true }));
+    await new Promise((done) => setTimeout(done, 100));
+    const other = context({}, dir);
+    other.credentials.save('other-token', 'http://other.example:80');
+    other.settings.update({ docs_url: 'http://other.example' });
+    const error = await keeping;
+    expect(error.code).toBe('token_for_other_server');
+    expect(error.message).toMatch(/^Nothing was saved: another save changed the stored API token/);
+    expect(ctx.settings.read()).toMatchObject({ docs_url: 'http://other.example', always_search: false });
+  });
+
   test('a token saved under another secret is reported unreadable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
     await saveSettings(context({ DUS_SECRET: 'a' }, dir), { url: archive.url, token: TOKEN, allowLocal: true });

@@ -72,29 +72,47 @@ export async function saveSettings(context: ServiceContext, input: SaveSettingsI
   const url = normalizeArchiveUrl(input.url);
   const token = chooseToken(context, input.token, url);
   const allowLocal = input.allowLocal ?? stored.allow_local ?? false;
-  const alwaysSearch = input.alwaysSearch ?? stored.always_search ?? false;
   const versions = await testConnection(context, { url, token: token.token, allowLocal });
-  const archiveOwner = await resolveArchiveOwner(context, (input.archiveOwner ?? stored.archive_owner ?? '').trim());
+  const givenOwner = input.archiveOwner?.trim();
+  const archiveOwner = await resolveArchiveOwner(context, (givenOwner ?? stored.archive_owner ?? '').trim());
 
-  const patch: Partial<AppConfig> = {
+  // Built from the settings as they are under the lock: a key this save was not given keeps
+  // what another process wrote while the connection was tested.
+  const patchOver = (current: AppConfig): Partial<AppConfig> => ({
     ...(input.hostLocation === undefined ? {} : hostLocationPatch(input.hostLocation)),
     docs_url: url,
-    allow_local: allowLocal,
-    always_search: alwaysSearch,
-    archive_owner: archiveOwner,
+    allow_local: input.allowLocal ?? current.allow_local ?? false,
+    always_search: input.alwaysSearch ?? current.always_search ?? false,
+    archive_owner: givenOwner === undefined && current.archive_owner !== stored.archive_owner ? current.archive_owner : archiveOwner,
     docs_version: versions.version ?? undefined,
     docs_api_version: versions.apiVersion ?? undefined,
-  };
-  store(context, patch, token.fresh ? token.token : null, originOf(url));
+  });
+  store(context, patchOver, token, url);
   return settingsResponse(context);
 }
 
-function store(context: ServiceContext, patch: Partial<AppConfig>, newToken: string | null, origin: string): void {
+/**
+ * The token rule applied again under the lock: a kept token was chosen before the connection
+ * test, and another save may have stored a token for another server since. Without this the
+ * URL of this save and the token of the other would be left together.
+ */
+function checkKeptTokenUnchanged(context: ServiceContext, url: string): void {
+  try {
+    storedTokenFor(context.credentials.load(), url);
+  } catch (error: unknown) {
+    if (!isDusError(error)) throw error;
+    throw new DusError(error.code, `Nothing was saved: another save changed the stored API token while this one tested the connection. ${error.message}`, { cause: error });
+  }
+}
+
+function store(context: ServiceContext, patchOver: (current: AppConfig) => Partial<AppConfig>, token: TokenChoice, url: string): void {
   try {
     context.settings.transaction(() => {
+      if (!token.fresh) checkKeptTokenUnchanged(context, url);
+      const patch = patchOver(context.settings.read());
       const previous = context.credentials.snapshot();
       try {
-        if (newToken !== null) context.credentials.save(newToken, origin);
+        if (token.fresh) context.credentials.save(token.token, originOf(url));
         context.settings.update(patch);
       } catch (error: unknown) {
         context.credentials.restore(previous);
@@ -102,6 +120,8 @@ function store(context: ServiceContext, patch: Partial<AppConfig>, newToken: str
       }
     });
   } catch (error: unknown) {
+    // A coded refusal (the token rule) is the answer itself; anything else is a failed write.
+    if (isDusError(error) && error.code !== 'internal') throw error;
     context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed('internal'));
     throw new DusError('internal', 'The settings could not be saved; nothing was changed. The host log has the detail.', { cause: error });
   }
