@@ -21,6 +21,7 @@ function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     color?: boolean;
   }>();
   const color = o.color !== false && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
+  const width = io.stdout.isTTY === true && typeof io.stdout.columns === 'number' && io.stdout.columns > 0 ? io.stdout.columns : undefined;
   return {
     configDir: o.configDir ?? io.env.DUS_CONFIG_DIR,
     nextcloud: o.nextcloud ?? io.env.DUS_NEXTCLOUD,
@@ -29,6 +30,7 @@ function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     hostUrl: o.hostUrl ?? io.env.DUS_HOST_URL,
     logFile: o.logFile ?? io.env.DUS_LOG_FILE,
     color,
+    ...(width === undefined ? {} : { width }),
   };
 }
 

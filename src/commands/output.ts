@@ -1,8 +1,7 @@
 import { isDusError, messageOf } from '../core/errors.js';
+import { safeText } from './terminal-text.js';
 
-/** One line naming the error code and what to correct; never a stack trace. */
+/** One line naming the error code and what to correct; never a stack trace, never a control character. */
 export function formatError(error: unknown): string {
-  if (isDusError(error)) return `Error [${error.code}]: ${error.message}`;
-  const detail = messageOf(error);
-  return `Error [internal]: ${detail}`;
+  return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(messageOf(error))}`;
 }

@@ -5,7 +5,7 @@ import { DusError } from '../core/errors.js';
 import { decideVerdicts, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
-import { paint, table } from './format.js';
+import { line, styled, table, type Column } from './format.js';
 import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec, GlobalOptions } from './types.js';
 
@@ -22,20 +22,25 @@ function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+const COLUMNS: readonly Column[] = [
+  { head: 'ID', fit: 'whole' },
+  { head: 'Title', fit: 'shorten' },
+  { head: 'Verdict', fit: 'whole' },
+  { head: 'File', fit: 'shorten' },
+];
+
 function printPlain(report: VerdictReport, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
-  const c = paint(globals);
   if (report.rejected) {
     write('The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.\n');
     return;
   }
-  const colour = (verdict: string): string => (verdict === 'shown' ? c.green(verdict) : c.yellow(verdict));
-  const rows = report.items.map((item) => [String(item.id), item.title, colour(item.verdict), item.path ?? '—']);
-  if (rows.length > 0) write(`${table(['ID', 'Title', 'Verdict', 'File'], rows, globals)}\n`);
+  const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), item.path ?? '—']);
+  if (rows.length > 0) write(`${table(COLUMNS, rows, globals)}\n`);
   const shown = report.items.filter((item) => item.verdict === 'shown').length;
-  write(`The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to ${report.user}.\n`);
+  write(`${line(globals, `The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to `, report.user, '.')}\n`);
   if (explain) {
-    for (const item of report.items) if (item.explanation !== null) write(`${item.explanation}\n`);
-    if (report.caveat !== null) write(`${c.yellow('Note:')} ${report.caveat}\n`);
+    for (const item of report.items) if (item.explanation !== null) write(`${line(globals, item.explanation)}\n`);
+    if (report.caveat !== null) write(`${line(globals, styled('yellow', 'Note:'), ' ', report.caveat)}\n`);
   } else if (shown < report.items.length) {
     write('Run again with --explain to learn why the others do not show.\n');
   }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 
 /** Streams and environment a command runs with (the real process, or a test's capture). */
 export interface CommandIO {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
@@ -17,6 +17,8 @@ export interface GlobalOptions {
   readonly hostUrl?: string;
   readonly logFile?: string;
   readonly color: boolean;
+  /** Columns of the terminal stdout is; absent when stdout is not a terminal (whole values are printed). */
+  readonly width?: number;
 }
 
 export interface CommandContext {

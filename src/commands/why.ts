@@ -4,7 +4,7 @@ import { DusError } from '../core/errors.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { verdictOfDocument } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
-import { paint } from './format.js';
+import { line, styled } from './format.js';
 import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
@@ -44,11 +44,11 @@ export const command: CommandSpec = {
         io.stdout.write(`${JSON.stringify({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation })}\n`);
         return EXIT_OK;
       }
-      const c = paint(globals);
-      const verdict = item.verdict === 'shown' ? c.green(item.verdict) : c.yellow(item.verdict);
-      io.stdout.write(`Document ${item.id} for ${answer.user}: ${verdict}${item.verdict === 'shown' && item.path !== null ? `, at ${item.path}` : ''}.\n`);
-      if (item.explanation !== null) io.stdout.write(`${item.explanation}\n`);
-      if (answer.caveat !== null) io.stdout.write(`${c.yellow('Note:')} ${answer.caveat}\n`);
+      const verdict = styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict);
+      const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
+      io.stdout.write(`${line(globals, `Document ${item.id} for `, answer.user, ': ', verdict, ...at, '.')}\n`);
+      if (item.explanation !== null) io.stdout.write(`${line(globals, item.explanation)}\n`);
+      if (answer.caveat !== null) io.stdout.write(`${line(globals, styled('yellow', 'Note:'), ' ', answer.caveat)}\n`);
       return EXIT_OK;
     } catch (error: unknown) {
       return reportFailure(io, error);

@@ -1,0 +1,57 @@
+import stringWidth from 'string-width';
+
+/**
+ * Text from the archive server and the host (titles, names, paths, user names) reaches a
+ * terminal only through here. Control characters (C0, DEL, C1), bidi controls (the overrides
+ * U+202A–U+202E, the isolates U+2066–U+2069 and the marks U+061C, U+200E, U+200F) and the
+ * line and paragraph separators would recolour the terminal, move the cursor, reorder what
+ * is read or break a table: each is shown as its escape (`\x1b`, `\x09`, `\u202e`) instead.
+ */
+const UNSAFE = /[\p{Cc}\p{Bidi_Control}\p{Zl}\p{Zp}]/gu;
+
+function escapeOf(character: string): string {
+  const code = character.codePointAt(0) ?? 0;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+export function safeText(text: string): string {
+  return text.replace(UNSAFE, escapeOf);
+}
+
+/** Columns a string takes on a terminal (CJK and emoji count two; escape sequences none). */
+export function displayWidth(text: string): number {
+  return stringWidth(text);
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function clusters(text: string): string[] {
+  return Array.from(graphemes.segment(text), (part) => part.segment);
+}
+
+/** Whole clusters from the start of `parts` that fit `width` columns. */
+function fitting(parts: readonly string[], width: number): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const part of parts) {
+    const w = displayWidth(part);
+    if (used + w > width) break;
+    kept.push(part);
+    used += w;
+  }
+  return kept;
+}
+
+/**
+ * `text` in at most `width` columns, shortened in the middle with `…` (both ends of a title
+ * or a path say the most: its kind and its name). Never splits a character or an emoji.
+ */
+export function shortenMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width < 1) return '';
+  const room = width - 1;
+  const parts = clusters(text);
+  const head = fitting(parts, Math.ceil(room / 2));
+  const tail = fitting([...parts].reverse(), room - head.reduce((sum, part) => sum + displayWidth(part), 0)).reverse();
+  return `${head.join('')}…${tail.join('')}`;
+}

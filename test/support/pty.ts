@@ -1,0 +1,59 @@
+/**
+ * Runs the built CLI on a real pseudo-terminal of a given size (python3's pty module: the
+ * child's stdout and stderr are the terminal, as a user's shell gives them). Tests that need
+ * it skip with a printed reason where python3 or the build is missing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../bin/docs-unified-search.js', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** Opens a pty of rows×cols, runs argv with stdout and stderr on it (stdin from /dev/null), prints what the terminal got, exits with the child's code. */
+const RUNNER = `
+import fcntl, os, struct, subprocess, sys, termios
+cols, argv = int(sys.argv[1]), sys.argv[2:]
+master, slave = os.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 50, cols, 0, 0))
+attrs = termios.tcgetattr(slave)
+attrs[1] &= ~termios.ONLCR
+termios.tcsetattr(slave, termios.TCSANOW, attrs)
+child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, close_fds=True)
+os.close(slave)
+chunks = []
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    chunks.append(chunk)
+sys.stdout.buffer.write(b''.join(chunks))
+sys.exit(child.wait())
+`;
+
+export function ptyUnavailable(): string | null {
+  if (spawnSync('python3', ['--version']).status !== 0) return 'python3 is not installed (it opens the pseudo-terminal)';
+  if (!existsSync(BUILT)) return 'the CLI is not built (npm run build)';
+  return null;
+}
+
+export interface PtyRun {
+  readonly code: number | null;
+  /** Everything the terminal received, stdout and stderr interleaved. */
+  readonly screen: string;
+}
+
+/** Asynchronous: the archive emulator the CLI talks to runs in this process and must keep answering. */
+export async function runOnPty(columns: number, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<PtyRun> {
+  const child = spawn('python3', ['-c', RUNNER, String(columns), process.execPath, CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, screen: Buffer.concat(chunks).toString('utf8') };
+}
