@@ -1,0 +1,225 @@
+/**
+ * A real Nextcloud server for tests: installed by `../shared/nextcloud/install.sh` on SQLite,
+ * PostgreSQL or MariaDB into a fresh directory under the OS temp dir, with its own database and
+ * a free port, served by `php -S` on loopback. Driven only through Nextcloud's own interfaces:
+ * occ, WebDAV, the OCS sharing and provisioning APIs. No jest here, so tools may use it too.
+ *
+ * Nextcloud's PHP built-in server answers one request at a time: drive it sequentially.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { NextcloudUser } from './client.js';
+import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
+import { INSTALL_SCRIPT, nextcloudSource, realNextcloudUnavailable, type NextcloudDb, type NextcloudSource } from './source.js';
+
+export { realNextcloudUnavailable, SOURCE_ENV, type NextcloudDb } from './source.js';
+export { NextcloudUser, NextcloudHttpError, type ShareInfo, type ShareRequest } from './client.js';
+export type { DavEntry } from './dav-xml.js';
+export type { RunResult } from './processes.js';
+
+export const ADMIN_PASSWORD = 'Admin-pass-1234';
+
+export interface InstallOptions {
+  /** A tarball or server tree; default: DUS_NEXTCLOUD_TARBALL, NEXTCLOUD_TARBALL, the vendored tarball. */
+  readonly source?: string;
+}
+
+export interface ClockedServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface RealNextcloud {
+  readonly db: NextcloudDb;
+  readonly url: string;
+  /** The server tree (holds occ and config/): what `dus --nextcloud` takes. */
+  readonly serverDir: string;
+  readonly dataDir: string;
+  /** A URL `dus --host-db` takes. */
+  readonly dbUrl: string;
+  /** How long the install took, in ms (reported by the suites). */
+  readonly installMs: number;
+  occ(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<RunResult>;
+  /** occ that must succeed: throws with its output otherwise. */
+  occOk(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string>;
+  /** The HTTP session of `login` (one cookie jar per account, kept for the whole run). */
+  as(login: string, password?: string): NextcloudUser;
+  readonly admin: NextcloudUser;
+  /** Creates an account (provisioning API, as admin) and returns its session. */
+  createUser(login: string, options?: { password?: string; groups?: readonly string[]; displayName?: string }): Promise<NextcloudUser>;
+  createGroup(gid: string): Promise<void>;
+  addToGroup(login: string, gid: string): Promise<void>;
+  removeFromGroup(login: string, gid: string): Promise<void>;
+  setEnabled(login: string, enabled: boolean): Promise<void>;
+  /** occ config:app:set, or config:app:delete for null. */
+  setAppConfig(app: string, key: string, value: string | null): Promise<void>;
+  /** A second php -S for the same instance whose clock runs `offset` (faketime syntax, e.g. '-3d'). */
+  startClockedServer(offset: string): Promise<ClockedServer>;
+  stop(): Promise<void>;
+}
+
+export const passwordOf = (login: string): string => `Pw-${login}-7a9f!`;
+
+/** The same source as an .xz tarball, which is what install.sh unpacks; cached in the temp dir. */
+async function xzTarball(source: NextcloudSource): Promise<string> {
+  if (source.kind === 'tarball' && /\.(tar\.xz|txz)$/.test(source.path)) return source.path;
+  const stat = statSync(source.path);
+  const key = createHash('sha256').update(`${source.path}\0${stat.mtimeMs}\0${stat.size}`).digest('hex').slice(0, 16);
+  const cached = join(tmpdir(), `dus-nextcloud-source-${key}.tar.xz`);
+  if (existsSync(cached)) return cached;
+  let tree = source.path;
+  let unpacked: string | null = null;
+  if (source.kind === 'tarball') {
+    unpacked = mkdtempSync(join(tmpdir(), 'dus-nextcloud-unpack-'));
+    const untar = await run('tar', ['-xf', source.path, '-C', unpacked]);
+    if (untar.code !== 0) throw new Error(`cannot unpack ${source.path}: ${untar.stderr}`);
+    tree = join(unpacked, 'nextcloud');
+    if (!existsSync(join(tree, 'occ'))) throw new Error(`${source.path} has no nextcloud/occ inside`);
+  }
+  // An installed tree's config.php and data would make maintenance:install refuse: leave them out.
+  const partial = `${cached}.${process.pid}.partial`;
+  const pack = await run('sh', [
+    '-c',
+    'tar -C "$1" --exclude=./config/config.php --exclude=./data --transform "s,^\\.,nextcloud," -cf - . | xz -0 -T2 > "$2"',
+    'pack',
+    tree,
+    partial,
+  ]);
+  if (unpacked !== null) rmSync(unpacked, { recursive: true, force: true });
+  if (pack.code !== 0) throw new Error(`cannot pack ${tree}: ${pack.stderr}`);
+  renameSync(partial, cached);
+  return cached;
+}
+
+async function dropDatabase(db: NextcloudDb, name: string): Promise<void> {
+  if (db === 'pgsql') await run('psql', ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-d', 'test', '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+  if (db === 'mysql') await run('mysql', ['-h', '127.0.0.1', '-P', '3306', '-u', 'root', '-e', `DROP DATABASE IF EXISTS ${name}`]);
+}
+
+export async function installNextcloud(db: NextcloudDb, options: InstallOptions = {}): Promise<RealNextcloud> {
+  const unavailable = realNextcloudUnavailable(db);
+  if (unavailable !== null) throw new Error(`the real Nextcloud cannot run here: ${unavailable}`);
+  const source = options.source === undefined ? nextcloudSource() : nextcloudSource({ DUS_NEXTCLOUD_TARBALL: options.source });
+  if (typeof source === 'string') throw new Error(source);
+  const started = Date.now();
+  const tarball = await xzTarball(source);
+  const root = mkdtempSync(join(tmpdir(), `dus-nextcloud-${db}-`));
+  const dest = join(root, 'nc');
+  const name = `dus_nc_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const port = await freePort();
+  const installed = await run('bash', [INSTALL_SCRIPT, db, dest, String(port)], {
+    env: { ...process.env, NEXTCLOUD_TARBALL: tarball, NC_DB_NAME: name, NC_ADMIN_PASS: ADMIN_PASSWORD },
+  });
+  const pidFile = join(dest, 'server.pid');
+  const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').trim()) : null;
+  if (pid !== null) trackServer(pid);
+  const cleanUp = async (): Promise<void> => {
+    if (pid !== null) {
+      await endProcess(pid);
+      untrackServer(pid);
+    }
+    await dropDatabase(db, name);
+    rmSync(root, { recursive: true, force: true });
+  };
+  if (installed.code !== 0) {
+    const log = existsSync(join(dest, 'server.log')) ? readFileSync(join(dest, 'server.log'), 'utf8').slice(-2000) : '';
+    await cleanUp();
+    throw new Error(`install.sh ${db} failed (${installed.code}): ${installed.stderr.slice(-2000)}${installed.stdout.slice(-1000)}${log}`);
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const serverDir = join(dest, 'nextcloud');
+  const dataDir = join(dest, 'data');
+  const dbUrl =
+    db === 'sqlite' ? `sqlite://${join(dataDir, `${name}.db`)}` : db === 'pgsql' ? `postgres://postgres@127.0.0.1:5432/${name}` : `mysql://root@127.0.0.1:3306/${name}`;
+  const sessions = new Map<string, NextcloudUser>();
+  const clocked = new Set<ClockedServer>();
+
+  const occ = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> => run('php', ['occ', '--no-interaction', ...args], { cwd: serverDir, env: { ...process.env, ...env } });
+  const occOk = async (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> => {
+    const answer = await occ(args, env);
+    if (answer.code !== 0) throw new Error(`occ ${args.join(' ')} failed (${answer.code}): ${answer.stdout}${answer.stderr}`);
+    return answer.stdout;
+  };
+  const as = (login: string, password = passwordOf(login)): NextcloudUser => {
+    const known = sessions.get(login);
+    if (known !== undefined) return known;
+    const session = new NextcloudUser(url, login, password);
+    sessions.set(login, session);
+    return session;
+  };
+  const admin = as('admin', ADMIN_PASSWORD);
+  const provisioning = async (what: string, method: string, path: string, form: Record<string, string | readonly string[]>): Promise<void> => {
+    const body = new URLSearchParams();
+    for (const [k, v] of Object.entries(form)) for (const one of typeof v === 'string' ? [v] : v) body.append(k, one);
+    const answer = await admin.request(method, `/ocs/v2.php/cloud${path}?format=json`, { body, headers: { accept: 'application/json' } });
+    if (answer.status !== 200) throw new Error(`${what}: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+  };
+
+  return {
+    db,
+    url,
+    serverDir,
+    dataDir,
+    dbUrl,
+    installMs: Date.now() - started,
+    occ,
+    occOk,
+    as,
+    admin,
+    async createUser(login, o = {}) {
+      const password = o.password ?? passwordOf(login);
+      await provisioning(`create user ${login}`, 'POST', '/users', {
+        userid: login,
+        password,
+        ...(o.displayName === undefined ? {} : { displayName: o.displayName }),
+        ...(o.groups === undefined ? {} : { 'groups[]': o.groups }),
+      });
+      sessions.delete(login);
+      return as(login, password);
+    },
+    async createGroup(gid) {
+      await provisioning(`create group ${gid}`, 'POST', '/groups', { groupid: gid });
+    },
+    async addToGroup(login, gid) {
+      await provisioning(`add ${login} to ${gid}`, 'POST', `/users/${encodeURIComponent(login)}/groups`, { groupid: gid });
+    },
+    async removeFromGroup(login, gid) {
+      await occOk(['group:removeuser', gid, login]);
+    },
+    async setEnabled(login, enabled) {
+      await occOk([enabled ? 'user:enable' : 'user:disable', login]);
+    },
+    async setAppConfig(app, key, value) {
+      if (value === null) await occOk(['config:app:delete', app, key]);
+      else await occOk(['config:app:set', app, key, `--value=${value}`]);
+    },
+    async startClockedServer(offset) {
+      const clockPort = await freePort();
+      const child = spawn('faketime', ['-f', offset.startsWith('+') || offset.startsWith('-') ? offset : `+${offset}`, 'php', '-S', `127.0.0.1:${clockPort}`, '-t', serverDir], {
+        stdio: 'ignore',
+        detached: true,
+      });
+      const childPid = child.pid;
+      if (childPid === undefined) throw new Error('faketime php -S did not start (is faketime installed?)');
+      trackServer(childPid, true);
+      const server: ClockedServer = {
+        url: `http://127.0.0.1:${clockPort}`,
+        async stop() {
+          await endProcess(childPid, true);
+          untrackServer(childPid);
+          clocked.delete(server);
+        },
+      };
+      clocked.add(server);
+      await waitForHttp(`${server.url}/status.php`);
+      return server;
+    },
+    async stop() {
+      for (const server of [...clocked]) await server.stop();
+      await cleanUp();
+    },
+  };
+}

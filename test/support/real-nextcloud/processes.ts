@@ -1,0 +1,94 @@
+/** Child processes and ports for the real Nextcloud: run to completion, free ports, ending servers. */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function run(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Ends the process `pid` (TERM, then KILL after 5 s) and waits until it is gone; with `group`,
+ * its whole process group (a server started detached, e.g. php under faketime).
+ */
+export async function endProcess(pid: number, group = false): Promise<void> {
+  if (!alive(pid)) return;
+  const target = group ? -pid : pid;
+  process.kill(target, 'SIGTERM');
+  for (let waited = 0; alive(pid); waited += 50) {
+    if (waited === 5000) process.kill(target, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Servers still running when the test process exits are ended, so no php -S outlives a crash. */
+const running = new Map<number, boolean>();
+let hooked = false;
+export function trackServer(pid: number, group = false): void {
+  running.set(pid, group);
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const [p, group] of running) {
+      try {
+        process.kill(group ? -p : p, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+export function untrackServer(pid: number): void {
+  running.delete(pid);
+}
+
+/** Waits until `url` answers 200 (a php -S just started), at most `ms`. */
+export async function waitForHttp(url: string, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
