@@ -19,6 +19,7 @@ import {
 import { validateDetail, validateIdPage, validateNamePage, validateNewestPage, validateSearchPage } from './schemas.js';
 import { createConnectionPool } from './connection-pool.js';
 import { getWithRedirects, type RawAnswer, type TransportConfig } from './transport.js';
+import { scrubbedFailure, tokenScrubber } from './token-scrub.js';
 import type {
   ArchiveClient,
   ArchiveClientOptions,
@@ -59,6 +60,8 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
   let lastVersions: ArchiveVersions = { version: null, apiVersion: null };
   // Owned by this client: its connections serve only its requests and close with it.
   const pool = createConnectionPool();
+  // Every string of every answer and failure passes this before it leaves the client.
+  const scrub = tokenScrubber(connection.token);
   const extraCa = options.ca === undefined ? undefined : typeof options.ca === 'string' ? [options.ca] : [...options.ca];
   const config: TransportConfig = {
     token: connection.token,
@@ -74,11 +77,23 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       lastVersions = versions;
       options.onVersions?.(versions);
     },
+    onRefusedVersions: (names) => {
+      options.logger?.debug({ headers: names }, 'version headers of the archive server ignored: not a version');
+    },
+    scrub,
     pool,
   };
 
   /** The spec's second-try rule around one logical request. */
   async function get(call: Call): Promise<RawAnswer> {
+    try {
+      return await getOnce(call);
+    } catch (error) {
+      throw scrubbedFailure(error, scrub);
+    }
+  }
+
+  async function getOnce(call: Call): Promise<RawAnswer> {
     if (!SENDABLE_TOKEN.test(connection.token)) throw unsendableToken();
     const limits = { answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs, signal: call.signal };
     const started = performance.now();
@@ -133,11 +148,11 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         page: request.page,
         hits: page.results.map((hit) => ({
           id: hit.id,
-          title: hit.title,
-          created: hit.created ?? null,
+          title: scrub(hit.title),
+          created: nullable(hit.created, scrub),
           correspondent: hit.correspondent ?? null,
           documentType: hit.document_type ?? null,
-          highlights: hit.__search_hit__?.highlights ?? null,
+          highlights: nullable(hit.__search_hit__?.highlights, scrub),
         })),
         hasMore: request.page * PAGE_SIZE < page.count,
         rejectedStatus: null,
@@ -151,8 +166,8 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         versions: answer.versions,
         documents: page.results.map((document) => ({
           id: document.id,
-          title: document.title,
-          added: document.added,
+          title: scrub(document.title),
+          added: scrub(document.added),
           correspondent: document.correspondent ?? null,
           documentType: document.document_type ?? null,
         })),
@@ -164,7 +179,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       for (const chunk of nameChunks(ids)) {
         const answer = await get({ kind: 'names', url: endpoint(base, kind, namesQuery(chunk)), signal });
         const page = successBody(answer, `/api/${kind}/`, validateNamePage);
-        for (const object of page.results) names.set(object.id, object.name);
+        for (const object of page.results) names.set(object.id, scrub(object.name));
       }
       return names;
     },
@@ -211,6 +226,10 @@ function jsonOf(answer: RawAnswer): unknown {
 /** A 404 of the archive server's API itself (`{"detail": …}`), not of a wrong path. */
 function isApiDetail(answer: RawAnswer): boolean {
   return validateDetail(jsonOf(answer));
+}
+
+function nullable(value: string | null | undefined, scrub: (text: string) => string): string | null {
+  return value === null || value === undefined ? null : scrub(value);
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {

@@ -4,7 +4,9 @@ import { chooseDestination } from '../net/destination.js';
 import { newConnectProgress, type ConnectProgress } from '../net/pinned-connector.js';
 import type { ConnectionPool } from './connection-pool.js';
 import { localAddressRefused, networkFailure, notPaperless, redirectRefused, timeoutFailure, unknownHost, type Where } from './failures.js';
+import type { Scrubber } from './token-scrub.js';
 import type { ArchiveVersions, ResolvedAddress } from './types.js';
+import { readVersionHeaders } from './versions.js';
 
 /**
  * One GET to the archive server as the host's HTTP client would make it: the local-address
@@ -26,6 +28,10 @@ export interface TransportConfig {
   readonly connectMs: number;
   readonly maxBodyBytes: number;
   readonly onVersions: (versions: ArchiveVersions) => void;
+  /** Told the names of version headers that were present but refused. */
+  readonly onRefusedVersions: (names: readonly string[]) => void;
+  /** The token step (`token-scrub.ts`): host names and messages a forward chose pass it. */
+  readonly scrub: Scrubber;
   /** Kept-alive connections, reused only for the same origin and the same checked addresses. */
   readonly pool: ConnectionPool;
 }
@@ -63,14 +69,15 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       try {
         hop = await oneHop(url, config, signal, progress, redirects > 0);
       } catch (error) {
-        throw asFailure(error, progress, url, signal, connectedOnce, config.token);
+        throw asFailure(error, progress, url, signal, connectedOnce, config.scrub);
       } finally {
         connectedOnce ||= progress.tcpConnected;
       }
-      const versions = versionsOf(hop.headers, config.token);
+      const { versions, refused } = readVersionHeaders(hop.headers, config.scrub);
+      if (refused.length > 0) config.onRefusedVersions(refused);
       if (versions.version !== null || versions.apiVersion !== null) config.onVersions(versions);
       if (hop.status < 300 || hop.status > 399) {
-        const foreignHost = url.origin === config.configuredOrigin ? null : withoutToken(url.host, config.token);
+        const foreignHost = url.origin === config.configuredOrigin ? null : config.scrub(url.host);
         return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions, foreignHost };
       }
       const location = headerText(hop.headers.location);
@@ -150,25 +157,15 @@ function tooLarge(limit: number, status: number): DusError {
   return notPaperless(`the answer is larger than ${limit} bytes`, status);
 }
 
-function asFailure(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal, connectedOnce: boolean, token: string): DusError {
+function asFailure(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal, connectedOnce: boolean, scrub: Scrubber): DusError {
   const failure = classify(error, progress, url, signal);
   // A failure on a later hop still comes after a connection: no second try for it.
   const beforeConnection = failure.beforeConnection && !connectedOnce;
   // A forward chosen by the server may carry the token in its host name, which messages and causes name.
-  const named = url.hostname.toLowerCase().includes(token.toLowerCase());
+  const named = scrub(url.hostname) !== url.hostname;
   if (beforeConnection === failure.beforeConnection && !named) return failure;
-  const message = named ? withoutToken(failure.message, token) : failure.message;
+  const message = named ? scrub(failure.message) : failure.message;
   return new DusError(failure.code, message, { status: failure.status, beforeConnection, ...(named ? {} : { cause: error }) });
-}
-
-/** The text with every spelling of the token (host names are lower-cased) left out. */
-function withoutToken(text: string, token: string): string {
-  const lower = token.toLowerCase();
-  let result = text;
-  for (let at = result.toLowerCase().indexOf(lower); at !== -1; at = result.toLowerCase().indexOf(lower, at + 1)) {
-    result = `${result.slice(0, at)}…${result.slice(at + token.length)}`;
-  }
-  return result;
 }
 
 function classify(error: unknown, progress: ConnectProgress, url: URL, signal: AbortSignal): DusError {
@@ -198,17 +195,3 @@ function headerText(value: string | string[] | undefined): string {
   return Array.isArray(value) ? (value[0] ?? '') : value;
 }
 
-/** What a version header may hold to be stored and shown: a short version string, nothing else. */
-const VERSION_FORM = /^[0-9A-Za-z][0-9A-Za-z.+~_-]{0,31}$/;
-
-/**
- * The versions an answer names. The values are stored, logged and shown to administrators,
- * so a header that is no plain version (or that echoes the token back) is ignored.
- */
-function versionsOf(headers: Record<string, string | string[] | undefined>, token: string): ArchiveVersions {
-  const read = (name: string): string | null => {
-    const value = headerText(headers[name]).trim();
-    return VERSION_FORM.test(value) && !value.includes(token) ? value : null;
-  };
-  return { version: read('x-version'), apiVersion: read('x-api-version') };
-}

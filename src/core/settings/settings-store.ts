@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Conf from 'conf';
+import { withCheckedVersions } from '../archive/versions.js';
 import { DusError, messageOf } from '../errors.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
@@ -44,7 +45,7 @@ export class FileSettingsStore implements SettingsStore {
     }
     const problems = appConfigProblems(raw);
     if (problems !== null) throw this.#broken(problems.join('; '));
-    const config = Object.freeze({ ...(raw as AppConfig) });
+    const config = Object.freeze(withCheckedVersions(raw as AppConfig));
     this.#last = stamp !== null && stamp.settled && fileStamp(this.path)?.key === stamp.key ? { stamp: stamp.key, config } : undefined;
     return config;
   }

@@ -11,6 +11,7 @@ import { testCertificate } from '../tls/index.js';
 import { handle, type AppState } from './app.js';
 import { dataset } from './dataset.js';
 import { faultReply, FaultBook, hugeBody } from './faults.js';
+import { hostileReply, sentToken } from './hostile.js';
 import { profileOf } from './profiles.js';
 import { lastValues, parseQuery } from './pyquery.js';
 import { htmlReply, type Reply } from './reply.js';
@@ -40,6 +41,7 @@ class Emulator implements ArchiveEmulator {
   connections = 0;
   latencyMs = 0;
   faults: Fault[] = [];
+  echoToken: boolean;
   version: EmulatedVersion;
   documents: EmulatorDocument[];
   correspondents: NamedObject[];
@@ -59,10 +61,12 @@ class Emulator implements ArchiveEmulator {
   private readonly sockets = new Set<Socket>();
   private readonly waits = new Set<() => void>();
   private closed = false;
+  private hostileTurn = 0;
 
   constructor(options: EmulatorOptions) {
     const sample = options.documents === undefined || options.correspondents === undefined || options.documentTypes === undefined ? sampleArchive() : undefined;
     this.version = options.version ?? '2.20';
+    this.echoToken = options.echoToken ?? false;
     this.documents = options.documents ?? sample?.documents ?? [];
     this.correspondents = options.correspondents ?? sample?.correspondents ?? [];
     this.documentTypes = options.documentTypes ?? sample?.documentTypes ?? [];
@@ -166,6 +170,8 @@ class Emulator implements ArchiveEmulator {
     }
     let reply = (fault === undefined ? null : faultReply(fault)) ?? this.answer(method, path, fullPath, query, headers, inside);
     if (fault?.headers !== undefined) reply = { ...reply, headers: { ...reply.headers, ...fault.headers } };
+    const token = this.echoToken ? sentToken(headers['authorization']) : null;
+    if (token !== null) reply = hostileReply(reply, token, this.hostileTurn++);
     await this.send(res, reply, method === 'HEAD', fault?.slowBodyMs ?? 0);
   }
 

@@ -46,6 +46,8 @@ export interface EmulatorOptions {
   pathPrefix?: string;
   /** Listen address, default '127.0.0.1'; the port is always ephemeral. */
   host?: string;
+  /** A hostile server: echoes the token it was sent into every string and version header (see hostile.ts). */
+  echoToken?: boolean;
 }
 
 export interface Fault {
@@ -102,6 +104,8 @@ export interface ArchiveEmulator {
   latencyMs: number;
   /** Consulted in order for every request; the first live match applies; settable at any time. */
   faults: Fault[];
+  /** Settable at any time: echo the token sent into every answer (hostile.ts). */
+  echoToken: boolean;
   /** Settable at any time. */
   version: EmulatedVersion;
   /** Settable (tests add/remove documents). */
