@@ -18,7 +18,7 @@ _docs_unified_search() {
   done
   local candidates
   if [[ -z "$cmd" ]]; then
-    if [[ "$cur" == -* ]]; then candidates="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help --version"; else candidates="docs_unified_search:setup setup docs_unified_search:test test docs_unified_search:search search docs_unified_search:why why docs_unified_search:check check config:app:get config:get config:app:set config:set config:app:delete config:delete setupchecks checks maintenance:repair repair serve http completion"; fi
+    if [[ "$cur" == -* ]]; then candidates="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help --version"; else candidates="docs_unified_search:setup setup docs_unified_search:test test docs_unified_search:search search docs_unified_search:why why docs_unified_search:check check config:app:get config:get config:app:set config:set config:app:delete config:delete setupchecks checks maintenance:repair repair serve http docs_unified_search:bridge-secret bridge:secret completion"; fi
   else
     case "$cmd" in
     docs_unified_search:setup|setup) opts="--url --token-stdin --token-env --archive-account --allow-local --no-allow-local --always-search --no-always-search --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--url --token-env --archive-account --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
@@ -32,6 +32,7 @@ _docs_unified_search() {
     setupchecks|checks) opts="--output --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--output --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
     maintenance:repair|repair) opts="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
     serve|http) opts="--listen --cache --cache-prefix --trust-proxy --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--listen --cache --cache-prefix --trust-proxy --config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
+    docs_unified_search:bridge-secret|bridge:secret) opts="--rotate --version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
     completion) opts="--version -V --config-dir --nextcloud --host-db --table-prefix --host-url --log-file --no-color --help"; values="--config-dir --nextcloud --host-db --table-prefix --host-url --log-file" ;;
     *) opts="--help"; values="" ;;
     esac

@@ -10,6 +10,7 @@ import { command as configAppDelete } from './config-app-delete.js';
 import { command as setupchecks } from './setupchecks.js';
 import { command as maintenanceRepair } from './maintenance-repair.js';
 import { command as serve } from './serve.js';
+import { command as bridgeSecret } from './bridge-secret.js';
 import { command as completion } from './completion.js';
 
 /** Every command of the suite, in the order `--help` lists them. */
@@ -25,5 +26,6 @@ export const COMMANDS: readonly CommandSpec[] = [
   setupchecks,
   maintenanceRepair,
   serve,
+  bridgeSecret,
   completion,
 ];

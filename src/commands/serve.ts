@@ -8,6 +8,8 @@ import { repairOnStart } from '../core/diagnostics/repair.js';
 import { DusError, messageOf } from '../core/errors.js';
 import { readNextcloudConfig } from '../core/host/config-php.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
+import { configDirectory } from '../core/settings/paths.js';
+import { watchedBridgeSecret } from '../core/bridge/secret.js';
 import { buildServer, type WrapperOptions } from '../http/server.js';
 import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandContext, CommandSpec } from './types.js';
@@ -98,7 +100,8 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     service = openContext({ ...given, markerIndex: true, ...(cache === undefined ? {} : { cache }) });
     repairOnStart(service.settings, service.logger);
     const legacySalt = await legacySaltOf(service, given);
-    const app = await buildServer({ context: service, trustProxy, legacySalt });
+    const bridgeSecret = watchedBridgeSecret(configDirectory(given.configDir, given.env ?? process.env));
+    const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret });
     await app.listen({ host, port });
     const address = app.server.address();
     const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;

@@ -73,10 +73,12 @@ function accessOf(request: FastifyRequest): RouteAccess | undefined {
 export function registerAuthHooks(app: FastifyInstance, services: AuthServices): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('session', null);
+  app.decorateRequest('bridgeConfirmed', false);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = accessOf(request);
-    if (access === undefined) return;
+    // Bridge routes identify their caller from the signature, once the body is read (src/http/bridge.ts).
+    if (access === undefined || request.routeOptions.config.bridge === true) return;
     // Public routes (the login form, the page script) check no password: a stale Basic header
     // must not lock a browser out of the login form, nor buy an anonymous caller a hash check.
     const basic = access.access === 'public' ? null : basicCredentials(request.headers.authorization);
@@ -112,6 +114,12 @@ export function registerAuthHooks(app: FastifyInstance, services: AuthServices):
     const access = accessOf(request);
     const principal = request.principal;
     if (access === undefined || principal === null || access.access === 'public') return;
+    if (request.routeOptions.config.bridge === true) {
+      // Nextcloud checked its own CSRF token and confirmed the password; the signed header reports the latter.
+      if (access.access === 'admin' && !principal.admin) throw forbidden();
+      if (access.confirm === true && !request.bridgeConfirmed) throw confirmationRequired();
+      return;
+    }
     if (request.session !== null) {
       const needsToken = access.csrf === 'state' || access.csrf === 'ocs';
       if (needsToken && !csrfTokenMatches(request.session.record, presentedRequestToken(request))) throw csrfFailed();

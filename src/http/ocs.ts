@@ -15,5 +15,5 @@ export function ocsFailure(status: number, code: string, message: string): OcsEn
 }
 
 export function isOcsPath(url: string): boolean {
-  return url.startsWith('/ocs/');
+  return url.startsWith('/ocs/') || url.startsWith('/bridge/ocs/');
 }

@@ -14,21 +14,28 @@ export interface RouteAccess {
   readonly confirm?: boolean;
   /** Browser pages: an anonymous caller is sent to the login page instead of a 401. */
   readonly page?: boolean;
+  /** The bridge may call it without a user (the overview check run by `occ setupchecks`). */
+  readonly systemCall?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     readonly dus?: RouteAccess;
+    /** Set on the bridge's routes (src/http/bridge.ts): signed calls only. */
+    readonly bridge?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
     session: { readonly id: string; record: SessionRecord } | null;
+    /** A bridge call on which Nextcloud confirmed the password (the signed header says so). */
+    bridgeConfirmed: boolean;
   }
 }
 
 export const PUBLIC: RouteAccess = { access: 'public', csrf: 'none' };
 export const USER_OCS: RouteAccess = { access: 'user', csrf: 'ocs' };
 export const ADMIN_READ: RouteAccess = { access: 'admin', csrf: 'none' };
+export const ADMIN_OVERVIEW: RouteAccess = { access: 'admin', csrf: 'none', systemCall: true };
 export const ADMIN_STATE: RouteAccess = { access: 'admin', csrf: 'state' };
 export const ADMIN_STATE_CONFIRMED: RouteAccess = { access: 'admin', csrf: 'state', confirm: true };
 

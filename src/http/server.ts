@@ -9,6 +9,7 @@ import { LoginThrottle } from '../core/auth/throttle.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { isDusError, messageOf } from '../core/errors.js';
 import { registerAuthHooks, type AuthServices } from './auth-hooks.js';
+import { registerBridgeRoutes } from './bridge.js';
 import { HttpError } from './http-error.js';
 import { isOcsPath, ocsFailure } from './ocs.js';
 import { registerAdminPage } from './routes/admin-page.js';
@@ -29,6 +30,8 @@ export interface WrapperOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** config.php `passwordsalt`, for legacy 60-character password hashes only. */
   readonly legacySalt?: string;
+  /** The bridge's shared secret (`bridge:secret`), read at each call; without one every bridge call is refused. */
+  readonly bridgeSecret?: () => string | null;
 }
 
 /** A hop count becomes the function fastify takes for it: trust the nearest `hops` proxies. */
@@ -136,5 +139,6 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
   registerSettingsRoutes(app, context);
   registerSettingsTools(app, context);
   registerHealthRoute(app, context);
+  await registerBridgeRoutes(app, { context, now, authenticator: services.authenticator, secret: options.bridgeSecret ?? (() => null) });
   return app;
 }

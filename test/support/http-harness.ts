@@ -46,6 +46,8 @@ export interface HarnessOptions {
   readonly viaNextcloudDir?: boolean;
   /** An in-process cache on the harness clock, so tests move time instead of waiting. */
   readonly clockedCache?: boolean;
+  /** The bridge's shared secret; without it every bridge call is refused. */
+  readonly bridgeSecret?: string;
 }
 
 export function doc(id: number, title: string, added: string, extra: Partial<EmulatorDocument> = {}): EmulatorDocument {
@@ -116,6 +118,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     // Tests speak for several client addresses through X-Forwarded-For.
     trustProxy: '127.0.0.1',
+    ...(options.bridgeSecret === undefined ? {} : { bridgeSecret: () => options.bridgeSecret ?? null }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -8,7 +8,7 @@ export interface Principal {
   readonly uid: string;
   readonly admin: boolean;
   /** `password`: the login password (counts as a fresh password confirmation); `app-password` does not. */
-  readonly via: 'password' | 'app-password' | 'session';
+  readonly via: 'password' | 'app-password' | 'session' | 'bridge';
   /**
    * For a login password: a fingerprint of the stored hash, kept in a session so that a
    * changed password (a new hash) ends the sessions started with the old one, as the host does.
@@ -154,6 +154,11 @@ export class Authenticator {
     const stored = rows[0]?.password;
     if (typeof stored !== 'string' || fingerprintOf(stored) !== passwordFingerprint) return null;
     return this.principal(uid, 'session');
+  }
+
+  /** The user a signed bridge call names: it must exist and be enabled, as for every other caller. */
+  bridgePrincipal(uid: string): Promise<Principal | null> {
+    return this.principal(uid, 'bridge');
   }
 
   private async principal(uid: string, via: Principal['via']): Promise<Principal | null> {

@@ -1,6 +1,9 @@
 import { TurnQueue } from './turn-queue.js';
 import type { Cache } from './types.js';
 
+/** Expired entries are dropped every this many writes (one pass over the map). */
+const SWEEP_EVERY = 1000;
+
 interface Entry {
   readonly value: unknown;
   readonly expiresAt: number;
@@ -16,6 +19,7 @@ export class MemoryCache implements Cache {
   readonly #inFlight = new Map<string, Promise<unknown>>();
   readonly #turns = new TurnQueue();
   readonly #now: () => number;
+  #setsSinceSweep = 0;
 
   constructor(options: { now?: () => number } = {}) {
     this.#now = options.now ?? Date.now;
@@ -31,6 +35,14 @@ export class MemoryCache implements Cache {
       return;
     }
     this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
+    // Keys written once and never read again (the bridge's nonces) expire only when swept.
+    if (++this.#setsSinceSweep >= SWEEP_EVERY) this.#sweep();
+  }
+
+  #sweep(): void {
+    this.#setsSinceSweep = 0;
+    const now = this.#now();
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
   }
 
   async delete(key: string): Promise<void> {

@@ -14,24 +14,18 @@ function checked(on: boolean): string {
 }
 
 /**
- * The administration settings page. The token field is never filled: the page says only
- * whether a token is stored. The request token of the session rides in a data attribute,
- * as the host puts it on its pages.
+ * The settings form, the problem history, Try a search and the password dialog: the admin
+ * page's content, shown by this server's own page and, through the bridge, by Nextcloud's
+ * admin settings section (one form, rendered here). The token field is never filled: the
+ * form says only whether a token is stored.
  */
-export function adminPage(options: { readonly uid: string; readonly requestToken: string; readonly settings: SettingsResponse }): string {
-  const s = options.settings;
+export function adminSettingsForm(s: SettingsResponse): string {
   const versions =
     s.docsVersion === null ? '' : `<p class="hint" id="dus-versions">Archive server ${escapeHtml(s.docsVersion)}, API ${escapeHtml(s.docsApiVersion ?? '?')}</p>`;
   const ownerMissing = s.archiveOwnerMissing
     ? '<p class="hint error" id="dus-owner-missing">The archive account does not exist: name an existing account.</p>'
     : '';
-  return layout(
-    'Document archive search – Administration',
-    `<header><h1>Document archive search</h1>
-<form method="post" action="/logout"><input type="hidden" name="requesttoken" value="${escapeHtml(options.requestToken)}"><span>${escapeHtml(options.uid)}</span> <button type="submit">Log out</button></form>
-</header>
-<main>
-<section aria-labelledby="dus-settings-title">
+  return `<section aria-labelledby="dus-settings-title">
 <h2 id="dus-settings-title">Archive server</h2>
 ${versions}
 <form id="dus-settings" novalidate>
@@ -69,7 +63,6 @@ ${versions}
 <div id="dus-try-results" aria-live="polite"></div>
 </form>
 </section>
-</main>
 <dialog id="dus-confirm" aria-labelledby="dus-confirm-title">
 <form method="dialog" id="dus-confirm-form">
 <h2 id="dus-confirm-title">Confirm your password</h2>
@@ -78,7 +71,21 @@ ${versions}
 <p class="error" id="dus-confirm-error" role="alert"></p>
 <div class="buttons"><button type="submit" class="primary" id="dus-confirm-ok" value="ok">Confirm</button><button type="button" id="dus-confirm-cancel">Cancel</button></div>
 </form>
-</dialog>`,
+</dialog>`;
+}
+
+/**
+ * The administration settings page. The request token of the session rides in a data
+ * attribute, as the host puts it on its pages.
+ */
+export function adminPage(options: { readonly uid: string; readonly requestToken: string; readonly settings: SettingsResponse }): string {
+  return layout(
+    'Document archive search – Administration',
+    `<header><h1>Document archive search</h1>
+<form method="post" action="/logout"><input type="hidden" name="requesttoken" value="${escapeHtml(options.requestToken)}"><span>${escapeHtml(options.uid)}</span> <button type="submit">Log out</button></form>
+</header>
+<main>
+${adminSettingsForm(options.settings)}</main>`,
     `<meta name="requesttoken" content="${escapeHtml(options.requestToken)}">
 <script src="${ADMIN_SCRIPT_PATH}" defer></script>`,
   );

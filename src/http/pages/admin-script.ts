@@ -5,8 +5,13 @@
  */
 export const ADMIN_SCRIPT = String.raw`'use strict';
 (function () {
-  var requestToken = document.querySelector('meta[name="requesttoken"]').getAttribute('content');
-  var base = '/apps/docs_unified_search/settings';
+  // This server's page puts the request token in a meta tag, Nextcloud's pages on <head>;
+  // Nextcloud's settings section names its own routes on the element that holds the form.
+  var meta = document.querySelector('meta[name="requesttoken"]');
+  var requestToken = meta ? meta.getAttribute('content') : document.head.getAttribute('data-requesttoken');
+  var root = document.getElementById('dus-admin');
+  var base = (root && root.getAttribute('data-settings-url')) || '/apps/docs_unified_search/settings';
+  var confirmUrl = (root && root.getAttribute('data-confirm-url')) || '/login/confirm';
   var $ = function (id) { return document.getElementById(id); };
 
   function call(method, url, body) {
@@ -39,7 +44,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       $('dus-confirm-cancel').onclick = function () { finish(false); };
       $('dus-confirm-form').onsubmit = function (event) {
         event.preventDefault();
-        fetch('/login/confirm', {
+        fetch(confirmUrl, {
           method: 'POST', credentials: 'same-origin',
           headers: { 'requesttoken': requestToken, 'Content-Type': 'application/json', 'Accept': 'application/json' },
           body: JSON.stringify({ password: input.value })
@@ -56,7 +61,8 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
   /** Calls a route; on a missing password confirmation asks for the password once and retries. */
   function confirmedCall(method, url, body) {
     return call(method, url, body).then(function (result) {
-      if (result.status === 403 && result.data && result.data.code === 'password_confirmation_required') {
+      // This server names the code; Nextcloud's own confirmation check answers with its message.
+      if (result.status === 403 && result.data && (result.data.code === 'password_confirmation_required' || result.data.message === 'Password confirmation is required')) {
         return confirmPassword().then(function (ok) {
           return ok ? call(method, url, body) : { status: 0, data: { message: 'Cancelled: the password was not confirmed.', code: 'cancelled' } };
         });

@@ -5,6 +5,7 @@ import { fileLink, previewUrl } from '../../core/search/entry-format.js';
 import { PROVIDER_LIMIT_MAX } from '../../core/search/inputs.js';
 import { runSearch, type SearchEntry } from '../../core/search/pipeline.js';
 import { APP_ID } from '../../core/version.js';
+import { widgetOffer } from '../../core/widget/offer.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
 import { requirePrincipal, USER_OCS } from '../route-config.js';
@@ -64,6 +65,8 @@ function resultEntry(entry: SearchEntry) {
  */
 export function registerSearchRoutes(app: FastifyInstance, context: ServiceContext): void {
   app.get('/ocs/v2.php/search/providers', { config: { dus: USER_OCS } }, async () => {
+    // Offered as the widget is: only when settings name an archive server and an existing archive account.
+    if ((await widgetOffer(context)) === null) return ocsOk([]);
     const alwaysSearch = context.settings.get('always_search') === true;
     return ocsOk([
       {

@@ -4,7 +4,7 @@ import { clearHistory, readHistory } from '../../core/diagnostics/history.js';
 import { overviewCheck } from '../../core/diagnostics/overview-check.js';
 import { decideVerdicts, explanationOf, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
 import { badInput } from '../http-error.js';
-import { ADMIN_READ, ADMIN_STATE, requirePrincipal } from '../route-config.js';
+import { ADMIN_OVERVIEW, ADMIN_READ, ADMIN_STATE, requirePrincipal } from '../route-config.js';
 import { both, SETTINGS_PATH } from './settings.js';
 
 function field(body: unknown, name: string, max: number): string {
@@ -19,7 +19,7 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
   both(app, 'GET', `${SETTINGS_PATH}/diagnostics`, ADMIN_READ, async () => ({ entries: readHistory(context.settings) }));
 
   // The administration overview check: stored data only, no request to the archive server.
-  both(app, 'GET', `${SETTINGS_PATH}/overview`, ADMIN_READ, async () => overviewCheck(context));
+  both(app, 'GET', `${SETTINGS_PATH}/overview`, ADMIN_OVERVIEW, async () => overviewCheck(context));
 
   both(app, 'DELETE', `${SETTINGS_PATH}/diagnostics`, ADMIN_STATE, async () => {
     clearHistory(context.settings);

@@ -1,0 +1,45 @@
+import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
+import { configDirectory } from '../core/settings/paths.js';
+import { EXIT_OK, reportFailure } from './shared-options.js';
+import type { CommandSpec } from './types.js';
+
+const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
+
+export const command: CommandSpec = {
+  name: 'docs_unified_search:bridge-secret',
+  aliases: ['bridge:secret'],
+  summary: 'Make the secret the Nextcloud bridge app signs its calls with',
+  examples: [
+    `docs-unified-search bridge:secret | ${OCC_HINT}`,
+    `docs-unified-search bridge:secret --rotate | ${OCC_HINT}`,
+  ],
+  configure: (command) => {
+    command.option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)').addHelpText(
+      'after',
+      '\nThe secret lives in the settings directory (file bridge-secret, mode 0600) and is made at the first run.\n' +
+        'Into a pipe the command writes the secret alone, for the bridge app\'s occ command to read from its standard\n' +
+        'input: the secret never stands on a command line (process list, shell history). On a terminal it writes\n' +
+        'where the secret is and the pipe to run, never the secret.',
+    );
+  },
+  run: async (_args, options, context) => {
+    const { io, globals } = context;
+    try {
+      const directory = configDirectory(globals.configDir, io.env);
+      const { secret, created } = ensureBridgeSecret(directory, options.rotate === true);
+      const path = bridgeSecretPath(directory);
+      if (created) io.stderr.write(`${options.rotate === true ? 'Made a new bridge secret' : 'Made the bridge secret'} in ${path} (mode 0600).\n`);
+      if (io.stdout.isTTY === true) {
+        io.stdout.write(
+          `The bridge secret is in ${path}. Give it to Nextcloud through a pipe, so that it stands on no command line:\n` +
+            `  docs-unified-search bridge:secret | ${OCC_HINT}\n`,
+        );
+      } else {
+        io.stdout.write(`${secret}\n`);
+      }
+      return EXIT_OK;
+    } catch (error: unknown) {
+      return reportFailure(io, error);
+    }
+  },
+};

@@ -1,0 +1,106 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Cache } from '../cache/types.js';
+
+/**
+ * The signed channel between the Nextcloud bridge app and `serve` (docs/bridge.md). Each call
+ * carries the acting user, the time, a nonce and whether Nextcloud confirmed the password,
+ * and an HMAC-SHA256 with the shared secret over those and the method, the path with its
+ * query and the SHA-256 of the body. The PHP side builds the same canonical text.
+ */
+export const BRIDGE_HEADERS = {
+  user: 'x-dus-bridge-user',
+  time: 'x-dus-bridge-time',
+  nonce: 'x-dus-bridge-nonce',
+  confirmed: 'x-dus-bridge-confirmed',
+  signature: 'x-dus-bridge-signature',
+} as const;
+
+/** A call older or newer than this (seconds) is refused: a short window against replays. */
+export const BRIDGE_WINDOW_SECONDS = 60;
+
+const SIGNATURE_PREFIX = 'v1=';
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+/** Nextcloud user ids: letters, digits and `_.@-' ` (no control characters); empty for a system call. */
+const USER_PATTERN = /^[^\x00-\x1f\x7f]{0,64}$/;
+
+export interface BridgeCall {
+  readonly method: string;
+  /** The path with its query exactly as sent, starting at `/bridge/`. */
+  readonly pathWithQuery: string;
+  readonly user: string;
+  readonly time: string;
+  readonly nonce: string;
+  readonly confirmed: boolean;
+  readonly body: Buffer;
+}
+
+export function canonicalText(call: BridgeCall): string {
+  const bodyHash = createHash('sha256').update(call.body).digest('hex');
+  return ['dus-bridge-v1', call.method.toUpperCase(), call.pathWithQuery, call.user, call.time, call.nonce, call.confirmed ? '1' : '0', bodyHash].join('\n');
+}
+
+export function signBridgeCall(secret: string, call: BridgeCall): string {
+  return SIGNATURE_PREFIX + createHmac('sha256', secret).update(canonicalText(call)).digest('hex');
+}
+
+/** The headers a bridge call carries (the PHP app sets the same; tests and scripts use this). */
+export function bridgeHeaders(secret: string, call: Omit<BridgeCall, 'time' | 'nonce'> & { readonly time?: string; readonly nonce?: string }): Record<string, string> {
+  const full: BridgeCall = { ...call, time: call.time ?? String(Math.floor(Date.now() / 1000)), nonce: call.nonce ?? randomBytes(16).toString('hex') };
+  return {
+    [BRIDGE_HEADERS.user]: full.user,
+    [BRIDGE_HEADERS.time]: full.time,
+    [BRIDGE_HEADERS.nonce]: full.nonce,
+    [BRIDGE_HEADERS.confirmed]: full.confirmed ? '1' : '0',
+    [BRIDGE_HEADERS.signature]: signBridgeCall(secret, full),
+  };
+}
+
+/** Why a call was refused; logged (never the secret, the signature or the query). */
+export type BridgeRefusal = 'no_secret' | 'unsigned' | 'malformed' | 'stale' | 'bad_signature' | 'replayed';
+
+export type BridgeVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: BridgeRefusal };
+
+export interface PresentedHeaders {
+  readonly user?: string;
+  readonly time?: string;
+  readonly nonce?: string;
+  readonly confirmed?: string;
+  readonly signature?: string;
+}
+
+/**
+ * Checks a call: all headers present and well formed, the time inside the window, the
+ * signature right (constant-time compare), and the nonce not seen before. The nonce is
+ * taken in the shared cache only after the signature holds, so unsigned noise cannot fill
+ * it; `getOrProduce` runs once per key across the processes sharing the cache, so two
+ * processes receiving the same call agree that one of them is a replay.
+ */
+export async function verifyBridgeCall(options: {
+  readonly secret: string | null;
+  readonly method: string;
+  readonly pathWithQuery: string;
+  readonly headers: PresentedHeaders;
+  readonly body: Buffer;
+  readonly nowMs: number;
+  readonly cache: Cache;
+}): Promise<BridgeVerdict> {
+  const { headers } = options;
+  if (options.secret === null) return { ok: false, reason: 'no_secret' };
+  if (headers.signature === undefined) return { ok: false, reason: 'unsigned' };
+  const { user, time, nonce, confirmed, signature } = headers;
+  if (user === undefined || time === undefined || nonce === undefined || confirmed === undefined) return { ok: false, reason: 'malformed' };
+  if (!USER_PATTERN.test(user) || !/^\d{1,12}$/.test(time) || !NONCE_PATTERN.test(nonce) || (confirmed !== '0' && confirmed !== '1')) {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (Math.abs(Number(time) - options.nowMs / 1000) > BRIDGE_WINDOW_SECONDS) return { ok: false, reason: 'stale' };
+  const expected = Buffer.from(
+    signBridgeCall(options.secret, { method: options.method, pathWithQuery: options.pathWithQuery, user, time, nonce, confirmed: confirmed === '1', body: options.body }),
+  );
+  const presented = Buffer.from(signature);
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, reason: 'bad_signature' };
+  const mine = randomBytes(12).toString('hex');
+  // Kept twice the window: a call stays refused as a replay for as long as its time could pass.
+  const holder = await options.cache.getOrProduce(`bridge-nonce:${nonce}`, 2 * BRIDGE_WINDOW_SECONDS * 1000, async () => mine);
+  if (holder !== mine) return { ok: false, reason: 'replayed' };
+  return { ok: true };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, test } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { captureIO } from './support/capture-io.js';
+
+function withConfigDir(run: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-bridge-secret-'));
+  return run(join(dir, 'config')).finally(() => rmSync(dir, { recursive: true, force: true }));
+}
+
+describe('bridge:secret', () => {
+  test('into a pipe it writes the secret alone; it is made once, kept 0600, replaced by --rotate', () =>
+    withConfigDir(async (dir) => {
+      const first = captureIO({ env: { DUS_CONFIG_DIR: dir } });
+      expect(await main(['bridge:secret'], first)).toBe(0);
+      const secret = first.out().trim();
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(first.err()).toContain('Made the bridge secret');
+      const file = join(dir, 'bridge-secret');
+      expect(readFileSync(file, 'utf8').trim()).toBe(secret);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+
+      const again = captureIO({ env: { DUS_CONFIG_DIR: dir } });
+      expect(await main(['docs_unified_search:bridge-secret'], again)).toBe(0);
+      expect(again.out().trim()).toBe(secret);
+      expect(again.err()).toBe('');
+
+      const rotated = captureIO({ env: { DUS_CONFIG_DIR: dir } });
+      expect(await main(['bridge:secret', '--rotate'], rotated)).toBe(0);
+      expect(rotated.out().trim()).not.toBe(secret);
+      expect(readFileSync(file, 'utf8').trim()).toBe(rotated.out().trim());
+    }));
+
+  test('on a terminal it names the file and the pipe, never the secret', () =>
+    withConfigDir(async (dir) => {
+      const io = captureIO({ env: { DUS_CONFIG_DIR: dir }, tty: true });
+      expect(await main(['bridge:secret'], io)).toBe(0);
+      const secret = readFileSync(join(dir, 'bridge-secret'), 'utf8').trim();
+      expect(io.out()).toContain('| sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret');
+      expect(io.out() + io.err()).not.toContain(secret);
+    }));
+});
