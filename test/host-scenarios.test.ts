@@ -77,6 +77,11 @@ const SCENARIOS: readonly Row[] = [
   ['question 3: the user own file with the marker', 'foreign', 'dave', [1], { 1: '/Invoices/inv [P1].pdf' }],
   ['question 1: the user own file is not an archive file', 'visible', 'dave', [1], {}],
   ['question 2 ignores shares received by the archive account', 'owned', A, [10], {}],
+  ['a disabled account opens nothing shared with it', 'visible', 'judy', [45], {}],
+  ['a disabled account opens nothing of its own either (question 3)', 'foreign', 'judy', [15], {}],
+  ['question 2 does not depend on who can log in', 'owned', A, [45, 46], { 45: '/ForJudy/j [P45].pdf', 46: '/ForLeo/l [P46].pdf' }],
+  ['an account whose LDAP entry is gone opens nothing shared with it', 'visible', 'leo', [46], {}],
+  ['an account whose LDAP entry is gone opens nothing of its own', 'foreign', 'leo', [46], {}],
   [
     'one batch mixing shown and hidden documents',
     'visible',
@@ -163,6 +168,21 @@ describe.each(indexModes)('host adapter on %s, marker index %s', (dialect, index
       await world.fx.moveNode(A, trashed, `files_trashbin/files/x [P8].pdf.d1700000000`);
     }
     expect(await ask(world.host, 'owned', A, [8])).toEqual({});
+  });
+
+  test('a disabled archive account opens nothing (question 1), but still has its files (question 2)', async () => {
+    await world.fx.setUserPreference(A, 'core', 'enabled', 'false');
+    try {
+      expect(await ask(world.host, 'visible', A, [1, 2])).toEqual({});
+      expect(await ask(world.host, 'foreign', A, [10])).toEqual({});
+      expect(await ask(world.host, 'owned', A, [1, 2])).toEqual({ 1: '/Invoices/inv [P1].pdf', 2: '/Mine/m [P2].pdf' });
+      const inv = (await world.host.ownedArchiveFiles(A, [1])).get(1)?.fileId ?? -1;
+      expect(await world.host.visibleArchiveFile(A, A, inv, [1])).toBeNull();
+      expect(await world.host.findAccount(A)).toMatchObject({ uid: A, enabled: false });
+    } finally {
+      await world.fx.setUserPreference(A, 'core', 'enabled', 'true');
+    }
+    expect(await ask(world.host, 'visible', A, [1])).toEqual({ 1: '/Invoices/inv [P1].pdf' });
   });
 
   test('hide_disabled_user_shares = no shows shares of a disabled owner, yes hides them', async () => {

@@ -2,7 +2,8 @@
  * The one statement behind each question. It returns, in one round trip, rows of several
  * kinds (column `k`): `S` candidate shares of the user (override row applied), `R` their
  * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
- * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `X` the count of unsupported share types,
+ * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `U` the same
+ * flags of the account whose view is asked, `X` the count of unsupported share types,
  * `E` (marker index on) the etag of each indexed storage's `files` folder.
  * visibility.ts then applies the host's rules to them.
  *
@@ -25,6 +26,8 @@ export interface LookupSpec {
   readonly ownStorageIds: readonly string[];
   /** Recipient whose shares are candidates; null for none. */
   readonly shareRecipient: string | null;
+  /** The account whose view is asked (questions 1 and 3): its enabled and LDAP-deleted flags come back as `U` rows. */
+  readonly viewer?: string;
   /** Naive UTC `YYYY-MM-DD HH:MM:SS`. */
   readonly now: string;
   /** false: the plain form (one LIKE per document), used for the per-document fallback. */
@@ -202,6 +205,14 @@ export function buildLookup(spec: LookupSpec): Statement {
         ` WHERE ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))` +
         ` AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)`,
     );
+  }
+  if (spec.viewer !== undefined) {
+    // A disabled account opens nothing (it cannot log in): read with the files, no round trip more.
+    selects.push(
+      branch(["'U'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`) +
+        ` WHERE userid = ? AND ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`,
+    );
+    params.push(spec.viewer);
   }
   if (recipient !== null && spec.unsupportedSharesOf !== undefined) {
     // Teams (7), Talk rooms (10), Deck (12): membership lives in other apps' tables.

@@ -46,11 +46,14 @@ export async function openHost(location: HostLocation, options: OpenHostOptions 
 }
 
 /**
- * The `core`/`enabled` preference: the host compares it with 'true' (a missing row is 'true'),
- * so '0', 'no' or '' written by a script or another backend disable the account too (§7).
+ * Whether the host lets an account log in and open files, from its preferences: `core`/`enabled`
+ * is compared with 'true' (a missing row is 'true'), so '0', 'no' or '' written by a script or
+ * another backend disable the account too (§7); and an account whose LDAP entry user_ldap marked
+ * gone (`user_ldap`/`isDeleted` = '1') cannot log in either. The one rule for the searching
+ * account, owners and resharers.
  */
-function isEnabledValue(value: string | null): boolean {
-  return value === null || value === 'true';
+export function isEnabledAccount(enabled: string | null, ldapDeleted: string | null): boolean {
+  return (enabled === null || enabled === 'true') && ldapDeleted !== '1';
 }
 
 /** Naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */
@@ -124,13 +127,14 @@ class DatabaseHost implements HostAdapter {
     const rows = await this.#query(
       `SELECT u.uid, u.displayname,` +
         ` (SELECT pe.configvalue FROM ${p}preferences pe WHERE pe.userid = u.uid AND pe.appid = 'core' AND pe.configkey = 'enabled') AS enabled,` +
-        ` (SELECT pl.configvalue FROM ${p}preferences pl WHERE pl.userid = u.uid AND pl.appid = 'core' AND pl.configkey = 'lang') AS lang` +
+        ` (SELECT pl.configvalue FROM ${p}preferences pl WHERE pl.userid = u.uid AND pl.appid = 'core' AND pl.configkey = 'lang') AS lang,` +
+        ` (SELECT pd.configvalue FROM ${p}preferences pd WHERE pd.userid = u.uid AND pd.appid = 'user_ldap' AND pd.configkey = 'isDeleted') AS ldap_deleted` +
         ` FROM ${p}users u WHERE u.uid_lower = ? OR u.uid = ?`,
       // The database backend resolves uids case-insensitively through uid_lower (reference §7).
       [uid.toLowerCase(), uid],
     );
     const row = rows.find((r) => text(r.uid) === uid) ?? rows[0];
-    if (row !== undefined) return this.#account(text(row.uid) ?? uid, 'database', text(row.displayname), text(row.enabled), text(row.lang));
+    if (row !== undefined) return this.#account(text(row.uid) ?? uid, 'database', text(row.displayname), isEnabledAccount(text(row.enabled), text(row.ldap_deleted)), text(row.lang));
     return this.#otherBackendAccount(uid);
   }
 
@@ -149,15 +153,14 @@ class DatabaseHost implements HostAdapter {
     );
     const preference = (app: string, key: string): string | null =>
       text(preferences.find((p) => text(p.appid) === app && text(p.configkey) === key)?.configvalue);
-    // An LDAP account whose entry is gone cannot log in to the host either: it counts as disabled.
-    const gone = backend === 'ldap' && preference('user_ldap', 'isDeleted') === '1';
-    return this.#account(found, backend, text(row?.displayname), gone ? 'false' : preference('core', 'enabled'), preference('core', 'lang'));
+    const enabled = isEnabledAccount(preference('core', 'enabled'), preference('user_ldap', 'isDeleted'));
+    return this.#account(found, backend, text(row?.displayname), enabled, preference('core', 'lang'));
   }
 
-  #account(uid: string, backend: HostAccount['backend'], displayName: string | null, enabled: string | null, lang: string | null): HostAccount {
+  #account(uid: string, backend: HostAccount['backend'], displayName: string | null, enabled: boolean, lang: string | null): HostAccount {
     return {
       uid,
-      enabled: isEnabledValue(enabled),
+      enabled,
       language: this.#located.forceLanguage ?? (lang !== null && lang !== '' ? lang : this.#located.defaultLanguage),
       displayName,
       backend,
@@ -281,6 +284,7 @@ class DatabaseHost implements HostAdapter {
         documentIds: ids,
         ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
         shareRecipient: recipient,
+        ...(question === 'owned' ? {} : { viewer: user }),
         now: naiveUtc(this.#options.now?.() ?? new Date()),
         fast,
         breakStatement: fast && this.#options.breakBatchedQuery === true,
@@ -304,6 +308,9 @@ class DatabaseHost implements HostAdapter {
       if (index === null || snapshot === undefined || sameRoots(rows.rootEtags, snapshot.roots) || attempt >= INDEXED_ATTEMPTS) break;
       await index.catchUp(rows.rootEtags);
     }
+    // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
+    // asks what the archive account has in its folders, whether or not it can log in.
+    if (question !== 'owned' && !rows.viewerEnabled) return [];
     const mounts =
       recipient === null
         ? []
@@ -337,7 +344,7 @@ class DatabaseHost implements HostAdapter {
   }
 }
 
-function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[] } {
+function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
@@ -345,6 +352,7 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
   const disabledUsers = new Set<string>();
   const goneUsers = new Set<string>();
   let unsupportedShares = 0;
+  const viewer = new Map<string, string | null>();
   const node = (row: SqlRow): NodeRow => ({
     fileId: num(row.a),
     storage: num(row.b),
@@ -385,14 +393,18 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
         break;
       case 'D':
         if (text(row.t3) === 'isDeleted') {
-          if (text(row.t2) === '1') goneUsers.add(text(row.t1) ?? '');
-        } else if (!isEnabledValue(text(row.t2))) {
+          if (!isEnabledAccount(null, text(row.t2))) goneUsers.add(text(row.t1) ?? '');
+        } else if (!isEnabledAccount(text(row.t2), null)) {
           disabledUsers.add(text(row.t1) ?? '');
         }
+        break;
+      case 'U':
+        viewer.set(text(row.t3) ?? '', text(row.t2));
         break;
       default:
         break;
     }
   }
-  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows) };
+  const viewerEnabled = isEnabledAccount(viewer.get('enabled') ?? null, viewer.get('isDeleted') ?? null);
+  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows), viewerEnabled };
 }

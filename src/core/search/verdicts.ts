@@ -18,7 +18,12 @@ export interface VerdictItem {
   readonly owner: string | null;
   /** What to do, for every verdict but `shown` and `hidden` (explain only). */
   readonly explanation: string | null;
+  /** The nearest cause the host shows, when one is known beyond the verdict itself (explain only). */
+  readonly cause: VerdictCause | null;
 }
+
+/** Why a document does not show, as far as the host's rows tell it (the `--explain` questions). */
+export type VerdictCause = { readonly kind: 'account disabled' };
 
 export interface VerdictReport {
   /** Documents the archive server found for the term. */
@@ -48,16 +53,21 @@ export interface VerdictInput {
 export const VERDICT_LIMIT_DEFAULT = 10;
 export const VERDICT_LIMIT_MAX = 50;
 
-/** The spec's explanation of each verdict, as one line an administrator can act on. */
-export function explanationOf(verdict: Verdict, id: number, user: string, archiveAccount: string, file: VisibleFile | undefined): string | null {
+/**
+ * The spec's explanation of each verdict, as one line an administrator can act on, naming the
+ * nearest cause when one is known. The one wording for `search --explain`, `why` and Try a
+ * search; Try a search passes no file (its answer carries no paths).
+ */
+export function explanationOf(verdict: Verdict, id: number, user: string, archiveAccount: string, file: VisibleFile | undefined, cause: VerdictCause | null = null): string | null {
   const marker = `[P${id}]`;
+  const disabled = cause?.kind === 'account disabled' ? `${user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first` : null;
   switch (verdict) {
     case 'not shared':
-      return `Document ${id}: the archive account ${archiveAccount} has ${file?.path ?? `a file with ${marker}`} but ${user} cannot open it: share the file or a folder holding it, read-only, with ${user}.`;
+      return `Document ${id}: the archive account ${archiveAccount} has ${file?.path ?? `a file with ${marker}`} but ${user} cannot open it: ${disabled ?? `share the file or a folder holding it, read-only, with ${user}`}.`;
     case 'not owned':
       return `Document ${id}: ${user} sees ${file?.path ?? `a file with ${marker}`}, but it belongs to ${file?.owner ?? 'another account'}: only files of the archive account ${archiveAccount} stand for documents.`;
     case 'no file':
-      return `Document ${id}: no file of the archive account ${archiveAccount} carries ${marker} in its name: the synchronization has not written one, or names files without the marker.`;
+      return `Document ${id}: no file of the archive account ${archiveAccount} carries ${marker} in its name: the synchronization has not written one, or names files without the marker${disabled === null ? '' : `; besides, ${disabled}`}.`;
     default:
       return null;
   }
@@ -107,7 +117,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
     throw error instanceof DusError ? error : new DusError('internal', failure.message, { cause: error });
   }
   if (!rejected) reportSearchWorked(ctx);
-  const items = await decide(host, account.uid, archiveAccount, hits, input.explain);
+  const items = await decide(host, account, archiveAccount, hits, input.explain);
   return { found, rejected, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
 }
 
@@ -142,7 +152,7 @@ export async function verdictOfDocument(ctx: ServiceContext, user: string, docum
   if (admin !== undefined && admin !== account.uid) {
     ctx.audit.record({ action: 'verdict_as_user', admin, user: account.uid, detail: { document: documentId } });
   }
-  const [decided] = await decide(host, account.uid, archiveAccount, [{ id: documentId, title: '', created: null, correspondent: null, documentType: null, highlights: null }], true);
+  const [decided] = await decide(host, account, archiveAccount, [{ id: documentId, title: '', created: null, correspondent: null, documentType: null, highlights: null }], true);
   if (decided === undefined) throw new DusError('internal', 'No verdict was decided.');
   const { title: _title, ...item } = decided;
   return { user: account.uid, archiveAccount, item, caveat: caveatOf(account) };
@@ -167,7 +177,13 @@ function caveatOf(account: HostAccount): string | null {
   );
 }
 
-async function decide(host: HostAdapter, user: string, archiveAccount: string, hits: readonly SearchHit[], explain: boolean): Promise<VerdictItem[]> {
+/**
+ * The verdict table for the user's account. The host answers questions 1 and 3 with nothing for
+ * a disabled account (it cannot log in), so such an account gets `not shared` or `no file`, and
+ * the explanation names the disabled account as the cause.
+ */
+async function decide(host: HostAdapter, account: HostAccount, archiveAccount: string, hits: readonly SearchHit[], explain: boolean): Promise<VerdictItem[]> {
+  const user = account.uid;
   const ids = hits.map((hit) => hit.id);
   const decided = new Map<number, { verdict: Verdict; file?: VisibleFile }>();
   const shown = ids.length === 0 ? new Map<number, VisibleFile>() : await host.visibleArchiveFiles(user, archiveAccount, ids);
@@ -184,13 +200,15 @@ async function decide(host: HostAdapter, user: string, archiveAccount: string, h
   return hits.map((hit) => {
     const found = decided.get(hit.id);
     const verdict: Verdict = found?.verdict ?? (explain ? 'no file' : 'hidden');
+    const cause: VerdictCause | null = explain && verdict !== 'shown' && !account.enabled ? { kind: 'account disabled' } : null;
     return {
       id: hit.id,
       title: hit.title,
       verdict,
       path: found?.file?.path ?? null,
       owner: found?.file?.owner ?? null,
-      explanation: explain ? explanationOf(verdict, hit.id, user, archiveAccount, found?.file) : null,
+      explanation: explain ? explanationOf(verdict, hit.id, user, archiveAccount, found?.file, cause) : null,
+      cause,
     };
   });
 }

@@ -138,6 +138,9 @@ export function referenceAnswer(
   documentIds: readonly number[],
   now: string,
 ): Map<number, ModelAnswer> {
+  // A disabled account (or one whose LDAP entry is gone) cannot log in: it opens nothing.
+  // Question 2 is about the archive account's folders, not about what anyone opens.
+  if (question !== 'owned' && (isDisabled(model, user) || isGone(model, user))) return new Map();
   let seen: Seen[];
   if (question === 'owned' || (question === 'visible' && user === archive)) {
     seen = ownFiles(model, archive);

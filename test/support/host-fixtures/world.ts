@@ -145,6 +145,14 @@ export async function buildWorld(fx: HostFixture, o: { nestedGroups?: boolean } 
   // Another account's file with an archive marker, shared with bob by its owner (question 3).
   const carols = await fx.addFile('carol', 'Copies/copy [P17].pdf');
   await fx.share({ owner: 'carol', fileId: carols, type: 'user', with: 'bob' });
+  // Disabled accounts open nothing: a share to the disabled judy; an LDAP account marked gone.
+  await fx.addFile(A, 'ForJudy/j [P45].pdf');
+  await fx.share({ owner: A, fileId: await fx.addFolder(A, 'ForJudy'), type: 'user', with: 'judy' });
+  await fx.addUser('leo');
+  await fx.setUserPreference('leo', 'user_ldap', 'isDeleted', '1');
+  await fx.addFile(A, 'ForLeo/l [P46].pdf');
+  await fx.share({ owner: A, fileId: await fx.addFolder(A, 'ForLeo'), type: 'user', with: 'leo' });
+  await fx.addFile('leo', 'own [P46].pdf');
   // A file with a marker in a folder of the same name prefix in another user's storage: never A's.
   await fx.addFile('dave', 'Invoices/inv [P1].pdf');
 }
