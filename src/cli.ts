@@ -1,9 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
-import { isDusError } from './core/errors.js';
+import { isDusError, messageOf } from './core/errors.js';
 import { SUITE_VERSION } from './core/version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
-import { formatError } from './commands/output.js';
+import { argvAsksJson, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
 import { redactUsageError } from './commands/shared-options.js';
 
 export const EXIT_OK = 0;
@@ -34,7 +34,7 @@ function globalsOf(program: Command, io: CommandIO): GlobalOptions {
   };
 }
 
-function register(program: Command, spec: CommandSpec, io: CommandIO, exit: { code: number }): void {
+function register(program: Command, spec: CommandSpec, io: CommandIO, exit: RunState): void {
   const command = program.command(spec.name).summary(spec.summary).description(spec.summary);
   for (const alias of spec.aliases) command.alias(alias);
   spec.configure(command);
@@ -49,7 +49,13 @@ function register(program: Command, spec: CommandSpec, io: CommandIO, exit: { co
   });
 }
 
-export function buildProgram(io: CommandIO, exit: { code: number }): Command {
+/** The exit code a command returned, and the usage error commander reported (for the JSON rule). */
+export interface RunState {
+  code: number;
+  usage?: string;
+}
+
+export function buildProgram(io: CommandIO, exit: RunState): Command {
   const program = new Command('docs-unified-search');
   program
     .version(SUITE_VERSION)
@@ -66,7 +72,11 @@ export function buildProgram(io: CommandIO, exit: { code: number }): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(redactUsageError(s.replace(/^error: /, 'Error [usage]: '))),
+      outputError: (s, write) => {
+        const said = redactUsageError(s.replace(/^error: /, ''));
+        exit.usage = said.trim();
+        write(`Error [usage]: ${said}`);
+      },
     });
   for (const spec of COMMANDS) register(program, spec, io, exit);
   return program;
@@ -74,8 +84,9 @@ export function buildProgram(io: CommandIO, exit: { code: number }): Command {
 
 /** Runs the suite with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
-  const exit = { code: EXIT_OK };
+  const exit: RunState = { code: EXIT_OK };
   const program = buildProgram(io, exit);
+  const json = argvAsksJson(argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;
@@ -84,10 +95,13 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
         return EXIT_OK;
       }
+      // A wrong call found before the command ran still answers --json with one JSON value.
+      if (json !== null) io.stdout.write(jsonText(errorJson('usage', exit.usage ?? error.message), json));
       return EXIT_USAGE;
     }
     io.stderr.write(`${formatError(error)}\n`);
+    if (json !== null) io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', messageOf(error)), json));
     if (io.env.DUS_DEBUG === '1' && error instanceof Error && !isDusError(error)) io.stderr.write(`${error.stack ?? ''}\n`);
-    return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
+    return exitCodeOf(error);
   }
 }

@@ -74,7 +74,8 @@ describe('check command', () => {
     ctx.settings.update({ archive_owner: 'ghost' });
     const result = await run(dir, ['check', '--json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.out)).toMatchObject({ ok: false, error: { code: 'unknown_archive_account' } });
+    expect(JSON.parse(result.out)).toEqual({ error: { code: 'unknown_archive_account', message: expect.stringContaining('run setup --archive-account=ID') } });
+    expect(result.err).toMatch(/^Error \[unknown_archive_account\]: /);
   });
 
   test('the archive server refuses the token: exit 1, coded', async () => {

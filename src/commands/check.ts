@@ -1,12 +1,11 @@
-import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { checkCoverage, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
 import { LOG_MESSAGES } from '../core/log.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { failure, success, warning } from './format.js';
-import { formatError } from './output.js';
-import { EXIT_FAILURE, EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { serviceOptionsOf } from './shared-options.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
 
 /** Why the search cannot show documents, or null when it can. */
@@ -21,13 +20,12 @@ function correction(report: CoverageReport): string | null {
   return null;
 }
 
-function printPlain(report: CoverageReport, globals: GlobalOptions, io: CommandIO): string | null {
+function printPlain(report: CoverageReport, fix: string | null, globals: GlobalOptions, io: CommandIO): void {
   const versions = report.connection.versions;
   const lines = [
     success(globals, `Connected to the archive server at ${report.url}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`),
     success(globals, `The archive account ${report.archiveAccount} exists.`),
   ];
-  const fix = correction(report);
   const coverage =
     report.withFile === null
       ? `The archive server names no document ids (API version below 9); the archive account has ${report.markedFiles} marked file(s) for ${report.documents} document(s).`
@@ -36,7 +34,6 @@ function printPlain(report: CoverageReport, globals: GlobalOptions, io: CommandI
   lines.push(fix === null ? success(globals, coverage + examples) : failure(globals, coverage + examples));
   if (fix !== null) lines.push(warning(globals, fix));
   io.stdout.write(`${lines.join('\n')}\n`);
-  return fix;
 }
 
 function jsonOf(report: CoverageReport, fix: string | null): unknown {
@@ -64,37 +61,24 @@ export const command: CommandSpec = {
   summary: 'Check connection, archive account and how many archive documents have a file',
   examples: ['docs-unified-search check', 'docs-unified-search check --json'],
   configure: (command) => {
-    command
-      .option('--json', 'print one JSON object (for CI)')
-      .addHelpText('after', '\nExit codes: 0 the search can show documents, 1 it cannot (the output says what to correct).');
+    withOutputOptions(command).addHelpText('after', '\nExit codes: 0 the search can show documents, 1 it cannot (the output says what to correct).');
   },
-  run: async (_args, options, context) => {
-    const { io, globals } = context;
-    const json = options.json === true;
-    let service: ServiceContext | undefined;
-    try {
-      service = openContext(serviceOptionsOf(context));
-      repairOnStart(service.settings, service.logger);
-      const opened = service;
-      const report = await checkCoverage(opened, progressOn(io)).catch((error: unknown) => {
-        if (isDusError(error) && isArchiveErrorCode(error.code)) opened.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));
-        throw error;
-      });
-      if (json) {
+  run: (_args, options, context) =>
+    withOutput(options, context, async (out) => {
+      const { io, globals } = context;
+      const service = openContext(serviceOptionsOf(context));
+      try {
+        repairOnStart(service.settings, service.logger);
+        const report = await checkCoverage(service, progressOn(io)).catch((error: unknown) => {
+          if (isDusError(error) && isArchiveErrorCode(error.code)) service.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));
+          throw error;
+        });
         const fix = correction(report);
-        io.stdout.write(`${JSON.stringify(jsonOf(report, fix))}\n`);
+        if (out.format === 'plain') printPlain(report, fix, globals, io);
+        else out.json(jsonOf(report, fix));
         return fix === null ? EXIT_OK : EXIT_FAILURE;
+      } finally {
+        await service.close();
       }
-      return printPlain(report, globals, io) === null ? EXIT_OK : EXIT_FAILURE;
-    } catch (error: unknown) {
-      if (json && !(isDusError(error) && error.code === 'usage')) {
-        const code = isDusError(error) ? error.code : 'internal';
-        io.stdout.write(`${JSON.stringify({ ok: false, error: { code, message: formatError(error).replace(/^Error \[[^\]]+\]: /, '') } })}\n`);
-        return EXIT_FAILURE;
-      }
-      return reportFailure(io, error);
-    } finally {
-      await service?.close();
-    }
-  },
+    }),
 };

@@ -4,7 +4,9 @@ import { parseConfigValue, plainConfigValue } from '../core/settings/app-config-
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import type { AppConfigKey } from '../core/settings/types.js';
 import { APP_ID } from '../core/version.js';
-import { EXIT_FAILURE, EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { line } from './format.js';
+import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 interface SetOptions {
@@ -59,7 +61,7 @@ export const command: CommandSpec = {
     'docs-unified-search config:app:set docs_unified_search allow_local --value=false --update-only',
   ],
   configure: (command) => {
-    command
+    withOutputOptions(command)
       .argument('<app>', 'app id: docs_unified_search')
       .argument('<name>', 'name of the key')
       .option('--value <value>', 'the new value')
@@ -74,40 +76,37 @@ export const command: CommandSpec = {
         '\ndocs_url is never set this way: the stored token would follow the URL to another server; use setup.\nExit codes: 0 set or unchanged, 1 refused or --update-only on a key that is not set.',
       );
   },
-  run: async (args, rawOptions, context) => {
-    const options = rawOptions as SetOptions;
-    const { io } = context;
-    const [app = '', name = ''] = args;
-    try {
+  run: (args, rawOptions, context) =>
+    withOutput(rawOptions, context, async (out) => {
+      const options = rawOptions as SetOptions;
+      const [app = '', name = ''] = args;
       const key = settableKey(app, name);
       checkFlags(key, options);
       const service = openContext(serviceOptionsOf(context));
       try {
         const current = service.settings.get(key);
         if (options.updateOnly === true && current === undefined) {
-          io.stdout.write(`Config value ${name} for app ${app} not updated, as it has not been set before.\n`);
-          return EXIT_FAILURE;
-        }
-        if (options.value === undefined) {
-          io.stdout.write('Config value were not updated\n');
-          return EXIT_OK;
+          const said = `Config value ${name} for app ${app} not updated, as it has not been set before.`;
+          // occ says so on stdout; JSON reports it as the failure it is (exit 1).
+          if (out.format === 'plain') out.io.stdout.write(`${said}\n`);
+          return out.format === 'plain' ? EXIT_FAILURE : out.fail(new DusError('not_configured', said));
         }
         const type = KEY_DEFINITIONS[key].type;
-        const value = parseConfigValue(type, options.value);
+        const value = options.value === undefined ? current : parseConfigValue(type, options.value);
         if (value === null) throw refuse(`Value is not a boolean, please use 'true' or 'false' (${key} is a switch).`);
-        if (value === current) {
-          io.stdout.write('Config value were not updated\n');
-          return EXIT_OK;
+        const updated = options.value !== undefined && value !== current;
+        if (updated && value !== undefined) service.settings.update({ [key]: value });
+        if (out.format !== 'plain') {
+          out.json({ app, key, value: value ?? null, updated });
+        } else if (!updated) {
+          out.io.stdout.write('Config value were not updated\n');
+        } else {
+          const where = KEY_DEFINITIONS[key].lazy ? 'lazy cache' : 'fast cache';
+          out.io.stdout.write(`${line(context.globals, `Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value ?? '')}', stored as ${type} in ${where}`)}\n`);
         }
-        service.settings.update({ [key]: value });
-        const where = KEY_DEFINITIONS[key].lazy ? 'lazy cache' : 'fast cache';
-        io.stdout.write(`Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value)}', stored as ${type} in ${where}\n`);
         return EXIT_OK;
       } finally {
         await service.close();
       }
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    }
-  },
+    }),
 };

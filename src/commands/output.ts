@@ -1,7 +1,106 @@
-import { isDusError, messageOf } from '../core/errors.js';
+import { Option, type Command } from 'commander';
+import { DusError, isDusError, messageOf } from '../core/errors.js';
 import { safeText } from './terminal-text.js';
+import type { CommandContext, CommandIO } from './types.js';
+
+/**
+ * The one JSON rule of the commands that print data (docs/json.md): `--json`, or occ's
+ * `--output=json|json_pretty`, gives exactly one JSON value on stdout, the result or
+ * `{"error": {"code", "message"}}`, with the exit code of the plain run; the human error
+ * line still goes to stderr. JSON keeps the exact text; only human output is escaped.
+ */
+export type OutputFormat = 'plain' | 'json' | 'json_pretty';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['plain', 'json', 'json_pretty'];
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
 
 /** One line naming the error code and what to correct; never a stack trace, never a control character. */
 export function formatError(error: unknown): string {
   return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(messageOf(error))}`;
+}
+
+export function exitCodeOf(error: unknown): number {
+  return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
+}
+
+export function jsonText(value: unknown, format: 'json' | 'json_pretty'): string {
+  return `${format === 'json' ? JSON.stringify(value) : JSON.stringify(value, null, 4)}\n`;
+}
+
+export function errorJson(code: string, message: string): { error: { code: string; message: string } } {
+  return { error: { code, message } };
+}
+
+/** Declares `--json` and `--output` on a command that prints data. */
+export function withOutputOptions(command: Command): Command {
+  return command
+    .option('--json', 'print one JSON value: the result, or {"error": {code, message}} (docs/json.md)')
+    .addOption(new Option('--output <format>', "plain, json or json_pretty (occ's spelling of --json)").choices(OUTPUT_FORMATS));
+}
+
+/** Whether a raw command line asks for JSON: for errors found before a command runs. */
+export function argvAsksJson(argv: readonly string[]): 'json' | 'json_pretty' | null {
+  let format: 'json' | 'json_pretty' | null = null;
+  argv.forEach((arg, i) => {
+    if (arg === '--') return;
+    const value = arg.startsWith('--output=') ? arg.slice('--output='.length) : arg === '--output' ? argv[i + 1] : undefined;
+    if (value === 'json' || value === 'json_pretty') format = value;
+    else if (arg === '--json' && format === null) format = 'json';
+  });
+  return format;
+}
+
+export interface Output {
+  readonly io: CommandIO;
+  /** The format asked for; `plain` prints for people. */
+  readonly format: OutputFormat;
+  /** Prints `value` as the one JSON value of the run (only in a JSON format). */
+  json(value: unknown): void;
+  /** Reports a failure: the coded line on stderr and, in a JSON format, the error object on stdout. Returns the exit code. */
+  fail(error: unknown): number;
+}
+
+function formatOf(options: Record<string, unknown>): OutputFormat {
+  const output = typeof options.output === 'string' ? (options.output as OutputFormat) : undefined;
+  if (options.json === true) {
+    if (output === 'plain') throw new DusError('usage', '--json and --output=plain contradict each other: give one of them.');
+    return output ?? 'json';
+  }
+  return output ?? 'plain';
+}
+
+function outputOf(format: OutputFormat, io: CommandIO): Output {
+  return {
+    io,
+    format,
+    json: (value) => {
+      if (format !== 'plain') io.stdout.write(jsonText(value, format));
+    },
+    fail: (error) => {
+      io.stderr.write(`${formatError(error)}\n`);
+      if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', messageOf(error)), format));
+      return exitCodeOf(error);
+    },
+  };
+}
+
+/**
+ * Runs a command's body with its output: whatever the body throws is reported once, by the
+ * rule above. The body returns the exit code of a run that printed its result.
+ */
+export async function withOutput(options: Record<string, unknown>, context: CommandContext, body: (out: Output) => Promise<number>): Promise<number> {
+  let format: OutputFormat;
+  try {
+    format = formatOf(options);
+  } catch (error: unknown) {
+    return outputOf('json', context.io).fail(error);
+  }
+  const out = outputOf(format, context.io);
+  try {
+    return await body(out);
+  } catch (error: unknown) {
+    return out.fail(error);
+  }
 }

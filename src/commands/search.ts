@@ -1,12 +1,12 @@
 import { Option } from 'commander';
-import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { decideVerdicts, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { line, styled, table, type Column } from './format.js';
-import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec, GlobalOptions } from './types.js';
 
 function limitOf(value: unknown): number {
@@ -62,44 +62,37 @@ export const command: CommandSpec = {
       .argument('<term>', 'search term, as the archive server takes it')
       .option('--explain', 'say for each document that does not show why, and what to do')
       .addOption(new Option('--limit <n>', `documents of the archive server's result to decide for, in its order (1-${VERDICT_LIMIT_MAX})`).default(String(VERDICT_LIMIT_DEFAULT)))
-      .option('--json', 'print only a JSON array of {id, title, verdict, path, owner}')
       .option('--since <day>', 'only documents created on or after this day (YYYY-MM-DD)')
-      .option('--until <day>', 'only documents created on or before this day (YYYY-MM-DD)')
-      .addHelpText('after', '\nVerdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\nExit codes: 0 the archive server answered, 1 it did not or the user is unknown, 2 wrong call.');
+      .option('--until <day>', 'only documents created on or before this day (YYYY-MM-DD)');
+    withOutputOptions(command).addHelpText('after', '\nVerdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.\nExit codes: 0 the archive server answered, 1 it did not or the user is unknown, 2 wrong call.');
   },
-  run: async (args, options, context) => {
-    const { io, globals } = context;
-    let service: ServiceContext | undefined;
-    try {
+  run: (args, options, context) =>
+    withOutput(options, context, async (out) => {
       const [user = '', term = ''] = args;
       if (user.trim() === '') throw new DusError('usage', 'Name the user to search as.');
       if (term.trim() === '') throw new DusError('usage', 'Give a search term.');
       const limit = limitOf(options.limit);
       const explain = options.explain === true;
-      service = openContext(serviceOptionsOf(context));
-      repairOnStart(service.settings, service.logger);
       const since = optionalText(options.since);
       const until = optionalText(options.until);
-      const report = await decideVerdicts(service, {
-        user,
-        term,
-        explain,
-        limit,
-        admin: cliAdmin(),
-        ...(since === undefined ? {} : { since }),
-        ...(until === undefined ? {} : { until }),
-      });
-      if (options.json === true) {
-        const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
-        io.stdout.write(`${JSON.stringify(items)}\n`);
-      } else {
-        printPlain(report, explain, globals, (s) => io.stdout.write(s));
+      const service = openContext(serviceOptionsOf(context));
+      try {
+        repairOnStart(service.settings, service.logger);
+        const report = await decideVerdicts(service, {
+          user,
+          term,
+          explain,
+          limit,
+          admin: cliAdmin(),
+          ...(since === undefined ? {} : { since }),
+          ...(until === undefined ? {} : { until }),
+        });
+        if (out.format === 'plain') printPlain(report, explain, context.globals, (s) => out.io.stdout.write(s));
+        // The spec's item: exactly these five fields, whatever else the report holds.
+        else out.json(report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner })));
+        return EXIT_OK;
+      } finally {
+        await service.close();
       }
-      return EXIT_OK;
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    } finally {
-      await service?.close();
-    }
-  },
+    }),
 };

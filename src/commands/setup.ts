@@ -4,7 +4,9 @@ import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { saveSettings, type SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
-import { EXIT_OK, hostLocationOf, readFirstLine, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { line } from './format.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { hostLocationOf, readFirstLine, serviceOptionsOf } from './shared-options.js';
 import type { CommandIO, CommandSpec } from './types.js';
 
 interface SetupOptions {
@@ -41,7 +43,7 @@ function onOff(value: boolean): string {
   return value ? 'on' : 'off';
 }
 
-function describe(saved: SettingsResponse): string {
+function describe(saved: SettingsResponse): string[] {
   const version = saved.docsVersion ?? 'unknown';
   const apiVersion = saved.docsApiVersion ?? 'unknown';
   const account = saved.archiveOwner !== ''
@@ -52,7 +54,7 @@ function describe(saved: SettingsResponse): string {
     `Archive account: ${account}${saved.archiveOwnerMissing ? ' (does not exist on the host: set --archive-account=ID)' : ''}`,
     `Local network: ${onOff(saved.allowLocal)}. Always search: ${onOff(saved.alwaysSearch)}.`,
   ];
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 export const command: CommandSpec = {
@@ -65,7 +67,7 @@ export const command: CommandSpec = {
     'docs-unified-search setup --url=http://192.168.1.20:8000 --allow-local --no-always-search   # keeps the stored token (same server)',
   ],
   configure: (command) => {
-    command
+    withOutputOptions(command)
       .option('--url <url>', 'address of the archive server, with its path if it runs under one (required)')
       .option('--token-stdin', 'read the API token from the first line of standard input')
       .option('--token-env <name>', 'read the API token from the environment variable NAME')
@@ -78,19 +80,17 @@ export const command: CommandSpec = {
       .addOption(new Option('--token [token]').hideHelp())
       .addHelpText('after', '\nThe API token is never accepted on the command line. Without a token source the stored token is kept, but only for the server it was saved for.\nAn omitted option keeps its stored value. Exit codes: 0 saved, 1 the archive server does not answer or a setting is wrong, 2 wrong call.');
   },
-  run: async (_args, rawOptions, context) => {
-    const options = rawOptions as SetupOptions;
-    const { io } = context;
-    let input: SaveSettingsInput;
-    try {
+  run: (_args, rawOptions, context) =>
+    withOutput(rawOptions, context, async (out) => {
+      const options = rawOptions as SetupOptions;
       if (options.token !== undefined) {
         throw usage('the API token is never accepted on the command line (it would show in the process list and the shell history): use --token-stdin or --token-env=NAME.');
       }
       if (options.url === undefined || options.url.trim() === '') {
         throw usage('--url=URL is required: the address of the archive server.');
       }
-      const token = await readToken(options, io);
-      input = {
+      const token = await readToken(options, context.io);
+      const input: SaveSettingsInput = {
         url: options.url,
         ...(token === undefined ? {} : { token }),
         ...(options.archiveAccount === undefined ? {} : { archiveOwner: options.archiveAccount }),
@@ -98,21 +98,18 @@ export const command: CommandSpec = {
         ...(options.alwaysSearch === undefined ? {} : { alwaysSearch: options.alwaysSearch }),
         hostLocation: hostLocationOf(context.globals),
       };
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    }
-    const service = openContext(serviceOptionsOf(context));
-    try {
-      const location = effectiveHostLocation(service.settings.read(), input.hostLocation);
-      if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
-        throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
+      const service = openContext(serviceOptionsOf(context));
+      try {
+        const location = effectiveHostLocation(service.settings.read(), input.hostLocation);
+        if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
+          throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
+        }
+        const saved = await saveSettings(service, input);
+        if (out.format !== 'plain') out.json(saved);
+        else for (const said of describe(saved)) out.io.stdout.write(`${line(context.globals, said)}\n`);
+        return EXIT_OK;
+      } finally {
+        await service.close();
       }
-      io.stdout.write(describe(await saveSettings(service, input)));
-      return EXIT_OK;
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    } finally {
-      await service.close();
-    }
-  },
+    }),
 };

@@ -1,12 +1,10 @@
 import type { ServiceOptions } from '../core/context-types.js';
-import { DusError, isDusError } from '../core/errors.js';
+import { DusError } from '../core/errors.js';
 import type { HostLocation } from '../core/host/types.js';
-import { formatError } from './output.js';
+import { exitCodeOf, formatError } from './output.js';
 import type { CommandContext, CommandIO, GlobalOptions } from './types.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './output.js';
 
 function given(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
@@ -42,7 +40,7 @@ export function serviceOptionsOf(context: CommandContext): ServiceOptions {
 /** Prints a failure as one coded line and returns its exit code (2 for a wrong call, else 1). */
 export function reportFailure(io: CommandIO, error: unknown): number {
   io.stderr.write(`${formatError(error)}\n`);
-  return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
+  return exitCodeOf(error);
 }
 
 /** Far longer than any API token: a stream without a line end in reach (`< /dev/zero`) is not read on. */
@@ -72,12 +70,4 @@ export function redactUsageError(message: string): string {
     .replace(/(--[A-Za-z0-9-]+)=[^\n]*/g, "$1=…'")
     .replace(/(but got \d+): [^\n]*/g, '$1.')
     .replace(/unknown command '[A-Za-z0-9+/=.-]{20,}'/g, "unknown command '…'");
-}
-
-/** occ's `--output` formats. */
-export type OutputFormat = 'plain' | 'json' | 'json_pretty';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['plain', 'json', 'json_pretty'];
-
-export function formatJson(value: unknown, format: 'json' | 'json_pretty'): string {
-  return format === 'json' ? JSON.stringify(value) : JSON.stringify(value, null, 4);
 }

@@ -3,7 +3,9 @@ import { openContext } from '../core/context.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { LOG_MESSAGES } from '../core/log.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
-import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { line } from './format.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 /** Why the stored settings give no connection, in the words of the spec's error codes. */
@@ -25,30 +27,29 @@ export const command: CommandSpec = {
   summary: 'Test the connection with the stored settings and name the archive server version',
   examples: ['docs-unified-search test', 'docs-unified-search --config-dir=/etc/docs-unified-search test'],
   configure: (command) => {
-    command.addHelpText('after', '\nExit codes: 0 the archive server answers, 1 it does not or the settings are incomplete.');
+    withOutputOptions(command).addHelpText('after', '\nExit codes: 0 the archive server answers, 1 it does not or the settings are incomplete.');
   },
-  run: async (_args, _options, context) => {
-    const { io } = context;
-    let service: ServiceContext | undefined;
-    try {
-      service = openContext(serviceOptionsOf(context));
-      const connection = service.archiveConnection();
-      const client = service.archiveClient(connection);
-      if (connection === null || client === null) throw whyNotConfigured(service);
+  run: (_args, options, context) =>
+    withOutput(options, context, async (out) => {
+      const service = openContext(serviceOptionsOf(context));
       try {
-        const answer = await client.testConnection();
-        io.stdout.write(
-          `The archive server at ${connection.url} answered: version ${answer.versions.version ?? 'unknown'}, API version ${answer.versions.apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).\n`,
-        );
+        const connection = service.archiveConnection();
+        const client = service.archiveClient(connection);
+        if (connection === null || client === null) throw whyNotConfigured(service);
+        const answer = await client.testConnection().catch((error: unknown) => {
+          service.logger.warn(LOG_MESSAGES.connectionTestFailed(isDusError(error) ? error.code : 'internal'));
+          throw error;
+        });
+        const { version, apiVersion } = answer.versions;
+        if (out.format !== 'plain') {
+          out.json({ url: connection.url, version, apiVersion, documents: answer.count });
+        } else {
+          const said = `The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`;
+          out.io.stdout.write(`${line(context.globals, said)}\n`);
+        }
         return EXIT_OK;
-      } catch (error: unknown) {
-        service.logger.warn(LOG_MESSAGES.connectionTestFailed(isDusError(error) ? error.code : 'internal'));
-        throw error;
+      } finally {
+        await service.close();
       }
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    } finally {
-      await service?.close();
-    }
-  },
+    }),
 };

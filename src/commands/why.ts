@@ -1,11 +1,11 @@
-import type { ServiceContext } from '../core/context-types.js';
 import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { verdictOfDocument } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
-import { line, styled } from './format.js';
-import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import { line, styled, type Piece } from './format.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 function documentIdOf(value: string | undefined): number {
@@ -20,40 +20,37 @@ export const command: CommandSpec = {
   summary: 'Say whether a user sees one document, and why not, from the host alone',
   examples: ['docs-unified-search why anna 412', 'docs-unified-search why anna "[P412]" --json'],
   configure: (command) => {
-    command
+    withOutputOptions(command)
       .argument('<user>', 'host account')
       .argument('<document-id>', 'the archive server\'s document id, or its marker [P<id>]')
-      .option('--json', 'print only a JSON object {id, verdict, path, owner, explanation}')
       .addHelpText(
         'after',
         '\nThe archive server is not asked: the verdict says whether the user can open a file that stands for the\ndocument (shown, not shared, not owned, no file), not whether the document exists or matches a term.\nExit codes: 0 decided, 1 the user or the archive account is unknown or the host cannot be read, 2 wrong call.',
       );
   },
-  run: async (args, options, context) => {
-    const { io, globals } = context;
-    let service: ServiceContext | undefined;
-    try {
+  run: (args, options, context) =>
+    withOutput(options, context, async (out) => {
       const [user = '', id] = args;
       if (user.trim() === '') throw new DusError('usage', 'Name the user.');
       const documentId = documentIdOf(id);
-      service = openContext(serviceOptionsOf(context));
-      repairOnStart(service.settings, service.logger);
-      const answer = await verdictOfDocument(service, user, documentId, cliAdmin());
-      const { item } = answer;
-      if (options.json === true) {
-        io.stdout.write(`${JSON.stringify({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation })}\n`);
+      const service = openContext(serviceOptionsOf(context));
+      try {
+        repairOnStart(service.settings, service.logger);
+        const answer = await verdictOfDocument(service, user, documentId, cliAdmin());
+        const { item } = answer;
+        if (out.format !== 'plain') {
+          out.json({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation });
+          return EXIT_OK;
+        }
+        const { globals } = context;
+        const write = (...pieces: Piece[]): void => void out.io.stdout.write(`${line(globals, ...pieces)}\n`);
+        const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
+        write(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
+        if (item.explanation !== null) write(item.explanation);
+        if (answer.caveat !== null) write(styled('yellow', 'Note:'), ' ', answer.caveat);
         return EXIT_OK;
+      } finally {
+        await service.close();
       }
-      const verdict = styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict);
-      const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
-      io.stdout.write(`${line(globals, `Document ${item.id} for `, answer.user, ': ', verdict, ...at, '.')}\n`);
-      if (item.explanation !== null) io.stdout.write(`${line(globals, item.explanation)}\n`);
-      if (answer.caveat !== null) io.stdout.write(`${line(globals, styled('yellow', 'Note:'), ' ', answer.caveat)}\n`);
-      return EXIT_OK;
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    } finally {
-      await service?.close();
-    }
-  },
+    }),
 };
