@@ -1,6 +1,6 @@
 import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
 import { configDirectory } from '../core/settings/paths.js';
-import { EXIT_OK, reportFailure } from './shared-options.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import type { CommandSpec } from './types.js';
 
 const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
@@ -14,22 +14,26 @@ export const command: CommandSpec = {
     `docs-unified-search bridge:secret --rotate | ${OCC_HINT}`,
   ],
   configure: (command) => {
-    command.option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)').addHelpText(
+    withOutputOptions(command).option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)').addHelpText(
       'after',
       '\nThe secret lives in the settings directory (file bridge-secret, mode 0600) and is made at the first run.\n' +
         'Into a pipe the command writes the secret alone, for the bridge app\'s occ command to read from its standard\n' +
         'input: the secret never stands on a command line (process list, shell history). On a terminal it writes\n' +
-        'where the secret is and the pipe to run, never the secret.',
+        'where the secret is and the pipe to run, never the secret; --json gives {path, created, rotated}, never the secret.',
     );
   },
-  run: async (_args, options, context) => {
-    const { io, globals } = context;
-    try {
+  run: (_args, options, context) =>
+    withOutput(options, context, async (out) => {
+      const { io, globals } = context;
       const directory = configDirectory(globals.configDir, io.env);
-      const { secret, created } = ensureBridgeSecret(directory, options.rotate === true);
+      const rotate = options.rotate === true;
+      const { secret, created } = ensureBridgeSecret(directory, rotate);
       const path = bridgeSecretPath(directory);
-      if (created) io.stderr.write(`${options.rotate === true ? 'Made a new bridge secret' : 'Made the bridge secret'} in ${path} (mode 0600).\n`);
-      if (io.stdout.isTTY === true) {
+      if (created) io.stderr.write(`${rotate ? 'Made a new bridge secret' : 'Made the bridge secret'} in ${path} (mode 0600).\n`);
+      if (out.format !== 'plain') {
+        // Where the secret is and whether this run made it; the secret itself goes only into a pipe.
+        out.json({ path, created, rotated: rotate && created });
+      } else if (io.stdout.isTTY === true) {
         io.stdout.write(
           `The bridge secret is in ${path}. Give it to Nextcloud through a pipe, so that it stands on no command line:\n` +
             `  docs-unified-search bridge:secret | ${OCC_HINT}\n`,
@@ -38,8 +42,5 @@ export const command: CommandSpec = {
         io.stdout.write(`${secret}\n`);
       }
       return EXIT_OK;
-    } catch (error: unknown) {
-      return reportFailure(io, error);
-    }
-  },
+    }),
 };
