@@ -51,7 +51,7 @@ async function openCache(url: string | undefined, keyPrefix: string | undefined)
     await cache.connect();
   } catch (error: unknown) {
     await cache.close().catch(() => undefined);
-    throw new DusError('usage', `The cache at --cache does not answer: ${messageOf(error)}`);
+    throw error;
   }
   return cache;
 }

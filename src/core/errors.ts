@@ -39,6 +39,7 @@ export const LOCAL_ERROR_CODES = [
   'not_configured',
   'config_refused',
   'unsupported_share',
+  'cache_unreachable',
 ] as const;
 
 export type ArchiveErrorCode = (typeof ARCHIVE_ERROR_CODES)[number];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { cacheUnusable } from './redis-failure.js';
 import { TurnQueue } from './turn-queue.js';
 import type { Cache } from './types.js';
 
@@ -39,17 +40,38 @@ export class RedisCache implements Cache {
   /** In-process single flight: callers of one process share one wait on Redis. */
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly turns = new TurnQueue();
+  private readonly url: string;
+  /** The connection's last failure: ioredis reports the cause of a refused connection only as an event. */
+  private lastError: unknown;
 
   constructor(options: RedisCacheOptions) {
-    this.redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    this.url = options.url;
+    this.redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, connectTimeout: 3_000 });
+    // Without a listener ioredis prints every connection error with its stack; the commands that
+    // fail reject their callers, and the health check reports the cache.
+    this.redis.on('error', (error: unknown) => {
+      this.lastError = error;
+    });
     this.prefix = options.keyPrefix ?? 'docs_unified_search:';
     this.lockMs = options.lockMs ?? 15_000;
     this.pollMs = options.pollMs ?? 25;
   }
 
-  /** Connects now so that a wrong address fails at start, not at the first request. */
+  /**
+   * Connects now and proves the cache usable, so that a wrong address, login or database fails
+   * at start (`cache_unreachable`), not at the first request. ioredis' own SELECT of the URL's
+   * database fails only as an event and leaves the connection on database 0, so it is repeated
+   * here where its refusal is seen.
+   */
   async connect(): Promise<void> {
-    if (this.redis.status === 'wait') await this.redis.connect();
+    try {
+      if (this.redis.status === 'wait') await this.redis.connect();
+      await this.redis.select(this.redis.options.db ?? 0);
+      await this.redis.ping();
+    } catch (error: unknown) {
+      const cause = error instanceof Error && /Connection is closed/i.test(error.message) && this.lastError !== undefined ? this.lastError : error;
+      throw cacheUnusable(this.url, cause, [this.redis.options.password ?? '', this.redis.options.username ?? '']);
+    }
   }
 
   async get<T>(key: string): Promise<T | undefined> {
@@ -143,7 +165,7 @@ export class RedisCache implements Cache {
   }
 
   async close(): Promise<void> {
-    if (this.redis.status === 'end' || this.redis.status === 'wait') {
+    if (this.redis.status !== 'ready') {
       this.redis.disconnect();
       return;
     }
