@@ -383,7 +383,8 @@ describe('reference §9 search examples', () => {
     expect(await ids('created:[2024-01-01 to 2024-04-30]')).toEqual([7, 12]);
     expect(await ids('invoice AND (bill OR acme)')).toEqual([7, 12]);
     expect(await ids('muller')).toEqual([31]);
-    expect(await ids('-invoice')).toEqual([]);
+    // Only exclusions: Tantivy refuses ("Only excluding terms given"), Paperless answers 400.
+    expect((await get(e, `/api/documents/?query=${encodeURIComponent('-invoice')}`)).status).toBe(400);
     expect((await get(e, '/api/documents/?query=')).json()['count']).toBe(0);
     e.version = '2.20';
     expect(await ids('invoice march')).toEqual([7, 31]);
@@ -391,7 +392,9 @@ describe('reference §9 search examples', () => {
     expect(await ids('INVOICE (bill OR acme)')).toEqual([7, 12]);
     expect(await ids('muller')).toEqual([]);
     expect(await ids('müller')).toEqual([31]);
-    expect(await ids('-invoice')).toEqual([20, 40]);
+    // Whoosh's default parser has no +/- operators: the analyzer drops the sign and the word is sought.
+    expect(await ids('-invoice')).toEqual(await ids('invoice'));
+    expect(await ids('NOT invoice')).toEqual([20, 40]);
   });
 
   test('3.0 relevance: title hits weigh double, +required clauses keep optional ones for scoring', async () => {

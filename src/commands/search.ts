@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
-import { decideVerdicts, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
+import { decideVerdicts, rejectionMessage, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { line, styled, table, type Column } from './format.js';
@@ -31,7 +31,7 @@ const COLUMNS: readonly Column[] = [
 
 function printPlain(report: VerdictReport, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
   if (report.rejected) {
-    write('The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.\n');
+    write(`${rejectionMessage(report.rejection)}\n`);
     return;
   }
   const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), item.path ?? '—']);

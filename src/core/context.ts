@@ -32,6 +32,16 @@ function versionRecorder(settings: SettingsStore, logger: Logger): (versions: Ar
   };
 }
 
+/** The versions the archive server named before (they tell a server that dropped API version 9 from an old one). */
+function storedVersions(settings: SettingsStore): ArchiveVersions {
+  try {
+    const stored = settings.read();
+    return { version: stored.docs_version ?? null, apiVersion: stored.docs_api_version ?? null };
+  } catch {
+    return { version: null, apiVersion: null };
+  }
+}
+
 export function openContext(options: ServiceOptions = {}): ServiceContext {
   const env = options.env ?? process.env;
   const directory = configDirectory(options.configDir, env);
@@ -80,7 +90,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     const key = JSON.stringify([connection.url, connection.token, connection.allowLocal]);
     if (current?.key !== key) {
       // The old client is left to its requests still running; its idle connections close after 1 s by themselves.
-      current = { key, client: createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger) }) };
+      current = { key, client: createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger), knownVersions: () => storedVersions(settings) }) };
     }
     return current.client;
   }

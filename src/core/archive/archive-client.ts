@@ -4,7 +4,8 @@ import { DusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import { isLocalAddress } from '../net/address-guard.js';
 import { lookupAll } from '../net/resolve.js';
-import { notPaperless, statusFailure, unsendableToken } from './failures.js';
+import { notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
+import { cannotBeSyntaxError, isExclusionsOnly, isMinusExclusionsOnly, simpleTextOf } from './search-terms.js';
 import {
   CONNECTION_TEST_QUERY,
   PAGE_SIZE,
@@ -29,6 +30,7 @@ import type {
   NameKind,
   NewestPage,
   SearchPage,
+  SearchRejection,
   SearchRequest,
 } from './types.js';
 
@@ -84,6 +86,12 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     pool,
   };
 
+  /** What earlier answers named: this client's last answer, else what the caller stored. */
+  function known(): ArchiveVersions {
+    if (lastVersions.version !== null || lastVersions.apiVersion !== null) return lastVersions;
+    return options.knownVersions?.() ?? lastVersions;
+  }
+
   /** The spec's second-try rule around one logical request. */
   async function get(call: Call): Promise<RawAnswer> {
     try {
@@ -112,20 +120,46 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     }
   }
 
-  async function searchOnce(request: SearchRequest, mode: SearchMode): Promise<RawAnswer> {
-    const url = endpoint(base, 'documents', searchQuery(request, mode));
+  async function searchOnce(request: SearchRequest, mode: SearchMode, term: string = request.term): Promise<RawAnswer> {
+    const url = endpoint(base, 'documents', searchQuery({ ...request, term }, mode));
     return get({ kind: 'search', url, signal: request.signal });
   }
 
-  function rejected(request: SearchRequest, status: number): SearchPage {
+  function rejected(request: SearchRequest, status: number, rejection: SearchRejection): SearchPage {
     options.logger?.debug(LOG_MESSAGES.queryRejected(status));
-    return { versions: lastVersions, count: 0, page: request.page, hits: [], hasMore: false, rejectedStatus: status };
+    return { versions: lastVersions, count: 0, page: request.page, hits: [], hasMore: false, rejectedStatus: status, rejection };
+  }
+
+  /**
+   * The answer to a search, with the spec's one repeat on archive server 3. A 400 is a query
+   * still being typed only when the term can be a syntax error; the repeat's `text` value cannot
+   * be one, so a 400 for it is a fault (docs/archive-client.md "Terms with punctuation").
+   */
+  async function searchAnswer(request: SearchRequest): Promise<RawAnswer | SearchPage> {
+    const answer = await searchOnce(request, 'query');
+    if (answer.status === 200 && isMinusExclusionsOnly(request.term) && !isArchiveServer3(known())) {
+      // Archive server 2 searched for the excluded words themselves: never shown as the answer.
+      return rejected(request, answer.status, 'exclusions_only');
+    }
+    if (answer.status !== 400) return answer;
+    // The 400 itself names the versions (the token was accepted); else an earlier answer did.
+    if (!isArchiveServer3(known())) {
+      if (cannotBeSyntaxError(request.term)) throw searchFault(answer.status);
+      return rejected(request, 400, 'query');
+    }
+    // Repeated as words, a term that only excludes would find what it excludes.
+    if (isExclusionsOnly(request.term)) return rejected(request, 400, 'exclusions_only');
+    const text = simpleTextOf(request.term);
+    if (text === '') return rejected(request, 400, 'query');
+    const repeated = await searchOnce(request, 'text', text);
+    if (repeated.status === 400) throw searchFault(repeated.status);
+    return repeated;
   }
 
   return {
     async testConnection(): Promise<ConnectionTestResult> {
       const answer = await get({ kind: 'test', url: endpoint(base, 'documents', CONNECTION_TEST_QUERY) });
-      const page = successBody(answer, '/api/documents/', validateIdPage);
+      const page = successBody(answer, '/api/documents/', validateIdPage, known());
       return { versions: answer.versions, count: page.count, allIds: page.all ?? null };
     },
 
@@ -133,15 +167,10 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       if (!Number.isSafeInteger(request.page) || request.page < 1) {
         throw new DusError('usage', 'The archive page of a search must be a whole number from 1.');
       }
-      let answer = await searchOnce(request, 'query');
-      // The 400 itself names the versions (the token was accepted); else an earlier answer did.
-      if (answer.status === 400 && isArchiveServer3(lastVersions)) {
-        // Archive server 3 parses `query` strictly; `text` takes the term as plain words.
-        answer = await searchOnce(request, 'text');
-      }
-      if (answer.status === 400) return rejected(request, 400);
-      if (answer.status === 404 && isApiDetail(answer)) return rejected(request, 404);
-      const page = successBody(answer, '/api/documents/', validateSearchPage);
+      const answer = await searchAnswer(request);
+      if (!('body' in answer)) return answer;
+      if (answer.status === 404 && isApiDetail(answer)) return rejected(request, 404, 'page');
+      const page = successBody(answer, '/api/documents/', validateSearchPage, known());
       return {
         versions: answer.versions,
         count: page.count,
@@ -156,12 +185,13 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         })),
         hasMore: request.page * PAGE_SIZE < page.count,
         rejectedStatus: null,
+        rejection: null,
       };
     },
 
     async newest(): Promise<NewestPage> {
       const answer = await get({ kind: 'widget', url: endpoint(base, 'documents', WIDGET_QUERY) });
-      const page = successBody(answer, '/api/documents/', validateNewestPage);
+      const page = successBody(answer, '/api/documents/', validateNewestPage, known());
       return {
         versions: answer.versions,
         documents: page.results.map((document) => ({
@@ -178,7 +208,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       const names = new Map<number, string>();
       for (const chunk of nameChunks(ids)) {
         const answer = await get({ kind: 'names', url: endpoint(base, kind, namesQuery(chunk)), signal });
-        const page = successBody(answer, `/api/${kind}/`, validateNamePage);
+        const page = successBody(answer, `/api/${kind}/`, validateNamePage, known());
         for (const object of page.results) names.set(object.id, scrub(object.name));
       }
       return names;
@@ -202,10 +232,10 @@ export function isArchiveServer3(versions: ArchiveVersions): boolean {
   return api >= 10 || major >= 3;
 }
 
-function successBody<T>(answer: RawAnswer, path: string, validate: ((data: unknown) => data is T)): T {
+function successBody<T>(answer: RawAnswer, path: string, validate: ((data: unknown) => data is T), known: ArchiveVersions): T {
   if (answer.status !== 200) {
     if (answer.status >= 200 && answer.status < 300) throw notPaperless(`HTTP ${answer.status} instead of a list`, answer.status);
-    throw statusFailure(answer.status, path, answer.foreignHost);
+    throw statusFailure(answer.status, path, answer.foreignHost, known);
   }
   const data = jsonOf(answer);
   if (data === undefined) throw notPaperless('not JSON', answer.status);

@@ -1,5 +1,6 @@
 import { DusError } from '../errors.js';
 import type { ConnectProgress } from '../net/pinned-connector.js';
+import type { ArchiveVersions } from './types.js';
 
 /**
  * Turns every way a request to the archive server can fail into exactly one of the spec's
@@ -96,7 +97,10 @@ export function redirectRefused(reason: 'local_switch' | 'too_many' | 'bad_targe
   return new DusError('redirect', messages[reason], { status });
 }
 
-export function statusFailure(status: number, path: string, foreignHost: string | null = null): DusError {
+/** The only API version this release speaks (the spec fixes it for every request). */
+export const SPOKEN_API_VERSION = '9';
+
+export function statusFailure(status: number, path: string, foreignHost: string | null = null, known: ArchiveVersions = NO_VERSIONS): DusError {
   if ((status === 401 || status === 403) && foreignHost !== null) {
     // The token was left out on the way: a new token would not help, the address would.
     return new DusError('unauthorized', `The URL forwards to ${foreignHost}, another server (scheme, host or port), which gets no token and refused the request (HTTP ${status}). Enter the address the archive server forwards to.`, { status });
@@ -107,9 +111,7 @@ export function statusFailure(status: number, path: string, foreignHost: string 
   if (status === 404) {
     return new DusError('not_found', `The archive server answered HTTP 404 for ${path}: the path of the URL is wrong. Enter the address under which the archive server's web interface opens.`, { status });
   }
-  if (status === 406) {
-    return new DusError('unsupported_version', 'The archive server does not speak version 9 of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.', { status });
-  }
+  if (status === 406) return versionRefused(known);
   return new DusError('http', `The archive server answered HTTP ${status}. Check that it runs properly, then try again.`, { status });
 }
 
@@ -120,4 +122,45 @@ export function notPaperless(reason: string, status?: number): DusError {
 /** A token no archive server could accept: refused here, before anything is sent. */
 export function unsendableToken(): DusError {
   return new DusError('unauthorized', 'The API token contains spaces, line breaks or other characters an archive-server token never has. Enter the token again.');
+}
+
+const NO_VERSIONS: ArchiveVersions = { version: null, apiVersion: null };
+
+/**
+ * HTTP 406: the server does not accept version 9. The 406 itself names no versions (DRF checks
+ * the version before authentication, and the version headers come only after it), so the
+ * versions an earlier answer named decide: a server that announced API version 10 or later, or
+ * release 3 or later, has dropped version 9 and is newer than this release supports.
+ */
+function versionRefused(known: ArchiveVersions): DusError {
+  const api = known.apiVersion === null ? Number.NaN : Number.parseInt(known.apiVersion, 10);
+  const major = known.version === null ? Number.NaN : Number.parseInt(known.version, 10);
+  if (api > Number(SPOKEN_API_VERSION) || major >= 3) {
+    const announced = [known.apiVersion === null ? null : `API version ${known.apiVersion}`, known.version === null ? null : `Paperless-ngx ${known.version}`].filter((part) => part !== null).join(', ');
+    return new DusError(
+      'unsupported_version',
+      `The archive server is newer than this release supports: it announced ${announced} and no longer accepts API version ${SPOKEN_API_VERSION}, the version this release speaks (HTTP 406). Update docs-unified-search.`,
+      { status: 406 },
+    );
+  }
+  if (known.apiVersion !== null || known.version !== null) {
+    return new DusError('unsupported_version', `The archive server does not speak version ${SPOKEN_API_VERSION} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.`, { status: 406 });
+  }
+  return new DusError(
+    'unsupported_version',
+    `The archive server does not accept version ${SPOKEN_API_VERSION} of its API (HTTP 406): it is older than Paperless-ngx 2.16 (update the archive server), or newer than this release supports and no longer speaks version ${SPOKEN_API_VERSION} (update docs-unified-search).`,
+    { status: 406 },
+  );
+}
+
+/**
+ * A 400 for a search the archive server cannot have refused as syntax: Paperless answers 400 for
+ * any exception while searching (a broken or stale search index, say), so this is a failure.
+ */
+export function searchFault(status: number): DusError {
+  return new DusError(
+    'http',
+    `The archive server failed to search (HTTP ${status} for a term that cannot be a syntax error). Its log names the cause ("Error listing search results"); a stale search index is rebuilt with Paperless-ngx's document_index reindex.`,
+    { status },
+  );
 }

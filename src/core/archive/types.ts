@@ -49,7 +49,15 @@ export interface SearchPage extends ArchiveAnswer {
    * debug line; it is not a failure and goes into no history.
    */
   readonly rejectedStatus?: number | null;
+  /**
+   * Why it was rejected: `query` the term (being typed, or syntax the server does not accept),
+   * `page` a page past the last, `exclusions_only` a term that only excludes (`-invoice`,
+   * `NOT invoice`), which archive server 3 refuses and which no repeat may turn into its opposite.
+   */
+  readonly rejection?: SearchRejection | null;
 }
+
+export type SearchRejection = 'query' | 'page' | 'exclusions_only';
 
 export interface SearchRequest {
   readonly term: string;
@@ -129,6 +137,11 @@ export interface ArchiveClientOptions {
   readonly maxBodyBytes?: number;
   /** Called with the versions of every answer (the settings store keeps them). */
   readonly onVersions?: (versions: ArchiveVersions) => void;
+  /**
+   * Versions named by earlier answers (the stored `docs_version`, `docs_api_version`): a 406 from
+   * a server that announced API version 10 or later means it dropped version 9, not that it is old.
+   */
+  readonly knownVersions?: () => ArchiveVersions;
   /** Host log for the spec's debug line on rejected queries. */
   readonly logger?: import('pino').Logger;
 }

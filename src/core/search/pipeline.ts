@@ -1,4 +1,4 @@
-import type { ArchiveClient, SearchHit, SearchPage } from '../archive/types.js';
+import type { ArchiveClient, SearchHit, SearchPage, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError } from '../errors.js';
 import type { HostAdapter, VisibleFile } from '../host/types.js';
@@ -69,6 +69,8 @@ export interface SearchOutcome {
   /** Results left out because their file lookup failed. */
   readonly leftOut: number;
   readonly failure?: SearchFailure;
+  /** With status `rejected`: why (`exclusions_only`: a term that only excludes, which the archive server does not accept). */
+  readonly rejection?: SearchRejection;
 }
 
 const NOTHING: SearchOutcome = { status: 'idle', entries: [], cursor: null, found: 0, pages: 0, leftOut: 0 };
@@ -142,7 +144,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
       pages += 1;
       if (page.rejectedStatus !== null && page.rejectedStatus !== undefined) {
         // Rejected past the last page ends the list; rejected while typing gives no results.
-        if (pages === 1 && entries.length === 0) return { ...NOTHING, status: 'rejected', pages };
+        if (pages === 1 && entries.length === 0) return { ...NOTHING, status: 'rejected', pages, rejection: page.rejection ?? 'query' };
         more = false;
         break;
       }

@@ -1,4 +1,4 @@
-import type { SearchHit } from '../archive/types.js';
+import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import type { HostAccount, HostAdapter, VisibleFile } from '../host/types.js';
@@ -30,6 +30,8 @@ export interface VerdictReport {
   readonly found: number;
   /** Whether the archive server rejected the query (being typed): no documents, not a problem. */
   readonly rejected: boolean;
+  /** Why, when rejected; `exclusions_only`: the term only excludes, which the archive server does not accept. */
+  readonly rejection: SearchRejection | null;
   readonly archiveAccount: string;
   readonly user: string;
   readonly items: readonly VerdictItem[];
@@ -94,6 +96,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   const hits: SearchHit[] = [];
   let found = 0;
   let rejected = false;
+  let rejection: SearchRejection | null = null;
   const secrets = secretsOf(ctx, input.term);
   try {
     for (let page = 1; hits.length < input.limit; page += 1) {
@@ -106,6 +109,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
       });
       if (answer.rejectedStatus !== null && answer.rejectedStatus !== undefined) {
         rejected = page === 1;
+        if (rejected) rejection = answer.rejection ?? 'query';
         break;
       }
       found = answer.count;
@@ -118,7 +122,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   }
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account, archiveAccount, hits, input.explain);
-  return { found, rejected, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
+  return { found, rejected, rejection, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
 }
 
 /** The host, the user's account and the archive account a verdict is about; coded errors for the two that may be missing. */
@@ -211,4 +215,12 @@ async function decide(host: HostAdapter, account: HostAccount, archiveAccount: s
       cause,
     };
   });
+}
+
+/** The line that says why a rejected search lists no documents (the CLI prints it as it is). */
+export function rejectionMessage(rejection: SearchRejection | null): string {
+  if (rejection === 'exclusions_only') {
+    return 'The archive server does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
+  }
+  return 'The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.';
 }

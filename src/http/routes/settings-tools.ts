@@ -40,6 +40,7 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
       user: report.user,
       found: report.found,
       rejected: report.rejected,
+      rejection: report.rejection,
       note: report.caveat,
       documents: report.items.map((item) => ({
         id: item.id,

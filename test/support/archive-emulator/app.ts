@@ -1,4 +1,5 @@
 import { authenticate, challenge, type TokenBook } from './auth.js';
+import type { ViewModel } from './types.js';
 import { visibleTo, type Dataset } from './dataset.js';
 import { documentDetail, listDocuments, listNamed, namedDetail, type ListRequest, type NamedKind } from './lists.js';
 import { negotiate } from './negotiate.js';
@@ -26,6 +27,7 @@ export interface AppState {
   readonly data: Dataset;
   readonly tokens: TokenBook;
   readonly today: string;
+  readonly searchBroken: boolean | 'non-superusers';
 }
 
 const LOGIN_PAGE = '<!doctype html><html><head><title>Paperless-ngx sign in</title></head><body><form method="post"><input name="login"><input name="password" type="password"></form></body></html>';
@@ -61,6 +63,17 @@ function versionHeaders(profile: VersionProfile): Record<string, string> {
   return { 'X-Api-Version': newestApiVersion(profile), 'X-Version': profile.release };
 }
 
+/**
+ * DRF's BrowsableAPIRenderer: the same status and headers, the JSON inside an HTML page. Plain
+ * HTML answers of the view (the search's 400 "Error listing…") are not rendered again.
+ */
+function browsable(reply: Reply): Reply {
+  if (!(reply.headers['Content-Type'] ?? '').startsWith('application/json')) return reply;
+  const escaped = reply.body.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const page = `<!DOCTYPE html><html><head><title>Django REST framework</title></head><body><div class="content-main"><div class="response-info"><pre class="prettyprint">${escaped}</pre></div></div></body></html>`;
+  return { ...reply, headers: { ...reply.headers, 'Content-Type': 'text/html; charset=utf-8' }, body: page };
+}
+
 /** DRF's APIView.initial order: negotiation and version (406), authentication (401), permission (403). */
 function drf(request: AppRequest, state: AppState, route: Route): Reply {
   const { profile } = state;
@@ -70,10 +83,11 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
   if (!negotiation.ok) return jsonReply(406, { detail: negotiation.detail }, { Vary: 'Accept' });
   const authorization = request.headers['authorization'];
   const identity = authenticate(authorization, state.tokens);
-  const unauthorized = (detail: string): Reply => jsonReply(401, { detail }, { 'WWW-Authenticate': challenge(authorization, profile), Vary: 'Accept' });
+  const unauthorized = (detail: string): Reply => (negotiation.html ? browsable : (r: Reply) => r)(jsonReply(401, { detail }, { 'WWW-Authenticate': challenge(authorization, profile), Vary: 'Accept' }));
   if (identity.kind === 'failed') return unauthorized(identity.detail);
   const extra: Record<string, string> = identity.kind === 'user' ? versionHeaders(profile) : {};
-  const withHeaders = (reply: Reply, allow: string): Reply => ({ ...reply, headers: { ...reply.headers, Vary: 'Accept', Allow: allow, ...extra } });
+  const rendered = (reply: Reply): Reply => (negotiation.html ? browsable(reply) : reply);
+  const withHeaders = (reply: Reply, allow: string): Reply => rendered({ ...reply, headers: { ...reply.headers, Vary: 'Accept', Allow: allow, ...extra } });
 
   if (route.kind === 'token') {
     const allow = 'POST, OPTIONS';
@@ -82,7 +96,8 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
   }
   if (identity.kind === 'anonymous') return unauthorized('Authentication credentials were not provided.');
   const allow = 'GET, HEAD, OPTIONS';
-  if (!identity.canView) return withHeaders(jsonReply(403, { detail: 'You do not have permission to perform this action.' }), allow);
+  const model: ViewModel = route.kind === 'named' || route.kind === 'named-detail' ? route.named : 'documents';
+  if (!identity.canView.has(model)) return withHeaders(jsonReply(403, { detail: 'You do not have permission to perform this action.' }), allow);
   if (request.method !== 'GET' && request.method !== 'HEAD') return withHeaders(jsonReply(405, { detail: `Method "${request.method}" not allowed.` }), allow);
 
   const list: ListRequest = {
@@ -91,6 +106,7 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
     profile,
     apiVersion: negotiation.apiVersion,
     today: state.today,
+    searchBroken: state.searchBroken === true || (state.searchBroken === 'non-superusers' && identity.userId !== null),
   };
   const data = visibleTo(state.data, identity.userId);
   switch (route.kind) {

@@ -3,14 +3,19 @@ import type { VersionProfile } from './profiles.js';
 /** Who a request is, as DRF's authentication classes decide it (reference §2). */
 export type Identity =
   /** `userId` null: a superuser, who sees every document. */
-  | { readonly kind: 'user'; readonly canView: boolean; readonly userId: number | null }
+  | { readonly kind: 'user'; readonly canView: ReadonlySet<ViewModel>; readonly userId: number | null }
   | { readonly kind: 'anonymous' }
   | { readonly kind: 'failed'; readonly detail: string };
+
+import type { ViewModel } from './types.js';
+
+const EVERY_MODEL: ReadonlySet<ViewModel> = new Set(['documents', 'correspondents', 'document_types']);
 
 export interface TokenBook {
   readonly tokens: readonly string[];
   readonly forbiddenTokens: readonly string[];
   readonly users: Readonly<Record<string, number>>;
+  readonly permissions: Readonly<Record<string, readonly ViewModel[]>>;
 }
 
 /**
@@ -31,8 +36,9 @@ export function authenticate(authorization: string | undefined, book: TokenBook)
   if (parts.length > 2) return { kind: 'failed', detail: 'Invalid token header. Token string should not contain spaces.' };
   const key = parts[1] ?? '';
   const userId = Object.hasOwn(book.users, key) ? (book.users[key] ?? null) : null;
-  if (book.tokens.includes(key)) return { kind: 'user', canView: true, userId };
-  if (book.forbiddenTokens.includes(key)) return { kind: 'user', canView: false, userId };
+  const granted = Object.hasOwn(book.permissions, key) ? new Set(book.permissions[key]) : undefined;
+  if (book.tokens.includes(key)) return { kind: 'user', canView: granted ?? EVERY_MODEL, userId };
+  if (book.forbiddenTokens.includes(key)) return { kind: 'user', canView: granted ?? new Set(), userId };
   return { kind: 'failed', detail: 'Invalid token.' };
 }
 

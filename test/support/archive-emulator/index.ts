@@ -16,9 +16,9 @@ import { profileOf } from './profiles.js';
 import { lastValues, parseQuery } from './pyquery.js';
 import { htmlReply, type Reply } from './reply.js';
 import { sampleArchive } from './sample.js';
-import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, EmulatorOptions, Fault, NamedObject, RecordedRequest } from './types.js';
+import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, EmulatorOptions, Fault, NamedObject, RecordedRequest, ViewModel } from './types.js';
 
-export type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, EmulatorOptions, Fault, NamedObject, RecordedRequest } from './types.js';
+export type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, EmulatorOptions, Fault, NamedObject, RecordedRequest, ViewModel } from './types.js';
 export { sampleArchive } from './sample.js';
 
 const NOT_FOUND_PAGE = '<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>';
@@ -49,6 +49,8 @@ class Emulator implements ArchiveEmulator {
   tokens: string[];
   forbiddenTokens: string[];
   tokenUsers: Record<string, number>;
+  tokenPermissions: Record<string, ViewModel[]>;
+  searchBroken: boolean | 'non-superusers';
   url = '';
   origin = '';
   port = 0;
@@ -73,6 +75,8 @@ class Emulator implements ArchiveEmulator {
     this.tokens = options.tokens ?? ['emulator-token'];
     this.forbiddenTokens = options.forbiddenTokens ?? [];
     this.tokenUsers = options.tokenUsers ?? {};
+    this.tokenPermissions = options.tokenPermissions ?? {};
+    this.searchBroken = options.searchBroken ?? false;
     this.prefix = normalisePrefix(options.pathPrefix);
     this.scheme = options.https === true ? 'https' : 'http';
     const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -181,8 +185,9 @@ class Emulator implements ArchiveEmulator {
       prefix: this.prefix,
       profile: profileOf(this.version),
       data: dataset(this.documents, this.correspondents, this.documentTypes),
-      tokens: { tokens: this.tokens, forbiddenTokens: this.forbiddenTokens, users: this.tokenUsers },
+      tokens: { tokens: this.tokens, forbiddenTokens: this.forbiddenTokens, users: this.tokenUsers, permissions: this.tokenPermissions },
       today: new Date().toISOString().slice(0, 10),
+      searchBroken: this.searchBroken,
     };
     const host = headers['host'] ?? this.origin.replace(/^\w+:\/\//, '');
     return handle({ method, path, fullPath, query, headers, absoluteOrigin: `${this.scheme}://${host}` }, state);

@@ -17,6 +17,8 @@ export interface ListRequest {
   readonly apiVersion: string;
   /** YYYY-MM-DD in the server's zone, for relative dates in queries. */
   readonly today: string;
+  /** Every search fails as an exception inside Paperless does (400 text/html). */
+  readonly searchBroken: boolean;
 }
 
 const INVALID_PAGE = { detail: 'Invalid page.' };
@@ -51,13 +53,15 @@ export function listDocuments(data: Dataset, request: ListRequest): Reply {
     return jsonReply(200, pageObject(ordered.length, page.next, page.previous, withAll ? ordered.map((d) => d.id) : null, page.items.map(serialize)));
   }
 
-  const search = runSearch(filtered.documents, data, params, profile, request.today);
+  const search = runSearch(filtered.documents, data, params, profile, request.today, request.searchBroken);
   if (!search.ok) {
     const { status, contentType, body } = search.refusal;
     return contentType.startsWith('application/json') ? { status, headers: { 'Content-Type': contentType }, body } : htmlReply(status, body);
   }
   const page = paginate(search.hits, params, request.link);
   if (!page.ok) return jsonReply(404, INVALID_PAGE);
+  // 3.0.5 builds the highlight query only for a page with hits; parsing it is what fails.
+  if (page.items.length > 0 && search.highlightRefusal !== null) return htmlReply(search.highlightRefusal.status, search.highlightRefusal.body);
   const results = page.items.map((hit, i) => ({ ...serialize(hit.doc), __search_hit__: search.hitJson(page.offset + i) }));
   const body = pageObject(search.hits.length, page.next, page.previous, withAll ? search.hits.map((h) => h.doc.id) : null, results);
   body['corrected_query'] = search.correctedQuery;

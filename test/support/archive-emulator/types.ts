@@ -1,5 +1,8 @@
 /** Public shapes of the archive-server emulator (a test double of Paperless-ngx). */
 
+/** The list endpoints, each behind its own view permission. */
+export type ViewModel = 'documents' | 'correspondents' | 'document_types';
+
 /** 2.15 speaks API 1–8 only; 2.20 speaks 1–9 (default 9); 3.0 speaks 9 and 10 (default 10). */
 export type EmulatedVersion = '2.15' | '2.20' | '3.0';
 
@@ -40,6 +43,18 @@ export interface EmulatorOptions {
    * (reference §7); a token not listed acts as a superuser and sees everything.
    */
   tokenUsers?: Record<string, number>;
+  /**
+   * Token → the list endpoints its account may view (`view_document`, `view_correspondent`,
+   * `view_documenttype` are separate permissions, reference §2): the others answer 403. A token
+   * not listed may view all three (a forbidden token none).
+   */
+  tokenPermissions?: Record<string, ViewModel[]>;
+  /**
+   * The search backend fails (paperless-ngx#13200, "Field `viewer_group_id` is not defined in the
+   * schema"): every search answers 400 `text/html` "Error listing search results…", as Paperless
+   * does for any exception while searching. `'non-superusers'`: only for tokens in `tokenUsers`.
+   */
+  searchBroken?: boolean | 'non-superusers';
   /** Serve TLS with the committed self-signed certificate of test/support/tls. */
   https?: boolean;
   /** E.g. '/paperless': the API is served under it (and 404s outside it). */
@@ -120,6 +135,10 @@ export interface ArchiveEmulator {
   forbiddenTokens: string[];
   /** Settable: token → archive user id (see EmulatorOptions.tokenUsers). */
   tokenUsers: Record<string, number>;
+  /** Settable: token → list endpoints it may view (see EmulatorOptions.tokenPermissions). */
+  tokenPermissions: Record<string, ViewModel[]>;
+  /** Settable: see EmulatorOptions.searchBroken. */
+  searchBroken: boolean | 'non-superusers';
   clearRequests(): void;
   close(): Promise<void>;
 }

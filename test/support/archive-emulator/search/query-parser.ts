@@ -8,7 +8,7 @@
 import { addDays, isoDate } from '../values.js';
 
 export type TextField = 'title' | 'content' | 'correspondent' | 'type';
-export type DateField = 'created' | 'added';
+export type DateField = 'created' | 'added' | 'modified';
 
 export type QueryNode =
   | { readonly kind: 'term'; readonly fields: readonly TextField[] | null; readonly text: string; readonly prefix: boolean }
@@ -37,7 +37,7 @@ const TEXT_FIELDS: Record<string, TextField> = {
   type: 'type',
   document_type: 'type',
 };
-const DATE_FIELDS: Record<string, DateField> = { created: 'created', added: 'added', modified: 'added' };
+const DATE_FIELDS: Record<string, DateField> = { created: 'created', added: 'added', modified: 'modified' };
 /** Fields that exist in the index but hold nothing in the emulator. */
 const EMPTY_FIELDS = new Set(['tag', 'tags', 'notes', 'note', 'custom_fields', 'path', 'storage_path', 'owner', 'asn', 'checksum']);
 
@@ -95,7 +95,7 @@ function lex(query: string, strict: boolean): Token[] {
     } else if (c === ')') {
       tokens.push({ t: 'rparen' });
       i++;
-    } else if (c === '+' || c === '-') {
+    } else if (strict && (c === '+' || c === '-')) {
       const next = query[i + 1];
       // A dangling modifier is dropped by both engines (Tantivy's translate step strips it).
       if (next !== undefined && !isSpace(next) && next !== ')') tokens.push({ t: 'mod', mod: c });
@@ -122,6 +122,7 @@ function lex(query: string, strict: boolean): Token[] {
         } else {
           let k = i;
           while (k < query.length && !isSpace(query[k]) && !'()"'.includes(query[k] ?? '')) k++;
+          if (strict && k > i) checkTantivyWord(query.slice(i, k), query[k]);
           tokens.push({ t: 'word', field, value: query.slice(i, k), quoted: false });
           i = k;
         }
@@ -130,12 +131,31 @@ function lex(query: string, strict: boolean): Token[] {
         while (k < query.length && !isSpace(query[k]) && !'()"'.includes(query[k] ?? '')) k++;
         const word = query.slice(i, k);
         i = k;
+        if (strict && /^'[^']*'$/.test(word) && word.length > 1) {
+          // Tantivy takes single quotes as a phrase too.
+          tokens.push({ t: 'word', field: null, value: word.slice(1, -1), quoted: true });
+          continue;
+        }
+        if (strict) checkTantivyWord(word, query[k]);
         if (word === 'AND' || word === 'OR' || word === 'NOT') tokens.push({ t: 'op', op: word });
         else tokens.push({ t: 'word', field: null, value: word, quoted: false });
       }
     }
   }
   return tokens;
+}
+
+/**
+ * Tantivy's word (query-grammar 0.26 `word`): these characters end a word unless escaped, and
+ * what follows a word must be a space, `)` or the end, so a word holding one fails to parse:
+ * `O'Brien`, `hatt'`, `a{b`. A trailing `^2` is a boost, `*` and `~` are word characters.
+ */
+const ENDS_A_WORD = /[\^`{}[\]'\\]/;
+
+function checkTantivyWord(word: string, next: string | undefined): void {
+  const unboosted = word.replace(/\^\d+(\.\d+)?$/, '');
+  if (ENDS_A_WORD.test(unboosted)) throw new QuerySyntaxError(`word ${word} holds a character that ends a word`);
+  if (next === '(' || next === '"') throw new QuerySyntaxError('no space after a word');
 }
 
 const RELATIVE_DAYS: Record<string, (today: string) => [string, string]> = {
@@ -333,7 +353,8 @@ class Parser {
     if (field === null) return textNode(null, value, quoted, tantivy);
     if (value.trim() === '') {
       if (this.strict) throw new QuerySyntaxError('field without value');
-      return null;
+      // Whoosh's FieldsPlugin (remove_unknown) turns an unknown `name:` back into text.
+      return TEXT_FIELDS[field] === undefined && DATE_FIELDS[field] === undefined && !EMPTY_FIELDS.has(field) ? textNode(null, field, false, false) : null;
     }
     const textField = TEXT_FIELDS[field];
     if (textField !== undefined) return textNode([textField], value, quoted, tantivy);
@@ -358,10 +379,19 @@ export function parseQuery(query: string, engine: 'whoosh' | 'tantivy', today: s
   const strict = engine === 'tantivy';
   try {
     const node = new Parser(lex(query, strict), strict, strict ? 'or' : 'and', today).parse();
+    // Tantivy's QueryParser: "Invalid query: Only excluding terms given" (AllButQueryForbidden).
+    if (strict && node !== null && allNegative(node)) return { ok: false, error: 'syntax' };
     return { ok: true, node };
   } catch (e) {
     if (e instanceof QueryDateError) return { ok: false, error: 'date', field: e.field, value: e.value };
     if (e instanceof QuerySyntaxError) return { ok: false, error: 'syntax' };
     throw e;
   }
+}
+
+/** A query whose every clause excludes (tantivy `all_negative`). */
+function allNegative(node: QueryNode): boolean {
+  if (node.kind === 'bool') return node.must.length === 0 && node.should.every(allNegative) && node.should.length + node.mustNot.length > 0;
+  if (node.kind === 'or') return node.children.every(allNegative);
+  return false;
 }

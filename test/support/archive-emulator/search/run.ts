@@ -5,7 +5,7 @@ import type { JsonObject } from '../serialize.js';
 import type { EmulatorDocument } from '../types.js';
 import { tantivySnippet, whooshHighlights, type HighlightTerm } from './highlight.js';
 import { correctQuery, highlightTerms, indexDocument, Matcher, type IndexedDocument } from './match.js';
-import { analyze, parseQuery, type QueryNode } from './query-parser.js';
+import { fold, parseQuery, type QueryNode } from './query-parser.js';
 
 /** An answer that ends the request early (400 / 403), already in Paperless's form. */
 export interface SearchRefusal {
@@ -27,6 +27,8 @@ export type SearchOutcome =
       readonly correctedQuery: string | null;
       /** `__search_hit__` of the hit at 0-based position `index` of `hits`. */
       hitJson(index: number): JsonObject;
+      /** The answer when a page with hits is asked for: 3.0.5's `text` highlighting fails to parse the term. */
+      readonly highlightRefusal: SearchRefusal | null;
     }
   | { readonly ok: false; readonly refusal: SearchRefusal };
 
@@ -52,6 +54,8 @@ export function isSearchRequest(params: ReadonlyMap<string, string>, profile: Ve
 
 interface Matched {
   readonly hits: Hit[];
+  /** 3.0.5 `text`: the highlight query could not be parsed (fails only for a page with hits). */
+  readonly highlightFails?: boolean;
   readonly terms: readonly HighlightTerm[];
   readonly correctedQuery: string | null;
   /** Tantivy scores more_like_id results 0.0. */
@@ -75,27 +79,50 @@ function moreLikeThis(target: EmulatorDocument, corpus: readonly IndexedDocument
   return { hits, terms: keyTerms.map((text) => ({ text, prefix: false })), correctedQuery: null, zeroScores: true };
 }
 
+/** The simple fields' analyzer (`_tokenizer.py` @3.0.5): `\S+` chunks, lower-cased, folded to ASCII. */
+function simpleChunks(text: string): string[] {
+  return fold(text.toLowerCase()).split(/\s+/u).filter((chunk) => chunk !== '');
+}
+
+const simpleCache = new WeakMap<EmulatorDocument, { readonly title: string; readonly content: string; readonly chunks: { title: string[]; content: string[] } }>();
+
+function simpleFields(doc: EmulatorDocument): { title: string[]; content: string[] } {
+  const cached = simpleCache.get(doc);
+  if (cached !== undefined && cached.title === doc.title && cached.content === doc.content) return cached.chunks;
+  const chunks = { title: simpleChunks(doc.title), content: simpleChunks(doc.content) };
+  simpleCache.set(doc, { title: doc.title, content: doc.content, chunks });
+  return chunks;
+}
+
 /**
- * 3.0.5 `text` / `title_search`: the first token matches inside a word (`.*tok.*`), later
- * tokens must start the following words (a regex phrase), in the title (boost 2) or the
- * content. Regex queries score a constant per field.
+ * 3.0.5 `text` / `title_search` (`_query.py`): over chunks of non-space characters, the first
+ * token matches inside a chunk (`.*tok.*`), later tokens must start the following chunks (a regex
+ * phrase), in the title (boost 2) or the content. Regex queries score a constant per field.
+ * Highlighting (`text` only) parses the tokens, `+`/`-` turned into spaces, with the strict query
+ * parser: punctuation it rejects fails the request whenever the page has hits.
  */
-function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedDocument[]): Matched {
-  const tokens = analyze(value, true);
+function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedDocument[], today: string): Matched {
+  const tokens = simpleChunks(value);
   const hits: Hit[] = [];
-  const phraseIn = (words: readonly string[]): boolean => {
+  const phraseIn = (chunks: readonly string[]): boolean => {
     if (tokens.length === 0) return false;
-    for (let i = 0; i + tokens.length <= words.length; i++) {
-      if (tokens.every((t, k) => (k === 0 ? (words[i] ?? '').includes(t) : (words[i + k] ?? '').startsWith(t)))) return true;
+    for (let i = 0; i + tokens.length <= chunks.length; i++) {
+      if (tokens.every((t, k) => (k === 0 ? (chunks[i] ?? '').includes(t) : (chunks[i + k] ?? '').startsWith(t)))) return true;
     }
     return false;
   };
   for (const d of corpus) {
-    const score = (phraseIn(d.fields.title) ? 2 : 0) + (!titleOnly && phraseIn(d.fields.content) ? 1 : 0);
+    const fields = simpleFields(d.doc);
+    const score = (phraseIn(fields.title) ? 2 : 0) + (!titleOnly && phraseIn(fields.content) ? 1 : 0);
     if (score > 0) hits.push({ doc: d.doc, score });
   }
+  if (titleOnly) return { hits, terms: [], correctedQuery: null, zeroScores: false };
   // The highlight query is a plain term query on content: substring-only matches give "".
-  return { hits, terms: titleOnly ? [] : tokens.map((text) => ({ text, prefix: false })), correctedQuery: null, zeroScores: false };
+  const highlightQuery = simpleChunks(value.replace(/[-+]/g, ' ')).join(' ');
+  const parsed = highlightQuery === '' ? null : parseQuery(highlightQuery, 'tantivy', today);
+  if (parsed !== null && !parsed.ok) return { hits, terms: [], correctedQuery: null, zeroScores: false, highlightFails: true };
+  const terms = parsed?.node === null || parsed === null ? [] : highlightTerms(parsed.node);
+  return { hits, terms, correctedQuery: null, zeroScores: false };
 }
 
 function match(params: ReadonlyMap<string, string>, profile: VersionProfile, corpus: readonly IndexedDocument[], data: Dataset, today: string): Matched | SearchRefusal {
@@ -106,9 +133,9 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
   const query = params.get('query');
   if (query === undefined) {
     const text = tantivy ? params.get('text') : undefined;
-    if (text !== undefined) return simpleText(text, false, corpus);
+    if (text !== undefined) return simpleText(text, false, corpus, today);
     const title = tantivy ? params.get('title_search') : undefined;
-    if (title !== undefined) return simpleText(title, true, corpus);
+    if (title !== undefined) return simpleText(title, true, corpus, today);
     const raw = params.get('more_like_id') ?? '';
     const target = /^\d+$/.test(raw) ? data.documents.find((d) => d.id === Number(raw)) : undefined;
     if (target === undefined) {
@@ -147,9 +174,13 @@ function usefulCorrection(query: string, node: QueryNode, corpus: readonly Index
  * Full-text search over the documents the ORM filters kept. Relevance order is score
  * descending, then id ascending.
  */
-export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset, params: ReadonlyMap<string, string>, profile: VersionProfile, today: string): SearchOutcome {
+export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset, params: ReadonlyMap<string, string>, profile: VersionProfile, today: string, broken = false): SearchOutcome {
   const corpus = candidates.map((d) => indexDocument(d, data, profile.engine === 'tantivy'));
   const matched = match(params, profile, corpus, data, today);
+  // The two-modes check comes before the search itself; any exception inside it is a 400.
+  if (broken && !('status' in matched && matched.status === 400 && matched.contentType.startsWith('application/json') && matched.body.includes('Specify only one'))) {
+    return { ok: false, refusal: LISTING_ERROR };
+  }
   if ('status' in matched) return { ok: false, refusal: matched };
   const tantivy = profile.engine === 'tantivy';
   const ordering = params.get('ordering');
@@ -177,6 +208,7 @@ export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset
     ok: true,
     hits: finalHits,
     correctedQuery: matched.correctedQuery,
+    highlightRefusal: matched.highlightFails === true ? LISTING_ERROR : null,
     hitJson(index: number): JsonObject {
       const hit = finalHits[index];
       if (hit === undefined) return {};
