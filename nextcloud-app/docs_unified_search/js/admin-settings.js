@@ -1,0 +1,184 @@
+'use strict';
+(function () {
+  // This server's page puts the request token in a meta tag, Nextcloud's pages on <head>;
+  // Nextcloud's settings section names its own routes on the element that holds the form.
+  var meta = document.querySelector('meta[name="requesttoken"]');
+  var requestToken = meta ? meta.getAttribute('content') : document.head.getAttribute('data-requesttoken');
+  var root = document.getElementById('dus-admin');
+  var base = (root && root.getAttribute('data-settings-url')) || '/apps/docs_unified_search/settings';
+  var confirmUrl = (root && root.getAttribute('data-confirm-url')) || '/login/confirm';
+  var $ = function (id) { return document.getElementById(id); };
+
+  function call(method, url, body) {
+    var headers = { 'requesttoken': requestToken, 'Accept': 'application/json' };
+    var init = { method: method, headers: headers, credentials: 'same-origin' };
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      init.body = new URLSearchParams(body).toString();
+    }
+    return fetch(url, init).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        return { status: response.status, data: data };
+      });
+    });
+  }
+
+  function confirmPassword() {
+    return new Promise(function (resolve) {
+      var dialog = $('dus-confirm');
+      var input = $('dus-confirm-password');
+      var error = $('dus-confirm-error');
+      error.textContent = '';
+      input.value = '';
+      function finish(ok) {
+        $('dus-confirm-form').onsubmit = null;
+        $('dus-confirm-cancel').onclick = null;
+        dialog.close();
+        resolve(ok);
+      }
+      $('dus-confirm-cancel').onclick = function () { finish(false); };
+      $('dus-confirm-form').onsubmit = function (event) {
+        event.preventDefault();
+        fetch(confirmUrl, {
+          method: 'POST', credentials: 'same-origin',
+          headers: { 'requesttoken': requestToken, 'Content-Type': 'application/json', 'Accept': 'application/json' },
+          body: JSON.stringify({ password: input.value })
+        }).then(function (response) {
+          if (response.ok) { finish(true); return; }
+          error.textContent = response.status === 429 ? 'Too many failed attempts. Try again later.' : 'Wrong password.';
+        });
+      };
+      dialog.showModal();
+      input.focus();
+    });
+  }
+
+  /** Calls a route; on a missing password confirmation asks for the password once and retries. */
+  function confirmedCall(method, url, body) {
+    return call(method, url, body).then(function (result) {
+      // This server names the code; Nextcloud's own confirmation check answers with its message.
+      if (result.status === 403 && result.data && (result.data.code === 'password_confirmation_required' || result.data.message === 'Password confirmation is required')) {
+        return confirmPassword().then(function (ok) {
+          return ok ? call(method, url, body) : { status: 0, data: { message: 'Cancelled: the password was not confirmed.', code: 'cancelled' } };
+        });
+      }
+      return result;
+    });
+  }
+
+  function showError(element, data) {
+    var message = (data && data.message) || 'The request failed.';
+    element.textContent = message + (data && data.code ? ' (' + data.code + ')' : '');
+  }
+
+  function showSettings(s) {
+    $('dus-url').value = s.url || '';
+    $('dus-token').value = '';
+    $('dus-owner').value = s.archiveOwner || '';
+    $('dus-owner').placeholder = s.syncAccount || '';
+    $('dus-allow-local').checked = !!s.allowLocal;
+    $('dus-always-search').checked = !!s.alwaysSearch;
+    var state = $('dus-token-state');
+    state.className = 'badge' + (s.tokenConfigured && !s.tokenUnreadable ? '' : ' bad');
+    state.textContent = s.tokenUnreadable ? "The stored token can't be decrypted: enter it again" : s.tokenConfigured ? 'A token is stored' : 'No token stored';
+    $('dus-token').placeholder = s.tokenConfigured ? 'Leave blank to keep the stored token' : 'Token of the archive account the search uses';
+  }
+
+  function loadHistory() {
+    call('GET', base + '/diagnostics').then(function (result) {
+      var list = $('dus-history');
+      list.textContent = '';
+      var entries = (result.data && result.data.entries) || [];
+      if (result.status !== 200) { var failed = document.createElement('li'); failed.textContent = 'The history could not be loaded.'; list.appendChild(failed); return; }
+      if (entries.length === 0) { var none = document.createElement('li'); none.textContent = 'No problems recorded.'; list.appendChild(none); return; }
+      entries.forEach(function (entry) {
+        var item = document.createElement('li');
+        var when = String(entry.at || '').replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+        var status = entry.status ? ' (HTTP ' + entry.status + ')' : '';
+        item.textContent = when + ' – ' + String(entry.code) + status + ': ' + String(entry.message || '');
+        list.appendChild(item);
+      });
+    });
+  }
+
+  $('dus-settings').addEventListener('submit', function (event) {
+    event.preventDefault();
+    $('dus-status').textContent = '';
+    $('dus-error').textContent = '';
+    var body = {
+      url: $('dus-url').value,
+      token: $('dus-token').value,
+      archiveOwner: $('dus-owner').value,
+      allowLocal: $('dus-allow-local').checked ? 'true' : 'false',
+      alwaysSearch: $('dus-always-search').checked ? 'true' : 'false'
+    };
+    $('dus-save').disabled = true;
+    confirmedCall('POST', base, body).then(function (result) {
+      $('dus-save').disabled = false;
+      $('dus-token').value = '';
+      if (result.status === 200) {
+        showSettings(result.data);
+        var v = result.data.docsVersion ? ' Archive server ' + result.data.docsVersion + ', API ' + (result.data.docsApiVersion || '?') + '.' : '';
+        $('dus-status').textContent = 'Saved: the archive server answered.' + v;
+        loadHistory();
+      } else {
+        showError($('dus-error'), result.data);
+      }
+    });
+  });
+
+  $('dus-disconnect').addEventListener('click', function () {
+    $('dus-status').textContent = '';
+    $('dus-error').textContent = '';
+    confirmedCall('DELETE', base).then(function (result) {
+      if (result.status === 200) {
+        showSettings(result.data);
+        $('dus-status').textContent = 'Disconnected: settings, token and history deleted.';
+        loadHistory();
+      } else {
+        showError($('dus-error'), result.data);
+      }
+    });
+  });
+
+  $('dus-clear-history').addEventListener('click', function () {
+    call('DELETE', base + '/diagnostics').then(function (result) {
+      if (result.status === 200) { $('dus-status').textContent = 'History cleared.'; loadHistory(); }
+      else showError($('dus-error'), result.data);
+    });
+  });
+
+  $('dus-try').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var out = $('dus-try-results');
+    out.textContent = '';
+    $('dus-try-error').textContent = '';
+    call('POST', base + '/try', { term: $('dus-try-term').value, user: $('dus-try-user').value }).then(function (result) {
+      if (result.status !== 200) { showError($('dus-try-error'), result.data); return; }
+      var docs = result.data.documents || [];
+      var summary = document.createElement('p');
+      summary.id = 'dus-try-summary';
+      summary.textContent = 'The archive server found ' + result.data.found + ' document(s); ' +
+        docs.filter(function (d) { return d.shown; }).length + ' of the ' + docs.length + ' listed show to ' + result.data.user + '.';
+      out.appendChild(summary);
+      if (result.data.note) {
+        var note = document.createElement('p');
+        note.id = 'dus-try-note';
+        note.textContent = result.data.note;
+        out.appendChild(note);
+      }
+      if (docs.length === 0) return;
+      var table = document.createElement('table');
+      var head = table.createTHead().insertRow();
+      ['ID', 'Title', 'Shown', 'Why not'].forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
+      var tbody = table.createTBody();
+      docs.forEach(function (d) {
+        var row = tbody.insertRow();
+        [String(d.id), d.title, d.shown ? 'yes' : 'no', d.whyNot || ''].forEach(function (text) { row.insertCell().textContent = text; });
+      });
+      out.appendChild(table);
+    });
+  });
+
+  loadHistory();
+})();

@@ -1,0 +1,103 @@
+<?php
+
+declare(strict_types=1);
+
+namespace OCA\DocsUnifiedSearch\Bridge;
+
+use OCA\DocsUnifiedSearch\AppInfo\Application;
+use OCP\Http\Client\IClientService;
+use OCP\IAppConfig;
+use Psr\Log\LoggerInterface;
+
+/**
+ * The signed channel to the docs-unified-search service (docs/bridge.md in its repository):
+ * every call names the acting Nextcloud user, the time, a nonce and whether Nextcloud confirmed
+ * the password, and carries an HMAC-SHA256 of those, the method, the path with its query and
+ * the body's SHA-256, keyed with the shared secret. Nothing is decided here.
+ */
+class BridgeClient {
+	/** A failing service is logged once per request, however many calls fail. */
+	private static bool $failureLogged = false;
+
+	public function __construct(
+		private IClientService $clients,
+		private IAppConfig $config,
+		private LoggerInterface $logger,
+	) {
+	}
+
+	public function serviceUrl(): string {
+		return rtrim($this->config->getValueString(Application::APP_ID, 'service_url', ''), '/');
+	}
+
+	/**
+	 * @param array<string, scalar> $query sent in this order; keys such as `widgets[]` as they are
+	 * @param array<string, mixed>|null $body sent as JSON
+	 * @return array{status: int, body: array<mixed>}|null null when the service is not set up or did not answer
+	 */
+	public function call(string $method, string $path, array $query, string $userId, bool $confirmed = false, ?array $body = null, int $timeout = 10): ?array {
+		$base = $this->serviceUrl();
+		$secret = $this->config->getValueString(Application::APP_ID, 'bridge_secret', '', true);
+		if ($base === '' || $secret === '') {
+			return $this->failed('the service_url or the bridge secret is not set');
+		}
+		$pairs = [];
+		foreach ($query as $key => $value) {
+			$pairs[] = rawurlencode((string)$key) . '=' . rawurlencode((string)$value);
+		}
+		$target = '/bridge' . $path . ($pairs === [] ? '' : '?' . implode('&', $pairs));
+		$payload = $body === null ? '' : json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+		$time = (string)time();
+		$nonce = bin2hex(random_bytes(16));
+		$flag = $confirmed ? '1' : '0';
+		$text = implode("\n", ['dus-bridge-v1', $method, $target, $userId, $time, $nonce, $flag, hash('sha256', $payload)]);
+		$headers = [
+			'Accept' => 'application/json',
+			'X-DUS-Bridge-User' => $userId,
+			'X-DUS-Bridge-Time' => $time,
+			'X-DUS-Bridge-Nonce' => $nonce,
+			'X-DUS-Bridge-Confirmed' => $flag,
+			'X-DUS-Bridge-Signature' => 'v1=' . hash_hmac('sha256', $text, $secret),
+		];
+		if ($body !== null) {
+			$headers['Content-Type'] = 'application/json';
+		}
+		try {
+			$response = $this->clients->newClient()->request($method, $base . $target, [
+				'headers' => $headers,
+				'body' => $payload,
+				'timeout' => $timeout,
+				'connect_timeout' => 3,
+				'http_errors' => false,
+				'allow_redirects' => false,
+				// The service runs beside Nextcloud, usually on loopback: an address the admin named.
+				'nextcloud' => ['allow_local_address' => true],
+			]);
+		} catch (\Throwable $e) {
+			return $this->failed(get_class($e));
+		}
+		$raw = $response->getBody();
+		$decoded = json_decode(is_string($raw) ? $raw : (string)stream_get_contents($raw), true);
+		if (!is_array($decoded)) {
+			return $this->failed('the answer was not JSON (HTTP ' . $response->getStatusCode() . ')');
+		}
+		return ['status' => $response->getStatusCode(), 'body' => $decoded];
+	}
+
+	/** The `data` of an OCS answer with status 200, else null. */
+	public function ocsData(?array $answer): ?array {
+		if ($answer === null || $answer['status'] !== 200) {
+			return null;
+		}
+		$data = $answer['body']['ocs']['data'] ?? null;
+		return is_array($data) ? $data : null;
+	}
+
+	private function failed(string $why): ?array {
+		if (!self::$failureLogged) {
+			self::$failureLogged = true;
+			$this->logger->warning('The docs-unified-search service did not answer: ' . $why);
+		}
+		return null;
+	}
+}

@@ -1,0 +1,109 @@
+<?php
+
+declare(strict_types=1);
+
+namespace OCA\DocsUnifiedSearch\Dashboard;
+
+use OCA\DocsUnifiedSearch\AppInfo\Application;
+use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
+use OCP\Dashboard\IButtonWidget;
+use OCP\Dashboard\IConditionalWidget;
+use OCP\Dashboard\IIconWidget;
+use OCP\Dashboard\IReloadableWidget;
+use OCP\Dashboard\Model\WidgetButton;
+use OCP\Dashboard\Model\WidgetItem;
+use OCP\Dashboard\Model\WidgetItems;
+use OCP\IURLGenerator;
+use OCP\IUserSession;
+
+/**
+ * The dashboard widget `docs_unified_search-recent`: offered, listed and linked as the service
+ * says for the acting user. The "more" button is the list-full link: Nextcloud's dashboard
+ * shows it under a full list only.
+ */
+class RecentWidget implements IReloadableWidget, IButtonWidget, IIconWidget, IConditionalWidget {
+	public const ID = 'docs_unified_search-recent';
+	private const API = '/ocs/v2.php/apps/dashboard/api';
+
+	/** @var array<string, array<mixed>|false> the service's widget entry per user, for this request */
+	private array $listings = [];
+
+	public function __construct(
+		private BridgeClient $bridge,
+		private IURLGenerator $urls,
+		private IUserSession $session,
+	) {
+	}
+
+	public function getId(): string {
+		return self::ID;
+	}
+
+	public function getTitle(): string {
+		$user = $this->session->getUser();
+		$listing = $user === null ? false : $this->listing($user->getUID());
+		return is_array($listing) ? (string)($listing['title'] ?? self::ID) : self::ID;
+	}
+
+	public function getOrder(): int {
+		return 50;
+	}
+
+	public function getIconClass(): string {
+		return 'icon-docs_unified_search';
+	}
+
+	public function getIconUrl(): string {
+		return $this->urls->getAbsoluteURL($this->urls->imagePath(Application::APP_ID, 'app.svg'));
+	}
+
+	public function getUrl(): ?string {
+		return null;
+	}
+
+	public function load(): void {
+		// Items come through the API (v2); the dashboard renders them itself.
+	}
+
+	public function isEnabled(): bool {
+		$user = $this->session->getUser();
+		return $user !== null && is_array($this->listing($user->getUID()));
+	}
+
+	public function getReloadInterval(): int {
+		return 60;
+	}
+
+	public function getWidgetButtons(string $userId): array {
+		$listing = $this->listing($userId);
+		$buttons = [];
+		foreach (is_array($listing) ? ($listing['buttons'] ?? []) : [] as $button) {
+			$buttons[] = new WidgetButton((string)$button['type'], (string)$button['link'], (string)$button['text']);
+		}
+		return $buttons;
+	}
+
+	public function getItemsV2(string $userId, ?string $since = null, int $limit = 7): WidgetItems {
+		$query = ['widgets[]' => self::ID, 'limit' => $limit];
+		if ($since !== null && $since !== '') {
+			$query['sinceIds[' . self::ID . ']'] = $since;
+		}
+		$data = $this->bridge->ocsData($this->bridge->call('GET', self::API . '/v2/widget-items', $query, $userId, false, null, 8));
+		$list = $data[self::ID] ?? [];
+		$items = [];
+		foreach ($list['items'] ?? [] as $item) {
+			$items[] = new WidgetItem((string)$item['title'], (string)$item['subtitle'], (string)$item['link'], (string)$item['iconUrl'], (string)$item['sinceId'], (string)($item['overlayIconUrl'] ?? ''));
+		}
+		return new WidgetItems($items, (string)($list['emptyContentMessage'] ?? ''), (string)($list['halfEmptyContentMessage'] ?? ''));
+	}
+
+	/** @return array<mixed>|false */
+	private function listing(string $userId): array|false {
+		if (!array_key_exists($userId, $this->listings)) {
+			$data = $this->bridge->ocsData($this->bridge->call('GET', self::API . '/v1/widgets', [], $userId, false, null, 5));
+			$entry = $data[self::ID] ?? null;
+			$this->listings[$userId] = is_array($entry) ? $entry : false;
+		}
+		return $this->listings[$userId];
+	}
+}
