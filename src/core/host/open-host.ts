@@ -31,11 +31,13 @@ export interface OpenHostOptions {
    * long-running process (`serve`); a one-shot command would spend more building it than one scan.
    */
   readonly markerIndex?: boolean;
+  /** How long a locked SQLite file is waited for (default `SQLITE_BUSY_WAIT_MS`, 3 s); tests shorten it. */
+  readonly busyWaitMs?: number;
 }
 
 export async function openHost(location: HostLocation, options: OpenHostOptions = {}): Promise<HostAdapter> {
   const located = await locateHost(location, options);
-  const sql = await openSqlClient(located.params);
+  const sql = await openSqlClient(located.params, options.busyWaitMs === undefined ? {} : { busyWaitMs: options.busyWaitMs });
   try {
     const schema = await checkSchema(sql);
     return new DatabaseHost(sql, located, schema.nestedGroups, await presentBackendTables(sql), options);

@@ -13,10 +13,21 @@ const PREPARED_STATEMENTS = 128;
  * Nothing here ever writes: SQLite is opened read-only, PostgreSQL and MariaDB sessions are
  * switched to read-only transactions before the first statement.
  */
-export async function openSqlClient(params: ConnectionParams): Promise<SqlClient> {
+export interface SqlClientOptions {
+  /**
+   * How long a SQLite statement waits for a lock another connection holds (Nextcloud writing)
+   * before it fails; default the spec's 3-second search budget.
+   */
+  readonly busyWaitMs?: number;
+}
+
+/** A SQLite file in use answers "database is locked" while Nextcloud writes: waited for, up to the budget. */
+export const SQLITE_BUSY_WAIT_MS = 3_000;
+
+export async function openSqlClient(params: ConnectionParams, options: SqlClientOptions = {}): Promise<SqlClient> {
   switch (params.dialect) {
     case 'sqlite':
-      return openSqlite(params);
+      return openSqlite(params, options.busyWaitMs ?? SQLITE_BUSY_WAIT_MS);
     case 'pgsql':
       return openPostgres(params);
     case 'mysql':
@@ -56,7 +67,35 @@ function errorText(error: unknown): string {
   return String(error);
 }
 
-async function openSqlite(params: ConnectionParams): Promise<SqlClient> {
+/** SQLITE_BUSY (5) or SQLITE_LOCKED (6), extended codes included: another connection holds the lock. */
+function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  if (typeof code === 'number') return (code & 0xff) === 5 || (code & 0xff) === 6;
+  return /database is locked|database table is locked|database is busy/i.test(errorText(error));
+}
+
+/**
+ * Runs a SQLite call, and while another connection holds the lock, runs it again after a short
+ * pause, up to `budgetMs`. The pauses are timers, not SQLite's own busy handler: node:sqlite is
+ * synchronous, and its handler would stop `serve` answering anyone while it waits.
+ */
+async function whileBusy<T>(params: ConnectionParams, budgetMs: number, call: () => T): Promise<T> {
+  const started = Date.now();
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return call();
+    } catch (error) {
+      if (!isSqliteBusy(error)) throw error;
+      const left = budgetMs - (Date.now() - started);
+      if (left <= 0) {
+        throw unreachable(params, `another connection (Nextcloud writing) kept it locked for ${(budgetMs / 1000).toFixed(1)} s; try again when the host is less busy (${errorText(error)})`, error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+    }
+  }
+}
+
+async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise<SqlClient> {
   const file = params.file ?? '';
   if (file === '' || !existsSync(file)) {
     throw unreachable(params, 'the file does not exist (check datadirectory and dbname in config.php, or the sqlite:// URL)', undefined);
@@ -67,9 +106,15 @@ async function openSqlite(params: ConnectionParams): Promise<SqlClient> {
     db = new DatabaseSync(file, { readOnly: true });
     // Reference §5: the host runs every SQLite connection with case-sensitive LIKE.
     db.exec('PRAGMA case_sensitive_like = ON');
-    db.prepare('SELECT count(*) AS n FROM sqlite_master').get();
   } catch (error) {
     throw unreachable(params, errorText(error), error);
+  }
+  const checking = db;
+  try {
+    await whileBusy(params, busyWaitMs, () => checking.prepare('SELECT count(*) AS n FROM sqlite_master').get());
+  } catch (error) {
+    checking.close();
+    throw error instanceof DusError ? error : unreachable(params, errorText(error), error);
   }
   const opened = db;
   const statements = new Map<string, StatementSync>();
@@ -86,7 +131,7 @@ async function openSqlite(params: ConnectionParams): Promise<SqlClient> {
   class SqliteClient extends CountingClient {
     readonly dialect = 'sqlite' as const;
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
-      return prepared(sql).all(...values) as SqlRow[];
+      return whileBusy(params, busyWaitMs, () => prepared(sql).all(...values) as SqlRow[]);
     }
     async close(): Promise<void> {
       if (opened.isOpen) opened.close();
