@@ -45,6 +45,7 @@ function failingWrites(real: SettingsStore): SettingsStore {
   return {
     directory: real.directory,
     read: () => real.read(),
+    readWithoutRefusedUrl: () => real.readWithoutRefusedUrl(),
     get: (key) => real.get(key),
     update: () => {
       throw new Error('ENOSPC: no space left on device');

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DusError } from '../src/core/errors.js';
@@ -75,9 +75,12 @@ describe('settings store', () => {
     expect(store.read().docs_url).toBe('https://p.example.com');
   });
 
-  test('a directory it has to create, even for a first read, is private', () => {
+  test('a first read creates nothing; the directory the first write creates is private', () => {
     const dir = join(freshDir(), 'nested', 'config');
-    expect(new FileSettingsStore(dir).read()).toEqual({});
+    const store = new FileSettingsStore(dir);
+    expect(store.read()).toEqual({});
+    expect(existsSync(dir)).toBe(false);
+    store.update({ always_search: true });
     expect([statSync(dir).mode & 0o777, statSync(join(dir, '..')).mode & 0o777]).toEqual([0o700, 0o700]);
   });
 
@@ -95,6 +98,10 @@ describe('settings store', () => {
     ['not JSON', '{ "docs_url": ', /broken/],
     ['a wrong type', '{ "allow_local": "yes" }', /allow_local must be boolean/],
     ['an unknown key', '{ "docs_urll": "x" }', /unknown key "docs_urll"/],
+    ['an array', '[]', /must be object/],
+    ['an array with a key', '[{ "docs_url": "https://p.example.com" }]', /must be object/],
+    ['null', 'null', /must be object/],
+    ['a number', '1', /must be object/],
   ])('a hand-broken file (%s) gives an internal error naming the file', (_what, content, reason) => {
     const dir = freshDir();
     writeFileSync(join(dir, 'settings.json'), content);
@@ -103,6 +110,35 @@ describe('settings store', () => {
     expect(error.message).toContain(join(dir, 'settings.json'));
     expect(error.message).toMatch(reason);
     expect(error.message).not.toMatch(/\n\s+at /);
+  });
+
+  test.each([
+    ['file:///etc/passwd', 'unsupported_scheme'],
+    ['ftp://p.example.com', 'unsupported_scheme'],
+    ['p.example.com', 'invalid_url'],
+    ['https://user:pw@p.example.com', 'url_extras'],
+    ['https://p.example.com/?q=1', 'url_extras'],
+    ['https://bücher.example', 'host_not_ascii'],
+  ])('a hand-edited docs_url %s is refused on reading with the code setup gives it (%s)', (url, code) => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ docs_url: url, always_search: true }));
+    const store = new FileSettingsStore(dir);
+    for (const read of [() => store.read(), () => store.get('always_search')]) {
+      const error = failureOf(read);
+      expect(error.code).toBe(code);
+      expect(error.message).toContain(join(dir, 'settings.json'));
+      expect(error.message).toContain('Run setup --url=URL');
+    }
+    // Its repair is not blocked: the save that replaces it reads the rest, a delete removes it.
+    expect(store.readWithoutRefusedUrl()).toEqual({ always_search: true });
+    expect(store.delete(['docs_url', 'docs_version'])).toEqual(['docs_url']);
+    expect(store.read()).toEqual({ always_search: true });
+  });
+
+  test('a hand-edited docs_url the rules accept is read in its stored form', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ docs_url: ' HTTPS://P.Example.com:443/paperless/ ' }));
+    expect(new FileSettingsStore(dir).read()).toEqual({ docs_url: 'https://p.example.com/paperless' });
   });
 
   test('a lock held by a live process makes a writer give up after its timeout with a clear error', () => {

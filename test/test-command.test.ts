@@ -106,3 +106,35 @@ describe('test', () => {
     expect(result.out).toContain('Exit codes');
   });
 });
+
+describe('stored settings read by the rules of saving them', () => {
+  test('a settings file holding [] is broken, not "not configured"', async () => {
+    const dir = await configured();
+    writeFileSync(settingsPath(dir), '[]');
+    const result = await run(dir, ['test']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[internal\]: The settings file \S+settings\.json is broken \(the file must be object\)/);
+  });
+
+  test('a hand-edited file:///etc/passwd URL: unsupported_scheme, nothing sent; setup with the token repairs it', async () => {
+    const dir = await configured();
+    const stored = settingsOf(dir);
+    writeFileSync(settingsPath(dir), JSON.stringify({ ...stored, docs_url: 'file:///etc/passwd' }));
+    const before = archive.requests.length;
+    const result = await run(dir, ['test']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unsupported_scheme\]: The settings file \S+settings\.json holds a docs_url that setup would refuse/);
+    expect(archive.requests.length).toBe(before);
+    const repaired = await run(dir, ['setup', `--url=${archive.url}`, '--token-stdin'], { stdin: TOKEN });
+    expect(repaired).toMatchObject({ code: 0, err: '' });
+    expect(settingsOf(dir)).toMatchObject({ docs_url: archive.url, allow_local: true });
+    expect((await run(dir, ['test'])).code).toBe(0);
+  });
+
+  test('config:app:delete removes a refused docs_url', async () => {
+    const dir = await configured();
+    writeFileSync(settingsPath(dir), JSON.stringify({ ...settingsOf(dir), docs_url: 'ftp://p.example.com' }));
+    expect(await run(dir, ['config:app:delete', 'docs_unified_search', 'docs_url', '--error-if-not-exists'])).toMatchObject({ code: 0, err: '' });
+    expect(await run(dir, ['test'])).toMatchObject({ code: 1, err: expect.stringMatching(/^Error \[not_configured\]/) });
+  });
+});

@@ -29,7 +29,8 @@ export const command: CommandSpec = {
       if (app !== APP_ID) throw new DusError('config_refused', `This suite holds only the keys of ${APP_ID}; ${app} is not one of them.`);
       const service = openContext(serviceOptionsOf(context));
       try {
-        const isSet = isAppConfigKey(name) && service.settings.get(name) !== undefined;
+        // Deleted without reading it through the rules first: deleting a stored value the rules refuse is its repair.
+        const isSet = (isAppConfigKey(name) ? service.settings.delete([name]) : []).length > 0;
         if (!isSet && options.errorIfNotExists === true) {
           const said = `Config ${name} of app ${app} could not be deleted because it did not exist`;
           // occ's own line on stderr; JSON reports it as the failure it is.
@@ -37,7 +38,6 @@ export const command: CommandSpec = {
           out.io.stderr.write(`${line(context.globals, said)}\n`);
           return EXIT_FAILURE;
         }
-        if (isSet && isAppConfigKey(name)) service.settings.delete([name]);
         if (out.format !== 'plain') out.json({ app, key: name, deleted: isSet });
         else out.io.stdout.write(`${line(context.globals, `Config value ${name} of app ${app} deleted`)}\n`);
         return EXIT_OK;

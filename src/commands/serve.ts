@@ -58,7 +58,7 @@ async function openCache(url: string | undefined, keyPrefix: string | undefined)
 
 /** config.php's `passwordsalt` (only legacy 60-character hashes use it); '' when the host is a database URL. */
 async function legacySaltOf(service: ServiceContext, given: ReturnType<typeof serviceOptionsOf>): Promise<string> {
-  const location = effectiveHostLocation(service.settings.read(), given.hostLocation);
+  const location = effectiveHostLocation(service.settings.readWithoutRefusedUrl(), given.hostLocation);
   if (location.nextcloudDir === undefined) return '';
   const config = await readNextcloudConfig(location.nextcloudDir).catch(() => null);
   const salt = config?.passwordsalt;

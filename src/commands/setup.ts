@@ -100,7 +100,7 @@ export const command: CommandSpec = {
       };
       const service = openContext(serviceOptionsOf(context));
       try {
-        const location = effectiveHostLocation(service.settings.read(), input.hostLocation);
+        const location = effectiveHostLocation(service.settings.readWithoutRefusedUrl(), input.hostLocation);
         if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
           throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
         }

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuditLog } from './context-types.js';
+import { withFileAccess } from './settings/file-access.js';
 import { APP_ID } from './version.js';
 
 /**
@@ -26,7 +27,10 @@ export class FileAuditLog implements AuditLog {
       ...(event.user === undefined ? {} : { user: event.user }),
       ...(event.detail === undefined ? {} : { detail: event.detail }),
     };
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    // Required: an administrator acting as a user leaves a trace, or the action does not happen.
+    withFileAccess(this.path, 'write', () => {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    });
   }
 }

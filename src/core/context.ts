@@ -10,6 +10,7 @@ import { openHost } from './host/open-host.js';
 import type { HostAdapter } from './host/types.js';
 import { createLogger, type Logger } from './log.js';
 import { FileCredentialStore } from './settings/credential-store.js';
+import { withFileAccess } from './settings/file-access.js';
 import { effectiveHostLocation } from './settings/host-location.js';
 import { AUDIT_FILE, configDirectory, LOG_FILE } from './settings/paths.js';
 import { FileSettingsStore } from './settings/settings-store.js';
@@ -46,7 +47,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
   const env = options.env ?? process.env;
   const directory = configDirectory(options.configDir, env);
   // Private before anything (the log first) creates it with the default mode.
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  withFileAccess(directory, 'create', () => mkdirSync(directory, { recursive: true, mode: 0o700 }));
   const level = env.DUS_LOG_LEVEL;
   const logger = createLogger({ destination: options.logFile ?? join(directory, LOG_FILE), ...(level === undefined || level === '' ? {} : { level }) });
   const settings = new FileSettingsStore(directory);
@@ -58,7 +59,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
 
   function host(): Promise<HostAdapter> {
     hostPromise ??= (async () => {
-      const location = effectiveHostLocation(settings.read(), options.hostLocation);
+      const location = effectiveHostLocation(settings.readWithoutRefusedUrl(), options.hostLocation);
       if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
         throw new DusError('host_config', 'Where the host is is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
       }

@@ -40,6 +40,7 @@ export const LOCAL_ERROR_CODES = [
   'config_refused',
   'unsupported_share',
   'cache_unreachable',
+  'config_access',
 ] as const;
 
 export type ArchiveErrorCode = (typeof ARCHIVE_ERROR_CODES)[number];

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { APP_ID } from './version.js';
@@ -24,8 +24,25 @@ export function createLogger(options: LogOptions): Logger {
   if (options.destination === '-') {
     return pino({ level, base }, pino.destination({ fd: 2, sync: true }));
   }
-  mkdirSync(dirname(options.destination), { recursive: true });
-  return pino({ level, base }, pino.destination({ dest: options.destination, mkdir: true, sync: true }));
+  const fd = openLogFile(options.destination);
+  return pino({ level, base }, pino.destination({ fd: fd ?? 2, sync: true }));
+}
+
+/**
+ * The log file opened for appending, created private (0600 whatever the umask: the mode given
+ * at creation is only ever narrowed by it). A log that cannot be opened (a read-only or foreign
+ * config directory) must not stop the commands that only read: its lines go to standard error
+ * after one warning line, and null is returned.
+ */
+function openLogFile(path: string): number | null {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    return openSync(path, 'a', 0o600);
+  } catch (error: unknown) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    writeSync(2, `Warning: the host log ${path} cannot be written (${code}); its lines go to standard error instead.\n`);
+    return null;
+  }
 }
 
 export const LOG_MESSAGES = {

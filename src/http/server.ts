@@ -50,7 +50,7 @@ interface Failure {
 
 /** Status for the core's codes: settings and archive refusals are the caller's to correct (400). */
 function statusOfCore(code: string): number {
-  if (code === 'internal' || code === 'host_unreachable' || code === 'host_schema' || code === 'host_config') return 500;
+  if (code === 'internal' || code === 'host_unreachable' || code === 'host_schema' || code === 'host_config' || code === 'config_access') return 500;
   return 400;
 }
 

@@ -14,6 +14,8 @@ export interface ProcessRunOptions {
   readonly gid?: number;
   /** The umask the child starts with, e.g. '000' or '022'. */
   readonly umask?: string;
+  /** A directory the child sees mounted read-only (its own mount namespace: see `readOnlyMountMissing`). */
+  readonly readOnly?: string;
 }
 
 export interface ProcessRun {
@@ -24,7 +26,9 @@ export interface ProcessRun {
 
 /** Runs the built CLI in a process of its own, as a user runs it from a shell. */
 export function runCliProcess(args: readonly string[], options: ProcessRunOptions = {}): Promise<ProcessRun> {
-  const command = options.umask === undefined ? [process.execPath, BUILT_CLI, ...args] : ['/bin/sh', '-c', 'umask "$0" && exec "$@"', options.umask, process.execPath, BUILT_CLI, ...args];
+  const cli = [process.execPath, BUILT_CLI, ...args];
+  let command = options.umask === undefined ? cli : ['/bin/sh', '-c', 'umask "$0" && exec "$@"', options.umask, ...cli];
+  if (options.readOnly !== undefined) command = ['unshare', '-m', '/bin/sh', '-c', 'mount --bind -o ro "$0" "$0" && exec "$@"', options.readOnly, ...command];
   const [file = process.execPath, ...rest] = command;
   return new Promise((done, fail) => {
     const child = spawn(file, rest, {
@@ -64,4 +68,10 @@ export function unprivilegedAccount(name = 'nobody'): Account | string {
   const group = spawnSync('id', ['-g', name], { encoding: 'utf8' });
   if (id.status !== 0 || group.status !== 0) return `there is no account ${name} on this machine`;
   return { name, uid: Number(id.stdout.trim()), gid: Number(group.stdout.trim()) };
+}
+
+/** Why a read-only mount cannot be made for a child here, or null when it can (root with CAP_SYS_ADMIN). */
+export function readOnlyMountMissing(): string | null {
+  const probe = spawnSync('unshare', ['-m', '/bin/sh', '-c', 'mount --bind -o ro /tmp /tmp && ! touch /tmp/.dus-ro-probe 2>/dev/null'], { encoding: 'utf8' });
+  return probe.status === 0 ? null : `no read-only bind mount in a private mount namespace (unshare -m; needs root): ${probe.stderr.trim() || `exit ${String(probe.status)}`}`;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { LOG_MESSAGES } from '../log.js';
 import { writePrivateFileAtomic } from './atomic-file.js';
+import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { ensureInstanceSecret, readInstanceSecret } from './instance-secret.js';
 import { CREDENTIALS_FILE } from './paths.js';
 import type { CredentialSnapshot, CredentialStore, StoredToken } from './types.js';
@@ -89,11 +90,11 @@ export class FileCredentialStore implements CredentialStore {
       tag: cipher.getAuthTag().toString('base64'),
       data: data.toString('base64'),
     };
-    writePrivateFileAtomic(this.path, `${JSON.stringify(record)}\n`);
+    this.#write(`${JSON.stringify(record)}\n`);
   }
 
   delete(): void {
-    rmSync(this.path, { force: true });
+    withFileAccess(this.path, 'write', () => rmSync(this.path, { force: true }));
   }
 
   snapshot(): CredentialSnapshot {
@@ -102,15 +103,19 @@ export class FileCredentialStore implements CredentialStore {
 
   restore(snapshot: CredentialSnapshot): void {
     if (snapshot.record === null) this.delete();
-    else writePrivateFileAtomic(this.path, snapshot.record);
+    else this.#write(snapshot.record);
+  }
+
+  #write(text: string): void {
+    withFileAccess(this.path, 'write', () => writePrivateFileAtomic(this.path, text));
   }
 
   #readRecord(): string | null {
     try {
       return readFileSync(this.path, 'utf8');
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+      if (errnoOf(error) === 'ENOENT') return null;
+      throw fileAccessError(error, this.path, 'read') ?? error;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../context-types.js';
-import { DusError, messageOf } from '../errors.js';
+import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import { DISCONNECT_KEYS } from './types.js';
 
@@ -14,7 +14,9 @@ export function disconnect(context: ServiceContext): void {
       context.credentials.delete();
     });
   } catch (error: unknown) {
-    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed('internal'));
-    throw new DusError('internal', 'The settings could not be deleted. The host log has the detail.', { cause: error });
+    // A file that cannot be written names itself; anything else is a bug to look up in the log.
+    const failure = isDusError(error) && error.code === 'config_access' ? error : new DusError('internal', 'The settings could not be deleted. The host log has the detail.', { cause: error });
+    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed(failure.code));
+    throw failure;
   }
 }

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { DusError } from '../errors.js';
+import { withFileAccess } from './file-access.js';
 
 /**
  * A cross-process lock on a file path, taken synchronously because the settings store's
@@ -59,7 +60,7 @@ function tryCreate(lockPath: string): boolean {
 function acquire(lockPath: string, options: LockOptions): void {
   const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   for (;;) {
-    if (tryCreate(lockPath)) return;
+    if (withFileAccess(lockPath, 'write', () => tryCreate(lockPath))) return;
     if (!ownerAlive(lockPath)) {
       rmSync(lockPath, { force: true });
       continue;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { SECRET_FILE } from './paths.js';
 
 /**
@@ -11,12 +12,13 @@ import { SECRET_FILE } from './paths.js';
 export function readInstanceSecret(directory: string, env: NodeJS.ProcessEnv): Buffer | null {
   const fromEnv = env.DUS_SECRET;
   if (fromEnv !== undefined && fromEnv !== '') return Buffer.from(fromEnv, 'utf8');
+  const path = join(directory, SECRET_FILE);
   try {
-    const text = readFileSync(join(directory, SECRET_FILE), 'utf8').trim();
+    const text = readFileSync(path, 'utf8').trim();
     return text === '' ? null : Buffer.from(text, 'utf8');
   } catch (error: unknown) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    if (errnoOf(error) === 'ENOENT') return null;
+    throw fileAccessError(error, path, 'read') ?? error;
   }
 }
 
@@ -24,18 +26,20 @@ export function readInstanceSecret(directory: string, env: NodeJS.ProcessEnv): B
 export function ensureInstanceSecret(directory: string, env: NodeJS.ProcessEnv): Buffer {
   const existing = readInstanceSecret(directory, env);
   if (existing !== null) return existing;
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const path = join(directory, SECRET_FILE);
-  // A complete temporary file linked into place: the secret appears whole or not at all.
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flush: true });
-  try {
-    linkSync(temporary, path);
-  } catch (error: unknown) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    rmSync(temporary, { force: true });
-  }
+  withFileAccess(path, 'write', () => {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    // A complete temporary file linked into place: the secret appears whole or not at all.
+    const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(temporary, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flush: true });
+    try {
+      linkSync(temporary, path);
+    } catch (error: unknown) {
+      if (errnoOf(error) !== 'EEXIST') throw error;
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+  });
   const created = readInstanceSecret(directory, env);
   if (created === null) throw new Error(`The instance secret ${join(directory, SECRET_FILE)} is empty.`);
   return created;

@@ -68,7 +68,8 @@ async function resolveArchiveOwner(context: ServiceContext, owner: string): Prom
  * while storing puts the previous token back and leaves the settings file as it was.
  */
 export async function saveSettings(context: ServiceContext, input: SaveSettingsInput): Promise<SettingsResponse> {
-  const stored = context.settings.read();
+  // The stored URL is what this save replaces: one the URL rules refuse must not block it.
+  const stored = context.settings.readWithoutRefusedUrl();
   const url = normalizeArchiveUrl(input.url);
   const token = chooseToken(context, input.token, url);
   const allowLocal = input.allowLocal ?? stored.allow_local ?? false;
@@ -109,7 +110,7 @@ function store(context: ServiceContext, patchOver: (current: AppConfig) => Parti
   try {
     context.settings.transaction(() => {
       if (!token.fresh) checkKeptTokenUnchanged(context, url);
-      const patch = patchOver(context.settings.read());
+      const patch = patchOver(context.settings.readWithoutRefusedUrl());
       const previous = context.credentials.snapshot();
       try {
         if (token.fresh) context.credentials.save(token.token, originOf(url));
@@ -120,9 +121,11 @@ function store(context: ServiceContext, patchOver: (current: AppConfig) => Parti
       }
     });
   } catch (error: unknown) {
-    // A coded refusal (the token rule) is the answer itself; anything else is a failed write.
-    if (isDusError(error) && error.code !== 'internal') throw error;
-    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed('internal'));
-    throw new DusError('internal', 'The settings could not be saved; nothing was changed. The host log has the detail.', { cause: error });
+    // The token rule's refusal is the answer itself; a file that cannot be written names itself.
+    const coded = isDusError(error) && error.code !== 'internal';
+    if (coded && error.code !== 'config_access') throw error;
+    const failure = coded ? error : new DusError('internal', 'The settings could not be saved; nothing was changed. The host log has the detail.', { cause: error });
+    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed(failure.code));
+    throw failure;
   }
 }

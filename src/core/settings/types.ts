@@ -39,12 +39,22 @@ export const DISCONNECT_KEYS: readonly AppConfigKey[] = [
 ];
 
 export interface SettingsStore {
-  /** The whole stored configuration, validated. */
+  /**
+   * The whole stored configuration, validated by the rules of saving it: the schema, and the
+   * URL rules for `docs_url` (a refused URL throws with the rule's code, e.g. `unsupported_scheme`).
+   */
   read(): AppConfig;
+  /**
+   * The same, except that a `docs_url` the URL rules refuse is left out instead of thrown: for
+   * the uses that do not read it (where the host is) or replace it (setup), so a bad stored URL
+   * does not block its own repair.
+   */
+  readWithoutRefusedUrl(): AppConfig;
   get<K extends AppConfigKey>(key: K): AppConfig[K];
   /** Writes the given keys atomically; `undefined` values delete the key. */
   update(patch: Partial<AppConfig>): void;
-  delete(keys: readonly AppConfigKey[]): void;
+  /** Deletes the keys; returns those that were set. */
+  delete(keys: readonly AppConfigKey[]): AppConfigKey[];
   /**
    * Runs `work` holding the store's cross-process lock, so that a use case writing the
    * settings and the credential store together is never interleaved with another writer.
