@@ -102,6 +102,12 @@ function lex(query: string, strict: boolean): Token[] {
       i++;
     } else if (c === '"') {
       tokens.push({ t: 'word', field: null, value: readQuoted(), quoted: true });
+    } else if (strict && c === "'") {
+      // Tantivy takes single quotes as a phrase too; an unclosed one fails.
+      const end = query.indexOf("'", i + 1);
+      if (end === -1) throw new QuerySyntaxError('unterminated quote');
+      tokens.push({ t: 'word', field: null, value: query.slice(i + 1, end), quoted: true });
+      i = end + 1;
     } else {
       let j = i;
       while (j < query.length && !isSpace(query[j]) && !'()"'.includes(query[j] ?? '')) {
@@ -131,11 +137,6 @@ function lex(query: string, strict: boolean): Token[] {
         while (k < query.length && !isSpace(query[k]) && !'()"'.includes(query[k] ?? '')) k++;
         const word = query.slice(i, k);
         i = k;
-        if (strict && /^'[^']*'$/.test(word) && word.length > 1) {
-          // Tantivy takes single quotes as a phrase too.
-          tokens.push({ t: 'word', field: null, value: word.slice(1, -1), quoted: true });
-          continue;
-        }
         if (strict) checkTantivyWord(word, query[k]);
         if (word === 'AND' || word === 'OR' || word === 'NOT') tokens.push({ t: 'op', op: word });
         else tokens.push({ t: 'word', field: null, value: word, quoted: false });

@@ -1,0 +1,105 @@
+/**
+ * Issue 13 through the search pipeline, the overview check and the CLI: a broken search backend
+ * is a failure (history, pending, warning), a term of only exclusions gets no results and an
+ * explanation, and a token that may not view correspondents still searches (names blank).
+ */
+import { describe, expect, test } from '@jest/globals';
+import { overviewCheck } from '../src/core/diagnostics/overview-check.js';
+import { readHistory } from '../src/core/diagnostics/history.js';
+import { runSearch } from '../src/core/search/pipeline.js';
+import { useCliWorld } from './support/cli-world.js';
+import { searchRequests, TOKEN } from './support/search-world.js';
+
+process.env.DUS_LOG_LEVEL = 'debug';
+const cli = useCliWorld(60);
+
+describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
+  test('a broken search backend: http failure in the history, pending raised, the overview check warns; a working search lowers it', async () => {
+    const { world } = cli;
+    world.archive.version = version;
+    const { ctx } = await world.context();
+    world.archive.searchBroken = true;
+    try {
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        const outcome = await runSearch(ctx, { user: 'bob', term: 'invoice' });
+        expect(outcome).toMatchObject({ status: 'failed', entries: [], failure: { code: 'http', status: 400 } });
+      }
+      expect(readHistory(ctx.settings)).toEqual([expect.objectContaining({ code: 'http', status: 400 }), expect.objectContaining({ code: 'http', status: 400 })]);
+      expect(ctx.settings.get('diagnostics_pending')).toBe(true);
+      const check = await overviewCheck(ctx);
+      expect(check.severity).toBe('warning');
+      expect(check.messages.join('\n')).toMatch(/A search failed \(http\)/);
+    } finally {
+      world.archive.searchBroken = false;
+    }
+    expect((await runSearch(ctx, { user: 'bob', term: 'invoice' })).status).toBe('ok');
+    expect(ctx.settings.get('diagnostics_pending')).toBe(false);
+    expect((await overviewCheck(ctx)).severity).toBe('success');
+  });
+
+  test('#13200: only the non-superuser token fails, which is the one the product uses', async () => {
+    const { world } = cli;
+    world.archive.version = version;
+    const { ctx } = await world.context();
+    world.archive.searchBroken = 'non-superusers';
+    world.archive.tokenUsers = { [TOKEN]: 5 };
+    try {
+      expect((await runSearch(ctx, { user: 'bob', term: 'invoice' })).failure?.code).toBe('http');
+    } finally {
+      world.archive.searchBroken = false;
+      world.archive.tokenUsers = {};
+    }
+  });
+
+  test('a term of only exclusions: no results, no problem, one request, never the documents it excludes', async () => {
+    const { world } = cli;
+    world.archive.version = version;
+    const { ctx } = await world.context();
+    world.archive.clearRequests();
+    const outcome = await runSearch(ctx, { user: 'bob', term: '-invoice' });
+    expect(outcome).toMatchObject({ status: 'rejected', entries: [], rejection: 'exclusions_only' });
+    expect(searchRequests(world.archive)).toHaveLength(1);
+    expect(world.archive.requests.some((r) => r.query.text !== undefined)).toBe(false);
+    expect(readHistory(ctx.settings)).toEqual([]);
+    expect(ctx.settings.get('diagnostics_pending') ?? false).toBe(false);
+  });
+
+  test('a token that may view documents but not correspondents or types: the search works, names stay blank', async () => {
+    const { world } = cli;
+    world.archive.version = version;
+    const { ctx } = await world.context();
+    world.archive.tokenPermissions = { [TOKEN]: ['documents'] };
+    try {
+      const outcome = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 10 });
+      expect(outcome.status).toBe('ok');
+      expect(outcome.entries.length).toBeGreaterThan(0);
+      expect(outcome.entries.every((entry) => entry.correspondent === null && entry.documentType === null)).toBe(true);
+      expect(world.archive.requests.filter((r) => r.path.endsWith('/api/correspondents/')).length).toBeGreaterThan(0);
+      expect(readHistory(ctx.settings)).toEqual([]);
+    } finally {
+      world.archive.tokenPermissions = {};
+    }
+  });
+});
+
+describe('the CLI says why a term of only exclusions lists nothing', () => {
+  test.each([
+    ['3.0', 'NOT invoice'],
+    ['3.0', '-invoice'],
+    ['2.20', '-invoice'],
+  ] as const)('%s %j', async (version, term) => {
+    cli.world.archive.version = version;
+    const result = await cli.run(['search', 'bob', '--', term]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('The archive server does not accept a query of only exclusions');
+    expect(result.out).not.toMatch(/\[P\d+\]|shown/);
+  });
+
+  test('2.20 NOT invoice is a real exclusion there: documents without the word are listed', async () => {
+    cli.world.archive.version = '2.20';
+    const result = await cli.run(['search', 'bob', 'NOT invoice', '--json']);
+    expect(result.code).toBe(0);
+    const items = JSON.parse(result.out) as Array<{ title: string }>;
+    expect(items.length).toBeGreaterThan(0);
+  });
+});
