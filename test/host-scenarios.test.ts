@@ -3,6 +3,9 @@
  * SQLite, PostgreSQL and MariaDB.
  */
 import { describe, expect, test } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';
@@ -239,5 +242,51 @@ describe.each(dialects)('NC33 schema without group_group on %s', (dialect) => {
     expect(await ask(world.host, 'visible', 'bob', [1])).toEqual({ 1: '/Invoices/inv [P1].pdf' });
     expect(await ask(world.host, 'visible', 'kate', [33])).toEqual({});
     expect(await world.host.groupsOf('kate')).toEqual(['team']);
+  });
+});
+
+// §11.11 by version: the default of `hide_disabled_user_shares` changed in server PR #62092
+// (docs/host-adapter.md); config.php `version` says which rule the installed host follows.
+const BY_VERSION: readonly (readonly [version: string | null, setting: string | null, shown: boolean])[] = [
+  ['31.0.2.1', null, true],
+  ['31.0.0.9', null, true],
+  ['29.0.16.1', null, true],
+  ['31.0.3.2', null, false],
+  ['30.0.5.1', null, false],
+  ['33.0.0.0', null, false],
+  ['34.0.1.1', null, false],
+  ['35.0.0.0', null, false],
+  [null, null, false],
+  ['35.0.0.0', 'no', true],
+  ['31.0.2.1', 'yes', false],
+  ['31.0.2.1', 'true', false],
+];
+
+describe.each(dialects)('a disabled owner\'s share by the installed version on %s', (dialect) => {
+  const world = useHostWorld(dialect, buildWorld);
+
+  test.each(BY_VERSION)('version %s, hide_disabled_user_shares %s: shown %s', async (version, setting, shown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-version-'));
+    const key = `DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`;
+    if (setting !== null) await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', setting);
+    try {
+      await world.fx.writeNextcloudDir(dir, version === null ? {} : { version });
+      if (version === null) {
+        const file = join(dir, 'config', 'config.php');
+        writeFileSync(file, readFileSync(file, 'utf8').replace(/\n\s*'version' => '[^']*',/, ''));
+      }
+      const host = await openHost({ nextcloudDir: dir }, { usePhp: false });
+      try {
+        // judy is disabled and shares j [P15] with carol.
+        expect(await ask(host, 'foreign', 'carol', [15])).toEqual(shown ? { 15: '/j [P15].pdf' } : {});
+        // Enabled owners are never affected.
+        expect(await ask(host, 'visible', 'bob', [17])).toEqual({ 17: '/2024/Q1/bill [P17].pdf' });
+      } finally {
+        await host.close();
+      }
+    } finally {
+      await world.fx.exec(key);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,8 @@ export interface LocatedHost {
   readonly dataDirectory: string | null;
   readonly defaultLanguage: string | null;
   readonly forceLanguage: string | null;
+  /** config.php `version` (`31.0.2.1`): the installed Nextcloud; null when only a database URL was given. */
+  readonly version: string | null;
 }
 
 export async function locateHost(location: HostLocation, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocatedHost> {
@@ -23,6 +25,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
       dataDirectory: null,
       defaultLanguage: null,
       forceLanguage: null,
+      version: null,
     };
   }
   if (location.nextcloudDir === undefined || location.nextcloudDir === '') {
@@ -42,6 +45,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
     dataDirectory: stringOrNull(get('datadirectory')) ?? join(location.nextcloudDir, 'data'),
     defaultLanguage: stringOrNull(get('default_language')),
     forceLanguage: stringOrNull(get('force_language')),
+    version: stringOrNull(get('version')),
   };
 }
 

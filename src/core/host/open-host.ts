@@ -316,7 +316,7 @@ class DatabaseHost implements HostAdapter {
     const mounts =
       recipient === null
         ? []
-        : shareMounts(recipient, rows, dataDirectory).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
+        : shareMounts(recipient, rows, dataDirectory, this.#located.version).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
   }
 

@@ -10,8 +10,30 @@ import type { VisibleFile } from './types.js';
 export const FOLDER_MIMETYPE = 'httpd/unix-directory';
 const READ = 1;
 const SHARE = 16;
-/** `hide_disabled_user_shares` values the host reads as false (IAppConfig boolean parsing). */
+/** `hide_disabled_user_shares` values every version reads as "show" (31.0.2 hides on 'yes' only; IAppConfig's boolean parsing). */
 const SHOWN_DISABLED: ReadonlySet<string> = new Set(['no', 'false', '0', 'off', '']);
+
+/**
+ * Whether the host hides shares whose owner or resharer is disabled (`files_sharing`
+ * `hide_disabled_user_shares`, docs/host-adapter.md). An explicit false value shows them on
+ * every version; any other value hides them on the versions that read it as a boolean, so it
+ * hides here. A missing key meant 'no' (show) until server PR #62092 (merged 2026-07-15,
+ * backported to stable30–34 in patch releases not known here) made it 'yes': it shows only on
+ * versions known to predate that change (below 30, and 31.0.0–31.0.2, whose source was read),
+ * and hides on every other or unknown version, the side that cannot leak.
+ */
+export function hidesDisabledUserShares(value: string | undefined, hostVersion: string | null): boolean {
+  if (value !== undefined) return !SHOWN_DISABLED.has(value);
+  return !missingKeyShows(hostVersion);
+}
+
+function missingKeyShows(hostVersion: string | null): boolean {
+  const parts = /^(\d+)\.(\d+)\.(\d+)/.exec(hostVersion ?? '');
+  if (parts === null) return false;
+  const [major, minor, patch] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  if (major < 30) return true;
+  return major === 31 && minor === 0 && patch <= 2;
+}
 
 export interface ShareRow {
   readonly id: number;
@@ -58,13 +80,11 @@ export interface Mount {
 }
 
 /** The user's valid share mounts: one per shared node, as the host's MountProvider builds them. */
-export function shareMounts(user: string, rows: LookupRows, dataDirectory: string | null): Mount[] {
+export function shareMounts(user: string, rows: LookupRows, dataDirectory: string | null, hostVersion: string | null): Mount[] {
   // The host loads an app only when its `enabled` row exists and is not 'no' (§3.4 8).
   const sharing = rows.sharingConfig.get('enabled');
   if (sharing === undefined || sharing === 'no') return [];
-  // A missing row hides: Nextcloud's 2026 patch releases (30–34) changed the default to 'yes'
-  // (server PR #62092, issue #63159); older ones show. Hiding is the side that cannot leak.
-  const hideDisabled = !SHOWN_DISABLED.has(rows.sharingConfig.get('hide_disabled_user_shares') ?? 'yes');
+  const hideDisabled = hidesDisabledUserShares(rows.sharingConfig.get('hide_disabled_user_shares'), hostVersion);
   const byNode = new Map<number, ShareRow[]>();
   for (const share of rows.shares) {
     // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
