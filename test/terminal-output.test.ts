@@ -159,3 +159,31 @@ if (noPty !== null) console.log(`SKIP pseudo-terminal tests: ${noPty}`);
     expect(run.screen).not.toContain(LONG);
   });
 });
+
+(noPty === null ? describe : describe.skip)('check on a real pseudo-terminal', () => {
+  test('while the archive server hangs, stderr says what check waits for, and the line is cleared before the result', async () => {
+    cli.world.archive.faults = [{ match: '/api/documents/', hangMs: 1500, times: 1 }];
+    try {
+      const run = await runOnPty(80, ['--config-dir', cli.dir, 'check'], { NO_COLOR: '1' });
+      expect(run.code).toBe(0);
+      const waiting = run.screen.indexOf(`Waiting for the archive server at ${cli.world.archive.url} to answer…`);
+      const connected = run.screen.indexOf(`Connected to the archive server at ${cli.world.archive.url}`);
+      expect(waiting).toBeGreaterThanOrEqual(0);
+      expect(connected).toBeGreaterThan(waiting);
+      // Erased (carriage return, erase to end of line) before the first line of the result.
+      expect(run.screen.slice(waiting, connected)).toMatch(/\r\u001b\[K(✓ )?$/u);
+    } finally {
+      cli.world.archive.faults = [];
+    }
+  });
+
+  test('not on a terminal: nothing extra on stderr', async () => {
+    cli.world.archive.faults = [{ match: '/api/documents/', hangMs: 300, times: 1 }];
+    try {
+      const result = await cli.run(['check']);
+      expect({ code: result.code, err: result.err }).toEqual({ code: 0, err: '' });
+    } finally {
+      cli.world.archive.faults = [];
+    }
+  });
+});

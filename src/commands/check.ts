@@ -1,11 +1,12 @@
 import { openContext } from '../core/context.js';
-import { checkCoverage, type CoverageReport } from '../core/diagnostics/coverage.js';
+import { checkCoverage, COVERAGE_PAGE, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
 import { LOG_MESSAGES } from '../core/log.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { failure, success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
+import { statusLine, type StatusLine } from './status-line.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
 
 /** Why the search cannot show documents, or null when it can. */
@@ -46,12 +47,17 @@ function jsonOf(report: CoverageReport, fix: string | null): unknown {
   };
 }
 
-/** A progress line on stderr while paging through a large archive account, only on a terminal. */
-function progressOn(io: CommandIO): ((done: number, total: number) => void) | undefined {
-  if (io.stderr.isTTY !== true) return undefined;
-  return (done, total) => {
-    if (total <= 500) return;
-    io.stderr.write(`\rReading marked files: ${done}/${total}${done >= total ? '\r\u001b[K' : ''}`);
+/** What check waits for, on stderr while it waits (only on a terminal): a hanging archive server leaves no blank screen. */
+function progressOn(status: StatusLine): CoverageProgress {
+  return {
+    step: (step, subject) => {
+      if (step === 'connection') status.show(`Waiting for the archive server at ${subject} to answer…`);
+      else if (step === 'archive account') status.show(`Looking up the archive account${subject === '' ? '' : ` ${subject}`} in the host…`);
+      else status.show(`Reading the marked files of the archive account ${subject}…`);
+    },
+    files: (done, total) => {
+      if (total > COVERAGE_PAGE) status.show(`Reading marked files: ${done}/${total}`);
+    },
   };
 }
 
@@ -69,10 +75,13 @@ export const command: CommandSpec = {
       const service = openContext(serviceOptionsOf(context));
       try {
         repairOnStart(service.settings, service.logger);
-        const report = await checkCoverage(service, progressOn(io)).catch((error: unknown) => {
-          if (isDusError(error) && isArchiveErrorCode(error.code)) service.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));
-          throw error;
-        });
+        const status = statusLine(io);
+        const report = await checkCoverage(service, progressOn(status))
+          .catch((error: unknown) => {
+            if (isDusError(error) && isArchiveErrorCode(error.code)) service.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));
+            throw error;
+          })
+          .finally(() => status.clear());
         const fix = correction(report);
         if (out.format === 'plain') printPlain(report, fix, globals, io);
         else out.json(jsonOf(report, fix));

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 /** Streams and environment a command runs with (the real process, or a test's capture). */
 export interface CommandIO {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
 }

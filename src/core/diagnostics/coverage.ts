@@ -20,8 +20,14 @@ export interface CoverageReport {
   readonly markedFiles: number;
 }
 
+/** What `check` is waiting for, in order: the archive server's answer, the host's account, its marked files. */
+export type CoverageStep = 'connection' | 'archive account' | 'marked files';
+
 export interface CoverageProgress {
-  (done: number, total: number): void;
+  /** A step begins; `subject` is the archive server's URL or the archive account. */
+  step(step: CoverageStep, subject: string): void;
+  /** Marked files read so far, after each page. */
+  files(done: number, total: number): void;
 }
 
 /**
@@ -35,11 +41,14 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   if (connection === null || client === null) {
     throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
   }
+  progress?.step('connection', connection.url);
   const tested = await client.testConnection();
+  progress?.step('archive account', ctx.settings.get('archive_owner') ?? '');
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
     throw new DusError('unknown_archive_account', "No archive account is set or it does not exist: run setup --archive-account=ID, or set the synchronization add-on's target_user.");
   }
+  progress?.step('marked files', archiveAccount);
   const host = await ctx.host();
   const marked = new Set<number>();
   let total = 0;
@@ -47,7 +56,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
     const page = await host.markedFiles(archiveAccount, offset, COVERAGE_PAGE);
     total = page.total;
     for (const file of page.files) marked.add(file.documentId);
-    progress?.(Math.min(offset + page.files.length, total), total);
+    progress?.files(Math.min(offset + page.files.length, total), total);
     if (page.files.length < COVERAGE_PAGE || offset + COVERAGE_PAGE >= total) break;
   }
   const all = tested.allIds;

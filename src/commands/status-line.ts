@@ -1,0 +1,28 @@
+import { safeText, shortenMiddle } from './terminal-text.js';
+import type { CommandIO } from './types.js';
+
+/** A line on stderr saying what a command waits for, redrawn in place and cleared before the result. */
+export interface StatusLine {
+  show(text: string): void;
+  clear(): void;
+}
+
+const ERASE = '\r\u001b[K';
+
+/** Only on a terminal: piped or logged stderr gets nothing extra. */
+export function statusLine(io: CommandIO): StatusLine {
+  if (io.stderr.isTTY !== true) return { show: () => undefined, clear: () => undefined };
+  // One terminal row at most: a wrapped line could not be erased by returning to its start.
+  const width = Math.max(1, (io.stderr.columns ?? 80) - 1);
+  let shown = false;
+  return {
+    show: (text) => {
+      io.stderr.write(`${ERASE}${shortenMiddle(safeText(text), width)}`);
+      shown = true;
+    },
+    clear: () => {
+      if (shown) io.stderr.write(ERASE);
+      shown = false;
+    },
+  };
+}
