@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceContext } from '../src/core/context-types.js';
@@ -151,6 +151,15 @@ describe('save use case', () => {
     expect(error.code).toBe('token_for_other_server');
     expect(error.message).toMatch(/^Nothing was saved: another save changed the stored API token/);
     expect(ctx.settings.read()).toMatchObject({ docs_url: 'http://other.example', always_search: false });
+  });
+
+  test('a stored URL the URL rules refuse: the response shows none, so the form that replaces it opens', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const ctx = context({}, dir);
+    await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true });
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...ctx.settings.read(), docs_url: 'file:///etc/passwd' }));
+    expect(() => ctx.settings.read()).toThrow(expect.objectContaining({ code: 'unsupported_scheme' }));
+    expect(await settingsResponse(ctx)).toMatchObject({ url: null, tokenConfigured: true, allowLocal: true });
   });
 
   test('a token saved under another secret is reported unreadable', async () => {

@@ -98,7 +98,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
 
   async function archiveAccount(): Promise<string | null> {
     const adapter = await host();
-    const named = settings.get('archive_owner') ?? (await adapter.syncAccount());
+    const named = settings.readWithoutRefusedUrl().archive_owner ?? (await adapter.syncAccount());
     if (named === null || named === '') return null;
     const account = await adapter.findAccount(named);
     return account?.uid ?? null;

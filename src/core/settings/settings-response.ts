@@ -16,7 +16,8 @@ export interface SettingsResponse {
 }
 
 export async function settingsResponse(context: ServiceContext): Promise<SettingsResponse> {
-  const stored = context.settings.read();
+  // A stored URL the URL rules refuse is shown as none, so the form that replaces it still opens.
+  const stored = context.settings.readWithoutRefusedUrl();
   const token = context.credentials.load();
   const host = await context.host();
   const syncAccount = await host.syncAccount();
