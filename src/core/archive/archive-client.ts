@@ -103,7 +103,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
 
   async function getOnce(call: Call): Promise<RawAnswer> {
     if (!SENDABLE_TOKEN.test(connection.token)) throw unsendableToken();
-    const limits = { answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs, signal: call.signal };
+    const limits = { answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs, signal: call.signal, allIds: call.kind === 'test' ? 'keep' : 'drop' } as const;
     const started = performance.now();
     try {
       return await getWithRedirects(call.url, config, limits);
@@ -160,7 +160,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     async testConnection(): Promise<ConnectionTestResult> {
       const answer = await get({ kind: 'test', url: endpoint(base, 'documents', CONNECTION_TEST_QUERY) });
       const page = successBody(answer, '/api/documents/', validateIdPage, known());
-      return { versions: answer.versions, count: page.count, allIds: page.all ?? null };
+      return { versions: answer.versions, count: page.count, allIds: answer.allIds };
     },
 
     async search(request: SearchRequest): Promise<SearchPage> {

@@ -2,6 +2,7 @@ import { DusError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { chooseDestination } from '../net/destination.js';
 import { newConnectProgress, type ConnectProgress } from '../net/pinned-connector.js';
+import { AllIdsFilter } from './all-ids.js';
 import type { ConnectionPool } from './connection-pool.js';
 import { localAddressRefused, networkFailure, notPaperless, redirectRefused, timeoutFailure, unknownHost, type Where } from './failures.js';
 import type { Scrubber } from './token-scrub.js';
@@ -16,6 +17,12 @@ import { readVersionHeaders } from './versions.js';
  */
 
 export const MAX_REDIRECTS = 5;
+
+/**
+ * A JSON answer may be this many times the body cap on the wire: what goes beyond the cap can only
+ * be the `all` list, which is not kept (at the 16 MiB default: 128 MiB, some 11 million ids).
+ */
+export const WIRE_FACTOR = 8;
 
 export interface TransportConfig {
   readonly token: string;
@@ -43,17 +50,22 @@ export interface RawAnswer {
   readonly versions: ArchiveVersions;
   /** The host of the answer when redirects led away from the configured origin (the token was not sent there). */
   readonly foreignHost: string | null;
+  /** The ids of the page's `all` array, taken out of `body` while it streamed (see `all-ids.ts`); null when not kept. */
+  readonly allIds: number[] | null;
 }
 
 export interface CallLimits {
   readonly answerMs: number;
   readonly signal: AbortSignal | undefined;
+  /** `keep`: the ids of `all` are wanted; `drop`: not. Either way `all` is neither buffered nor parsed. */
+  readonly allIds: 'keep' | 'drop';
 }
 
 interface HopResult {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: Buffer;
+  readonly allIds: number[] | null;
 }
 
 export async function getWithRedirects(start: URL, config: TransportConfig, limits: CallLimits): Promise<RawAnswer> {
@@ -67,7 +79,7 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       const progress = newConnectProgress();
       let hop: HopResult;
       try {
-        hop = await oneHop(url, config, signal, progress, redirects > 0);
+        hop = await oneHop(url, config, signal, progress, redirects > 0, limits.allIds);
       } catch (error) {
         throw asFailure(error, progress, url, signal, connectedOnce, config.scrub);
       } finally {
@@ -78,7 +90,7 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
       if (versions.version !== null || versions.apiVersion !== null) config.onVersions(versions);
       if (hop.status < 300 || hop.status > 399) {
         const foreignHost = url.origin === config.configuredOrigin ? null : config.scrub(url.host);
-        return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions, foreignHost };
+        return { status: hop.status, contentType: headerText(hop.headers['content-type']), body: hop.body, versions, foreignHost, allIds: hop.allIds };
       }
       const location = headerText(hop.headers.location);
       if (location === '') throw notPaperless(`HTTP ${hop.status} without a target`, hop.status);
@@ -100,7 +112,7 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
   }
 }
 
-async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, progress: ConnectProgress, redirected: boolean): Promise<HopResult> {
+async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, progress: ConnectProgress, redirected: boolean, allIds: 'keep' | 'drop'): Promise<HopResult> {
   const sameOrigin = url.origin === config.configuredOrigin;
   // With the switch on no redirect is followed, so only the first hop can be local.
   const destination = await abortable(
@@ -123,15 +135,26 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
     // The token goes only to the server it was saved for (scheme, host and port).
     if (sameOrigin) headers.authorization = `Token ${config.token}`;
     const answer = await lease.client.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
+    // A page's `all` (every id of the archive with API version 9) is taken out while it streams:
+    // the cap then bounds what is kept, whatever the size of the archive.
+    const filter = answer.statusCode === 200 && /^application\/json\b/i.test(headerText(answer.headers['content-type']).trim()) ? new AllIdsFilter(allIds === 'keep') : null;
+    const wireLimit = filter === null ? config.maxBodyBytes : config.maxBodyBytes * WIRE_FACTOR;
     const declared = Number(headerText(answer.headers['content-length']));
-    if (Number.isFinite(declared) && declared > config.maxBodyBytes) {
+    if (Number.isFinite(declared) && declared > wireLimit) {
       answer.body.destroy();
-      throw tooLarge(config.maxBodyBytes, answer.statusCode);
+      throw tooLarge(wireLimit, answer.statusCode);
     }
     const chunks: Buffer[] = [];
     let size = 0;
+    let wire = 0;
     for await (const chunk of answer.body) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      const raw = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      wire += raw.length;
+      if (wire > wireLimit) {
+        answer.body.destroy();
+        throw tooLarge(wireLimit, answer.statusCode);
+      }
+      const buffer = filter === null ? raw : filter.push(raw);
       size += buffer.length;
       if (size > config.maxBodyBytes) {
         answer.body.destroy();
@@ -140,7 +163,7 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
       chunks.push(buffer);
     }
     complete = true;
-    return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks) };
+    return { status: answer.statusCode, headers: answer.headers, body: Buffer.concat(chunks), allIds: filter?.allIds() ?? null };
   } finally {
     if (lease.reused && !progress.attempted) {
       // The request rode a connection established for an earlier one: it had a connection (no second try).
