@@ -3,6 +3,7 @@ import { isDusError, messageOf } from './core/errors.js';
 import { SUITE_VERSION } from './core/version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
+import { safeText } from './commands/terminal-text.js';
 import { argvAsksJson, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
 import { redactUsageError } from './commands/shared-options.js';
 
@@ -73,7 +74,8 @@ export function buildProgram(io: CommandIO, exit: RunState): Command {
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) => {
-        const said = redactUsageError(s.replace(/^error: /, ''));
+        // Commander echoes what was typed: shown with its control characters escaped, as all human output.
+        const said = redactUsageError(s.replace(/^error: /, '')).split('\n').map(safeText).join('\n');
         exit.usage = said.trim();
         write(`Error [usage]: ${said}`);
       },

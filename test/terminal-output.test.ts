@@ -135,6 +135,13 @@ describe('commands with hostile text from the archive server and the host', () =
     expect(result.err).not.toContain('\u001b');
   });
 
+  test('usage lines: what commander echoes of a wrong call is escaped too', async () => {
+    const result = await cli.run(['sea\u001b[2Jrch', 'bob']);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain("unknown command 'sea\\x1b[2Jrch'");
+    expect(result.err).not.toContain('\u001b');
+  });
+
   test('colours on a terminal come only from the suite: a title cannot add its own', async () => {
     const result = await cli.run(['search', 'bob', 'quokka', '--limit=50'], { tty: true });
     expect(result.out).toContain('\u001b[32mshown\u001b[39m');

@@ -30,17 +30,17 @@ export const command: CommandSpec = {
       const { secret, created } = ensureBridgeSecret(directory, rotate);
       const path = bridgeSecretPath(directory);
       if (created) io.stderr.write(`${rotate ? 'Made a new bridge secret' : 'Made the bridge secret'} in ${path} (mode 0600).\n`);
-      if (out.format !== 'plain') {
-        // Where the secret is and whether this run made it; the secret itself goes only into a pipe.
-        out.json({ path, created, rotated: rotate && created });
-      } else if (io.stdout.isTTY === true) {
-        io.stdout.write(
-          `The bridge secret is in ${path}. Give it to Nextcloud through a pipe, so that it stands on no command line:\n` +
-            `  docs-unified-search bridge:secret | ${OCC_HINT}\n`,
-        );
-      } else {
-        io.stdout.write(`${secret}\n`);
-      }
+      // JSON says where the secret is and whether this run made it; the secret itself goes only into a pipe.
+      out.result({ path, created, rotated: rotate && created }, () => {
+        if (io.stdout.isTTY === true) {
+          io.stdout.write(
+            `The bridge secret is in ${path}. Give it to Nextcloud through a pipe, so that it stands on no command line:\n` +
+              `  docs-unified-search bridge:secret | ${OCC_HINT}\n`,
+          );
+        } else {
+          io.stdout.write(`${secret}\n`);
+        }
+      });
       return EXIT_OK;
     }),
 };

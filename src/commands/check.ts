@@ -83,8 +83,7 @@ export const command: CommandSpec = {
           })
           .finally(() => status.clear());
         const fix = correction(report);
-        if (out.format === 'plain') printPlain(report, fix, globals, io);
-        else out.json(jsonOf(report, fix));
+        out.result(jsonOf(report, fix), () => printPlain(report, fix, globals, io));
         return fix === null ? EXIT_OK : EXIT_FAILURE;
       } finally {
         await service.close();

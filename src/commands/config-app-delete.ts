@@ -3,7 +3,7 @@ import { DusError } from '../core/errors.js';
 import { isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { line } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
@@ -34,12 +34,9 @@ export const command: CommandSpec = {
         if (!isSet && options.errorIfNotExists === true) {
           const said = `Config ${name} of app ${app} could not be deleted because it did not exist`;
           // occ's own line on stderr; JSON reports it as the failure it is.
-          if (out.format !== 'plain') return out.fail(new DusError('not_configured', `${said}.`));
-          out.io.stderr.write(`${line(context.globals, said)}\n`);
-          return EXIT_FAILURE;
+          return out.failAsOcc(new DusError('not_configured', `${said}.`), () => out.io.stderr.write(`${line(context.globals, said)}\n`));
         }
-        if (out.format !== 'plain') out.json({ app, key: name, deleted: isSet });
-        else out.io.stdout.write(`${line(context.globals, `Config value ${name} of app ${app} deleted`)}\n`);
+        out.result({ app, key: name, deleted: isSet }, () => out.say(`Config value ${name} of app ${app} deleted`));
         return EXIT_OK;
       } finally {
         await service.close();

@@ -3,8 +3,7 @@ import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
 import { isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
-import { line } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
@@ -50,19 +49,20 @@ export const command: CommandSpec = {
           if (value === undefined) throw notSet;
           const definition = isAppConfigKey(name) ? KEY_DEFINITIONS[name] : { type: 'string', lazy: false };
           const details = { app, key: name, value, type: definition.type, lazy: definition.lazy, sensitive: false };
-          if (out.format !== 'plain') out.json(details);
-          else out.io.stdout.write(Object.entries(details).map(([k, v]) => `${line(context.globals, `  - ${k}: `, String(v))}\n`).join(''));
+          out.result(details, () => {
+            for (const [k, v] of Object.entries(details)) out.say(`  - ${k}: `, String(v));
+          });
           return EXIT_OK;
         }
         if (value === undefined) {
           if (options.defaultValue === undefined) {
             // occ prints nothing for a missing key (scripts test the exit code); JSON gets its error object.
-            return out.format === 'plain' ? EXIT_FAILURE : out.fail(notSet);
+            return out.failAsOcc(notSet, () => undefined);
           }
           value = options.defaultValue === true ? '' : options.defaultValue;
         }
-        if (out.format !== 'plain') out.json(value);
-        else out.io.stdout.write(`${line(context.globals, plainConfigValue(value))}\n`);
+        const shown = value;
+        out.result(shown, () => out.say(plainConfigValue(shown)));
         return EXIT_OK;
       } finally {
         await service.close();

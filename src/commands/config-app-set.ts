@@ -4,8 +4,7 @@ import { parseConfigValue, plainConfigValue } from '../core/settings/app-config-
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import type { AppConfigKey } from '../core/settings/types.js';
 import { APP_ID } from '../core/version.js';
-import { line } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
+import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
@@ -88,22 +87,17 @@ export const command: CommandSpec = {
         if (options.updateOnly === true && current === undefined) {
           const said = `Config value ${name} for app ${app} not updated, as it has not been set before.`;
           // occ says so on stdout; JSON reports it as the failure it is (exit 1).
-          if (out.format === 'plain') out.io.stdout.write(`${said}\n`);
-          return out.format === 'plain' ? EXIT_FAILURE : out.fail(new DusError('not_configured', said));
+          return out.failAsOcc(new DusError('not_configured', said), () => out.say(said));
         }
         const type = KEY_DEFINITIONS[key].type;
         const value = options.value === undefined ? current : parseConfigValue(type, options.value);
         if (value === null) throw refuse(`Value is not a boolean, please use 'true' or 'false' (${key} is a switch).`);
         const updated = options.value !== undefined && value !== current;
         if (updated && value !== undefined) service.settings.update({ [key]: value });
-        if (out.format !== 'plain') {
-          out.json({ app, key, value: value ?? null, updated });
-        } else if (!updated) {
-          out.io.stdout.write('Config value were not updated\n');
-        } else {
+        out.result({ app, key, value: value ?? null, updated }, () => {
           const where = KEY_DEFINITIONS[key].lazy ? 'lazy cache' : 'fast cache';
-          out.io.stdout.write(`${line(context.globals, `Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value ?? '')}', stored as ${type} in ${where}`)}\n`);
-        }
+          out.say(updated ? `Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value ?? '')}', stored as ${type} in ${where}` : 'Config value were not updated');
+        });
         return EXIT_OK;
       } finally {
         await service.close();

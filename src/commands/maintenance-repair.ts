@@ -19,12 +19,10 @@ export const command: CommandSpec = {
       try {
         const result = runRepair(service.settings);
         service.settings.update({ installed_version: SUITE_VERSION });
-        if (out.format !== 'plain') {
-          out.json({ deleted: result.deleted, installedVersion: SUITE_VERSION });
-        } else {
-          out.io.stdout.write(' - Remove the keys of app version 0.3.0 (docs_unified_search)\n');
-          out.io.stdout.write(result.deleted.length === 0 ? '     nothing to delete\n' : `     deleted: ${result.deleted.join(', ')}\n`);
-        }
+        out.result({ deleted: result.deleted, installedVersion: SUITE_VERSION }, () => {
+          out.say(' - Remove the keys of app version 0.3.0 (docs_unified_search)');
+          out.say(result.deleted.length === 0 ? '     nothing to delete' : `     deleted: ${result.deleted.join(', ')}`);
+        });
         return EXIT_OK;
       } finally {
         await service.close();

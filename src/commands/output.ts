@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DusError, isDusError, messageOf } from '../core/errors.js';
 import { safeText } from './terminal-text.js';
+import { line, type Piece } from './format.js';
 import type { CommandContext, CommandIO } from './types.js';
 
 /**
@@ -56,10 +57,17 @@ export interface Output {
   readonly io: CommandIO;
   /** The format asked for; `plain` prints for people. */
   readonly format: OutputFormat;
-  /** Prints `value` as the one JSON value of the run (only in a JSON format). */
-  json(value: unknown): void;
+  /** Writes one line of human output to stdout: pieces made safe, then coloured (format.ts `line`). */
+  say(...pieces: readonly Piece[]): void;
+  /** Prints the result: `value` as the one JSON value of the run in a JSON format, else `human()`. */
+  result(value: unknown, human: () => void): void;
   /** Reports a failure: the coded line on stderr and, in a JSON format, the error object on stdout. Returns the exit code. */
   fail(error: unknown): number;
+  /**
+   * A failure that occ reports in its own words (or not at all) in plain output: `human()`
+   * then, exit 1; the error object as any failure in a JSON format.
+   */
+  failAsOcc(error: DusError, human: () => void): number;
 }
 
 function formatOf(options: Record<string, unknown>): OutputFormat {
@@ -71,17 +79,26 @@ function formatOf(options: Record<string, unknown>): OutputFormat {
   return output ?? 'plain';
 }
 
-function outputOf(format: OutputFormat, io: CommandIO): Output {
+function outputOf(format: OutputFormat, context: CommandContext): Output {
+  const { io, globals } = context;
+  const fail = (error: unknown): number => {
+    io.stderr.write(`${formatError(error)}\n`);
+    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', messageOf(error)), format));
+    return exitCodeOf(error);
+  };
   return {
     io,
     format,
-    json: (value) => {
-      if (format !== 'plain') io.stdout.write(jsonText(value, format));
+    say: (...pieces) => void io.stdout.write(`${line(globals, ...pieces)}\n`),
+    result: (value, human) => {
+      if (format === 'plain') human();
+      else io.stdout.write(jsonText(value, format));
     },
-    fail: (error) => {
-      io.stderr.write(`${formatError(error)}\n`);
-      if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', messageOf(error)), format));
-      return exitCodeOf(error);
+    fail,
+    failAsOcc: (error, human) => {
+      if (format !== 'plain') return fail(error);
+      human();
+      return EXIT_FAILURE;
     },
   };
 }
@@ -95,9 +112,9 @@ export async function withOutput(options: Record<string, unknown>, context: Comm
   try {
     format = formatOf(options);
   } catch (error: unknown) {
-    return outputOf('json', context.io).fail(error);
+    return outputOf('json', context).fail(error);
   }
-  const out = outputOf(format, context.io);
+  const out = outputOf(format, context);
   try {
     return await body(out);
   } catch (error: unknown) {

@@ -87,9 +87,9 @@ export const command: CommandSpec = {
           ...(since === undefined ? {} : { since }),
           ...(until === undefined ? {} : { until }),
         });
-        if (out.format === 'plain') printPlain(report, explain, context.globals, (s) => out.io.stdout.write(s));
         // The spec's item: exactly these five fields, whatever else the report holds.
-        else out.json(report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner })));
+        const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
+        out.result(items, () => printPlain(report, explain, context.globals, (s) => out.io.stdout.write(s)));
         return EXIT_OK;
       } finally {
         await service.close();

@@ -4,7 +4,6 @@ import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { saveSettings, type SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
-import { line } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { hostLocationOf, readFirstLine, serviceOptionsOf } from './shared-options.js';
 import type { CommandIO, CommandSpec } from './types.js';
@@ -105,8 +104,9 @@ export const command: CommandSpec = {
           throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
         }
         const saved = await saveSettings(service, input);
-        if (out.format !== 'plain') out.json(saved);
-        else for (const said of describe(saved)) out.io.stdout.write(`${line(context.globals, said)}\n`);
+        out.result(saved, () => {
+          for (const said of describe(saved)) out.say(said);
+        });
         return EXIT_OK;
       } finally {
         await service.close();

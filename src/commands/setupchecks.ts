@@ -1,7 +1,7 @@
 import { openContext } from '../core/context.js';
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
-import { line, success, warning } from './format.js';
+import { success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
@@ -21,16 +21,15 @@ export const command: CommandSpec = {
       try {
         repairOnStart(service.settings, service.logger);
         const result = await overviewCheck(service);
-        if (out.format !== 'plain') {
-          // occ setupchecks' shape: one entry per check, keyed by the app.
-          out.json({ docs_unified_search: { severity: result.severity, description: result.messages.join(' '), linkToDoc: result.link } });
-        } else {
+        // occ setupchecks' shape: one entry per check, keyed by the app.
+        const json = { docs_unified_search: { severity: result.severity, description: result.messages.join(' '), linkToDoc: result.link } };
+        out.result(json, () => {
           io.stdout.write('Document archive unified search:\n');
           for (const message of result.messages) {
             io.stdout.write(`  ${result.severity === 'success' ? success(globals, message) : warning(globals, message)}\n`);
           }
-          if (result.severity !== 'success') io.stdout.write(`  ${line(globals, 'Correct it in the app settings: ', result.link)}\n`);
-        }
+          if (result.severity !== 'success') out.say('  Correct it in the app settings: ', result.link);
+        });
         return result.severity === 'success' ? EXIT_OK : EXIT_FAILURE;
       } finally {
         await service.close();

@@ -3,7 +3,6 @@ import { openContext } from '../core/context.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { LOG_MESSAGES } from '../core/log.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
-import { line } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
@@ -41,12 +40,9 @@ export const command: CommandSpec = {
           throw error;
         });
         const { version, apiVersion } = answer.versions;
-        if (out.format !== 'plain') {
-          out.json({ url: connection.url, version, apiVersion, documents: answer.count });
-        } else {
-          const said = `The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`;
-          out.io.stdout.write(`${line(context.globals, said)}\n`);
-        }
+        out.result({ url: connection.url, version, apiVersion, documents: answer.count }, () =>
+          out.say(`The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`),
+        );
         return EXIT_OK;
       } finally {
         await service.close();

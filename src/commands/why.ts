@@ -3,7 +3,7 @@ import { DusError } from '../core/errors.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { verdictOfDocument } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
-import { line, styled, type Piece } from './format.js';
+import { styled } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { serviceOptionsOf } from './shared-options.js';
 import type { CommandSpec } from './types.js';
@@ -38,16 +38,12 @@ export const command: CommandSpec = {
         repairOnStart(service.settings, service.logger);
         const answer = await verdictOfDocument(service, user, documentId, cliAdmin());
         const { item } = answer;
-        if (out.format !== 'plain') {
-          out.json({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation });
-          return EXIT_OK;
-        }
-        const { globals } = context;
-        const write = (...pieces: Piece[]): void => void out.io.stdout.write(`${line(globals, ...pieces)}\n`);
-        const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
-        write(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
-        if (item.explanation !== null) write(item.explanation);
-        if (answer.caveat !== null) write(styled('yellow', 'Note:'), ' ', answer.caveat);
+        out.result({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation }, () => {
+          const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
+          out.say(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
+          if (item.explanation !== null) out.say(item.explanation);
+          if (answer.caveat !== null) out.say(styled('yellow', 'Note:'), ' ', answer.caveat);
+        });
         return EXIT_OK;
       } finally {
         await service.close();
