@@ -19,7 +19,7 @@ afterAll(async () => {
 /** Counts the calls of each question on the real adapter. */
 async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; calls: Record<string, number[][]> }> {
   const host: HostAdapter = await ctx.host();
-  const calls: Record<string, number[][]> = { visible: [], owned: [], foreign: [] };
+  const calls: Record<string, number[][]> = { visible: [], owned: [], foreign: [], obstacles: [], trash: [] };
   const wrapped: HostAdapter = {
     get hostUrl() { return host.hostUrl; },
     get instanceSecret() { return host.instanceSecret; },
@@ -35,6 +35,8 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     visibleArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.visibleArchiveFiles(user, account, ids); },
     ownedArchiveFiles: (account, ids) => { calls.owned?.push([...ids]); return host.ownedArchiveFiles(account, ids); },
     visibleForeignFiles: (user, account, ids) => { calls.foreign?.push([...ids]); return host.visibleForeignFiles(user, account, ids); },
+    shareObstacles: (user, account, files) => { calls.obstacles?.push(files.map((f) => f.documentId)); return host.shareObstacles(user, account, files); },
+    trashedArchiveFiles: (account, ids) => { calls.trash?.push([...ids]); return host.trashedArchiveFiles(account, ids); },
     close: () => host.close(),
   };
   return { ctx: { ...ctx, host: async () => wrapped }, calls };
@@ -49,6 +51,9 @@ describe('verdicts', () => {
     expect(calls.visible).toHaveLength(1);
     expect(calls.owned).toHaveLength(0);
     expect(calls.foreign).toHaveLength(0);
+    // The explanation queries belong to --explain only.
+    expect(calls.obstacles).toHaveLength(0);
+    expect(calls.trash).toHaveLength(0);
     for (const item of report.items) {
       expect(item.verdict).toBe(expectedVerdict(item.id) === 'shown' ? 'shown' : 'hidden');
       expect(item.explanation).toBeNull();
@@ -64,6 +69,9 @@ describe('verdicts', () => {
     const notShown = ids.filter((id) => expectedVerdict(id) !== 'shown');
     expect(calls.owned).toEqual([notShown]);
     expect(calls.foreign).toEqual([notShown.filter((id) => expectedVerdict(id) !== 'not shared')]);
+    // One query each for the causes: the not-shared files, then the documents without a file.
+    expect(calls.obstacles).toEqual([notShown.filter((id) => expectedVerdict(id) === 'not shared')]);
+    expect(calls.trash).toEqual([notShown.filter((id) => expectedVerdict(id) === 'no file')]);
     const verdicts = new Set(report.items.map((item) => item.verdict));
     expect(verdicts).toEqual(new Set(['shown', 'not shared', 'not owned', 'no file']));
     for (const item of report.items) {

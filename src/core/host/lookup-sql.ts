@@ -263,3 +263,18 @@ export function buildMarkedFiles(prefix: string, storageIds: readonly string[]):
     params: [...storageIds, '%[P%]%'],
   };
 }
+
+/** The path prefix of the files in a home storage's trash (reference §2). */
+export const TRASH_PREFIX = 'files_trashbin/files/';
+
+/** Explain only: files of the given storages in the trash whose names may carry one of the markers. */
+export function buildTrashedFiles(prefix: string, storageIds: readonly string[], documentIds: readonly number[]): Statement {
+  const p = prefix;
+  const likes = documentIds.map(() => `f.name LIKE ? ESCAPE '${LIKE_ESCAPE}'`).join(' OR ');
+  return {
+    sql:
+      `SELECT f.fileid AS a, f.path AS t1, f.name AS t2, fm.mimetype AS t3 FROM ${p}filecache f JOIN ${p}storages fs ON fs.numeric_id = f.storage JOIN ${p}mimetypes fm ON fm.id = f.mimetype` +
+      ` WHERE fs.id IN (${placeholders(storageIds.length)}) AND substr(f.path, 1, ${TRASH_PREFIX.length}) = ? AND (${likes})`,
+    params: [...storageIds, TRASH_PREFIX, ...documentIds.map(markerLikePattern)],
+  };
+}

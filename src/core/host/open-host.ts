@@ -6,15 +6,16 @@
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES, type Logger } from '../log.js';
 import { locateHost, type LocatedHost } from './locate.js';
-import { buildLookup, buildMarkedFiles, rootEtagsOf, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
+import { buildLookup, buildMarkedFiles, buildTrashedFiles, rootEtagsOf, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
 import { cleanIds, markersIn } from './marker.js';
 import { MarkerIndex, sameRoots } from './marker-index.js';
 import { otherAccountLookup, presentBackendTables, type BackendTable } from './account-backends.js';
 import { checkSchema } from './schema-check.js';
+import { buildShareObstacles, nearestObstacles } from './share-obstacles.js';
 import { openSqlClient } from './sql-client.js';
 import { homeStorageIds, isInUserFiles } from './storages.js';
-import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, SqlClient, SqlRow, SqlValue, VisibleFile } from './types.js';
-import { candidates, FOLDER_MIMETYPE, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
+import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, ShareObstacle, SqlClient, SqlRow, SqlValue, TrashedFile, VisibleFile } from './types.js';
+import { candidates, FOLDER_MIMETYPE, isEnabledAccount, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
 
 export interface OpenHostOptions {
   readonly logger?: Logger;
@@ -47,16 +48,6 @@ export async function openHost(location: HostLocation, options: OpenHostOptions 
   }
 }
 
-/**
- * Whether the host lets an account log in and open files, from its preferences: `core`/`enabled`
- * is compared with 'true' (a missing row is 'true'), so '0', 'no' or '' written by a script or
- * another backend disable the account too (§7); and an account whose LDAP entry user_ldap marked
- * gone (`user_ldap`/`isDeleted` = '1') cannot log in either. The one rule for the searching
- * account, owners and resharers.
- */
-export function isEnabledAccount(enabled: string | null, ldapDeleted: string | null): boolean {
-  return (enabled === null || enabled === 'true') && ldapDeleted !== '1';
-}
 
 /** Naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */
 function naiveUtc(date: Date): string {
@@ -318,6 +309,35 @@ class DatabaseHost implements HostAdapter {
         ? []
         : shareMounts(recipient, rows, dataDirectory, this.#located.version).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
+  }
+
+  async shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>> {
+    // Only the archive account's own files (question 2's answers) have share rows to explain.
+    const own = files.filter((f) => f.owner === archiveAccount && f.path.startsWith('/'));
+    if (own.length === 0) return new Map();
+    const statement = buildShareObstacles(this.sql.dialect, this.#prefix, user, own, naiveUtc(this.#options.now?.() ?? new Date()));
+    return nearestObstacles(await this.#query(statement.sql, statement.params), own, user, this.#located.version);
+  }
+
+  async trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>> {
+    const ids = cleanIds(documentIds);
+    if (ids.length === 0) return new Map();
+    const statement = buildTrashedFiles(this.#prefix, homeStorageIds(archiveAccount, this.#located.dataDirectory), ids);
+    const wanted = new Set(ids);
+    const found = new Map<number, TrashedFile>();
+    for (const row of await this.#query(statement.sql, statement.params)) {
+      const path = text(row.t1) ?? '';
+      if (!path.startsWith(TRASH_PREFIX) || text(row.t3) === FOLDER_MIMETYPE) continue;
+      // The trash appends `.d<deletion time>` to the item it holds: the first segment of the path.
+      const [top = '', ...rest] = path.slice(TRASH_PREFIX.length).split('/');
+      const name = [top.replace(/\.d\d+$/, ''), ...rest].join('/');
+      const fileId = num(row.a);
+      for (const id of markersIn(text(row.t2) ?? '')) {
+        const known = found.get(id);
+        if (wanted.has(id) && (known === undefined || fileId < known.fileId)) found.set(id, { documentId: id, fileId, name });
+      }
+    }
+    return found;
   }
 
   async markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage> {

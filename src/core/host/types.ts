@@ -52,6 +52,41 @@ export interface VisibleFile {
   readonly owner: string;
 }
 
+/**
+ * Why the user cannot open a file of the archive account although the archive account has it:
+ * the nearest share row that covers the file and does not mount for the user (explain only).
+ */
+export interface ShareObstacle {
+  /**
+   * `pending`/`declined`: the user has not accepted / declined it; `left`: the user removed a
+   * group share from their files; `expired`; `no read`: it gives no read permission;
+   * `disabled sharer`: the owner or resharer is disabled and the host hides such shares;
+   * `not member`: a group share to a group the user is not a direct member of; `sharing off`:
+   * the files_sharing app is disabled.
+   */
+  readonly kind: 'pending' | 'declined' | 'left' | 'expired' | 'no read' | 'disabled sharer' | 'not member' | 'sharing off';
+  /** The shared node as its owner sees it (`/Paperless/Invoices`); null for `sharing off`. */
+  readonly nodePath: string | null;
+  /** Whether the shared node is the file itself (not a folder holding it). */
+  readonly nodeIsFile: boolean;
+  /** Who shared it: the initiator, else the owner. */
+  readonly sharer: string | null;
+  /** The group of a group share; null for a user share. */
+  readonly group: string | null;
+  /** Naive UTC `YYYY-MM-DD HH:MM:SS` (`expired`). */
+  readonly expiration: string | null;
+  /** The disabled owner or resharer (`disabled sharer`). */
+  readonly disabledAccount: string | null;
+}
+
+/** A marked file of the archive account that is in its trash (explain only). */
+export interface TrashedFile {
+  readonly documentId: number;
+  readonly fileId: number;
+  /** Its path in the trash without the deletion suffix (`Invoices/inv [P8].pdf`). */
+  readonly name: string;
+}
+
 export interface MarkedFilesPage {
   /** Total marked files of the archive account in its own folders. */
   readonly total: number;
@@ -91,6 +126,14 @@ export interface HostAdapter {
   ownedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
   /** Question 3: files with the marker the user can open that belong to another account (one query per call). */
   visibleForeignFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
+  /**
+   * Explain only (`why`, `search --explain`, Try a search), never on the search path: for files
+   * of the archive account the user cannot open (question 2's answers), the nearest cause among
+   * the share rows covering each file. One query per call; documents without a known cause are absent.
+   */
+  shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>>;
+  /** Explain only: marked files of the archive account in its trash, for documents without a file (one query per call). */
+  trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>>;
   /** Marked files of the archive account, ordered by document id, for `check`'s coverage. */
   markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage>;
   /**

@@ -70,6 +70,17 @@ export interface LookupRows {
   readonly goneUsers: ReadonlySet<string>;
 }
 
+/**
+ * Whether the host lets an account log in and open files, from its preferences: `core`/`enabled`
+ * is compared with 'true' (a missing row is 'true'), so '0', 'no' or '' written by a script or
+ * another backend disable the account too (§7); and an account whose LDAP entry user_ldap marked
+ * gone (`user_ldap`/`isDeleted` = '1') cannot log in either. The one rule for the searching
+ * account, owners and resharers.
+ */
+export function isEnabledAccount(enabled: string | null, ldapDeleted: string | null): boolean {
+  return (enabled === null || enabled === 'true') && ldapDeleted !== '1';
+}
+
 /** A (document, file, path) the rules admit: already the shape of the answer. */
 export type Candidate = VisibleFile;
 

@@ -1,7 +1,7 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
-import type { HostAccount, HostAdapter, VisibleFile } from '../host/types.js';
+import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './pipeline.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
 import { dayOf } from './inputs.js';
@@ -23,7 +23,12 @@ export interface VerdictItem {
 }
 
 /** Why a document does not show, as far as the host's rows tell it (the `--explain` questions). */
-export type VerdictCause = { readonly kind: 'account disabled' };
+export type VerdictCause =
+  | { readonly kind: 'account disabled' }
+  /** `not shared`: a share row covers the file but does not mount for the user. */
+  | { readonly kind: 'share'; readonly obstacle: ShareObstacle }
+  /** `no file`: the archive account's file with the marker is in its trash. */
+  | { readonly kind: 'trash'; readonly file: TrashedFile };
 
 export interface VerdictReport {
   /** Documents the archive server found for the term. */
@@ -55,21 +60,71 @@ export interface VerdictInput {
 export const VERDICT_LIMIT_DEFAULT = 10;
 export const VERDICT_LIMIT_MAX = 50;
 
+/** A naive UTC expiry as a day, with the time when it is not midnight. */
+function dayOfExpiry(expiration: string | null): string {
+  if (expiration === null) return 'an earlier day';
+  const [day = expiration, time = ''] = expiration.split(/[ T]/);
+  return time === '' || time.startsWith('00:00:00') ? day : `${day} ${time.slice(0, 5)} UTC`;
+}
+
+/** What keeps the share from mounting, and what to do, as Nextcloud would show it to the user. */
+function obstacleText(o: ShareObstacle, user: string, paths: boolean): string {
+  const node = paths && o.nodePath !== null ? o.nodePath : o.nodeIsFile ? 'the file' : 'a folder holding it';
+  const from = o.sharer === null ? '' : ` from ${o.sharer}`;
+  const to = o.group === null ? user : `group ${o.group}`;
+  switch (o.kind) {
+    case 'sharing off':
+      return 'the sharing app (files_sharing) is disabled in Nextcloud, so no share reaches anyone: enable it';
+    case 'left':
+      return `${user} left the share of ${node} with group ${o.group ?? '?'} (removed it from their own files): share it again with ${user}`;
+    case 'declined':
+      return `${user} declined the share of ${node}${from}: share it again with ${user}`;
+    case 'pending':
+      return `${user} has not accepted the share of ${node}${from}: ${user} accepts it in Files, under Shares`;
+    case 'expired':
+      return `the share of ${node}${from} with ${to} expired on ${dayOfExpiry(o.expiration)}: give it a later expiry date, or share it again`;
+    case 'disabled sharer':
+      return `the share of ${node}${from} comes from ${o.disabledAccount ?? 'a disabled account'}, whose account is disabled, and Nextcloud hides shares of disabled accounts (files_sharing hide_disabled_user_shares): enable that account, or share it from an enabled one`;
+    case 'no read':
+      return `the share of ${node}${from} with ${to} does not allow reading: give it the read permission`;
+    case 'not member':
+      return `${node} is shared with group ${o.group ?? '?'}; ${user} is not a member: add ${user} to ${o.group ?? 'the group'}, or share it with ${user}`;
+  }
+}
+
 /**
  * The spec's explanation of each verdict, as one line an administrator can act on, naming the
- * nearest cause when one is known. The one wording for `search --explain`, `why` and Try a
- * search; Try a search passes no file (its answer carries no paths).
+ * nearest cause the host shows when one is known (a disabled account, a share that is pending,
+ * expired, left, declined, of a disabled sharer or to a group the user is not in, a file in the
+ * trash). The one wording for `search --explain`, `why` and Try a search; Try a search passes
+ * `paths` false (its answer carries no file or folder names).
  */
-export function explanationOf(verdict: Verdict, id: number, user: string, archiveAccount: string, file: VisibleFile | undefined, cause: VerdictCause | null = null): string | null {
+export function explanationOf(
+  verdict: Verdict,
+  id: number,
+  user: string,
+  archiveAccount: string,
+  file: VisibleFile | undefined,
+  cause: VerdictCause | null = null,
+  paths = true,
+): string | null {
   const marker = `[P${id}]`;
   const disabled = cause?.kind === 'account disabled' ? `${user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first` : null;
   switch (verdict) {
-    case 'not shared':
-      return `Document ${id}: the archive account ${archiveAccount} has ${file?.path ?? `a file with ${marker}`} but ${user} cannot open it: ${disabled ?? `share the file or a folder holding it, read-only, with ${user}`}.`;
+    case 'not shared': {
+      const why = disabled ?? (cause?.kind === 'share' ? obstacleText(cause.obstacle, user, paths) : `share the file or a folder holding it, read-only, with ${user}`);
+      return `Document ${id}: the archive account ${archiveAccount} has ${(paths ? file?.path : undefined) ?? `a file with ${marker}`} but ${user} cannot open it: ${why}.`;
+    }
     case 'not owned':
-      return `Document ${id}: ${user} sees ${file?.path ?? `a file with ${marker}`}, but it belongs to ${file?.owner ?? 'another account'}: only files of the archive account ${archiveAccount} stand for documents.`;
-    case 'no file':
-      return `Document ${id}: no file of the archive account ${archiveAccount} carries ${marker} in its name: the synchronization has not written one, or names files without the marker${disabled === null ? '' : `; besides, ${disabled}`}.`;
+      return `Document ${id}: ${user} sees ${(paths ? file?.path : undefined) ?? `a file with ${marker}`}, but it belongs to ${file?.owner ?? 'another account'}: only files of the archive account ${archiveAccount} stand for documents.`;
+    case 'no file': {
+      const besides = disabled === null ? '' : `; besides, ${disabled}`;
+      if (cause?.kind === 'trash') {
+        const what = paths ? `${cause.file.name} is` : `its file with ${marker} is`;
+        return `Document ${id}: the archive account ${archiveAccount} deleted its file with ${marker}: ${what} in its trash; restore it (Files, Deleted files) to show it${besides}.`;
+      }
+      return `Document ${id}: no file of the archive account ${archiveAccount} carries ${marker} in its name: the synchronization has not written one, or names files without the marker${besides}.`;
+    }
     default:
       return null;
   }
@@ -201,10 +256,11 @@ async function decide(host: HostAdapter, account: HostAccount, archiveAccount: s
     for (const [id, file] of await host.visibleForeignFiles(user, archiveAccount, open)) decided.set(id, { verdict: 'not owned', file });
     open = open.filter((id) => !decided.has(id));
   }
+  const causes = explain ? await causesOf(host, account, archiveAccount, ids, decided) : new Map<number, VerdictCause>();
   return hits.map((hit) => {
     const found = decided.get(hit.id);
     const verdict: Verdict = found?.verdict ?? (explain ? 'no file' : 'hidden');
-    const cause: VerdictCause | null = explain && verdict !== 'shown' && !account.enabled ? { kind: 'account disabled' } : null;
+    const cause = causes.get(hit.id) ?? null;
     return {
       id: hit.id,
       title: hit.title,
@@ -223,4 +279,36 @@ export function rejectionMessage(rejection: SearchRejection | null): string {
     return 'The archive server does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
   }
   return 'The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.';
+}
+
+/**
+ * The nearest cause of each unexplained verdict, asked only with `explain` (never on the search
+ * path): a disabled account first (it opens nothing); else, for `not shared`, the share rows
+ * covering the archive account's file; for `no file`, its trash. At most two host queries.
+ */
+async function causesOf(
+  host: HostAdapter,
+  account: HostAccount,
+  archiveAccount: string,
+  ids: readonly number[],
+  decided: ReadonlyMap<number, { verdict: Verdict; file?: VisibleFile }>,
+): Promise<Map<number, VerdictCause>> {
+  const causes = new Map<number, VerdictCause>();
+  const unshown = ids.filter((id) => decided.get(id)?.verdict !== 'shown');
+  if (!account.enabled) {
+    for (const id of unshown) causes.set(id, { kind: 'account disabled' });
+    return causes;
+  }
+  const notShared = unshown.flatMap((id) => {
+    const entry = decided.get(id);
+    return entry?.verdict === 'not shared' && entry.file !== undefined ? [entry.file] : [];
+  });
+  if (notShared.length > 0) {
+    for (const [id, obstacle] of await host.shareObstacles(account.uid, archiveAccount, notShared)) causes.set(id, { kind: 'share', obstacle });
+  }
+  const noFile = unshown.filter((id) => !decided.has(id));
+  if (noFile.length > 0) {
+    for (const [id, file] of await host.trashedArchiveFiles(archiveAccount, noFile)) causes.set(id, { kind: 'trash', file });
+  }
+  return causes;
 }

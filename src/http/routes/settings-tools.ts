@@ -47,7 +47,7 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
         title: item.title,
         shown: item.verdict === 'shown',
         verdict: item.verdict,
-        whyNot: item.verdict === 'shown' ? null : explanationOf(item.verdict, item.id, report.user, report.archiveAccount, undefined, item.cause),
+        whyNot: item.verdict === 'shown' ? null : explanationOf(item.verdict, item.id, report.user, report.archiveAccount, undefined, item.cause, false),
       })),
     };
   });
