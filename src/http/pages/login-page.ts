@@ -23,13 +23,3 @@ ${message}
 </main>`,
   );
 }
-
-/**
- * Only paths of this server: no scheme, no `//host`, no backslash, and no tab, line end or
- * other control character (a browser drops those from a URL, so `/<tab>/host` would become
- * `//host`, another server).
- */
-export function safeRedirect(target: unknown, fallback: string): string {
-  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || /[\\\u0000-\u0020\u007f]/.test(target)) return fallback;
-  return target;
-}

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE, throttledLogin, type AuthServices } from '../auth-hooks.js';
 import { HttpError, unauthenticated } from '../http-error.js';
-import { loginPage, safeRedirect } from '../pages/login-page.js';
+import { loginPage } from '../pages/login-page.js';
+import { sameServerPath } from '../redirect.js';
 import { PAGE_SECURITY_HEADERS } from '../pages/html.js';
 import { PUBLIC, requirePrincipal, type RouteAccess } from '../route-config.js';
 import { ADMIN_PAGE_PATH } from './admin-page.js';
@@ -38,7 +39,7 @@ function sendPage(reply: FastifyReply, status: number, html: string): FastifyRep
 export function registerSessionRoutes(app: FastifyInstance, services: AuthServices): void {
   app.get('/login', { config: { dus: PUBLIC } }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
-    return sendPage(reply, 200, loginPage({ redirectUrl: safeRedirect(query.redirect_url, ADMIN_PAGE_PATH), failed: false }));
+    return sendPage(reply, 200, loginPage({ redirectUrl: sameServerPath(query.redirect_url, ADMIN_PAGE_PATH), failed: false }));
   });
 
   app.post('/login', { config: { dus: PUBLIC }, schema: { body: loginBody } }, async (request, reply) => {
@@ -50,7 +51,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
       throw new HttpError(403, 'forbidden', 'Log in from this server\'s own login page.');
     }
     const body = request.body as { user: string; password: string; redirect_url?: string };
-    const redirectUrl = safeRedirect(body.redirect_url, ADMIN_PAGE_PATH);
+    const redirectUrl = sameServerPath(body.redirect_url, ADMIN_PAGE_PATH);
     let principal;
     try {
       principal = await throttledLogin(services, request.ip, body.user, body.password);
