@@ -1,6 +1,6 @@
 import { describe, expect, it, test } from '@jest/globals';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
-import { cannotBeSyntaxError, isExclusionsOnly, isMinusExclusionsOnly, simpleTextOf } from '../src/core/archive/search-terms.js';
+import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, simpleTextOf } from '../src/core/archive/search-terms.js';
 import type { ArchiveClientOptions, SearchPage } from '../src/core/archive/types.js';
 import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument } from './support/archive-emulator/types.js';
@@ -48,14 +48,14 @@ describe('the text value and what a term means (unit)', () => {
     ['-invoice -draft', true, true],
     ['NOT (invoice OR bill)', true, false],
     ['-"pay this"', true, true],
-    ['invoice -draft', false, false],
+    ['invoice -draft', false, true],
     ['invoice NOT draft', false, false],
     ['- invoice', false, false],
     ['e-invoice', false, false],
     ['NOT', false, false],
-  ])('%j: only exclusions %s, written with - %s', (term, only, minus) => {
+  ])('%j: only exclusions %s, an exclusion written with - %s', (term, only, minus) => {
     expect(isExclusionsOnly(term)).toBe(only);
-    expect(isMinusExclusionsOnly(term)).toBe(minus);
+    expect(hasMinusExclusion(term)).toBe(minus);
   });
 
   test.each([
@@ -85,7 +85,7 @@ async function searchOf(emulator: ArchiveEmulator, term: string): Promise<{ page
 }
 
 /** The table of docs/archive-client.md "Terms with punctuation": term → requests → result, per release. */
-const TABLE: Record<EmulatedVersion & ('2.20' | '3.0'), Array<[string, Array<{ query?: string; text?: string }>, number[] | 'exclusions_only']>> = {
+const TABLE: Record<EmulatedVersion & ('2.20' | '3.0'), Array<[string, Array<{ query?: string; text?: string }>, number[] | 'exclusions_only' | 'minus_exclusion']>> = {
   '3.0': [
     ['invoice', [{ query: 'invoice' }], [2, 3, 7]],
     ['invoice coffee', [{ query: 'invoice coffee' }], [2, 3, 7, 8]],
@@ -96,6 +96,7 @@ const TABLE: Record<EmulatedVersion & ('2.20' | '3.0'), Array<[string, Array<{ q
     ['(draft', [{ query: '(draft' }, { text: 'draft' }], [5]],
     ['-invoice', [{ query: '-invoice' }], 'exclusions_only'],
     ['NOT invoice', [{ query: 'NOT invoice' }], 'exclusions_only'],
+    ['invoice -plain', [{ query: 'invoice -plain' }], [2, 3]],
   ],
   '2.20': [
     ['invoice', [{ query: 'invoice' }], [2, 3, 7]],
@@ -105,7 +106,9 @@ const TABLE: Record<EmulatedVersion & ('2.20' | '3.0'), Array<[string, Array<{ q
     ['Invoice:', [{ query: 'Invoice:' }], [2, 3, 7]],
     ['"abc', [{ query: '"abc' }], [4]],
     ['(draft', [{ query: '(draft' }], [5]],
-    ['-invoice', [{ query: '-invoice' }], 'exclusions_only'],
+    ['-invoice', [{ query: '-invoice' }], 'minus_exclusion'],
+    ['invoice -plain', [{ query: 'invoice -plain' }], 'minus_exclusion'],
+    ['invoice NOT plain', [{ query: 'invoice NOT plain' }], [2, 3]],
     ['NOT invoice', [{ query: 'NOT invoice' }], [1, 4, 5, 6, 8]],
   ],
 };
@@ -118,8 +121,8 @@ describe.each(['3.0', '2.20'] as const)('archive server %s: term → requests �
     const found = await searchOf(emulator, term);
     expect(found.requests).toEqual(requests);
     expect(found.requests.length).toBeLessThanOrEqual(2);
-    if (result === 'exclusions_only') {
-      expect(found.page).toMatchObject({ hits: [], hasMore: false, rejection: 'exclusions_only' });
+    if (typeof result === 'string') {
+      expect(found.page).toMatchObject({ hits: [], hasMore: false, rejection: result });
     } else {
       expect(found.page.rejection ?? null).toBeNull();
       expect(found.ids).toEqual(result);

@@ -57,7 +57,7 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
     const { ctx } = await world.context();
     world.archive.clearRequests();
     const outcome = await runSearch(ctx, { user: 'bob', term: '-invoice' });
-    expect(outcome).toMatchObject({ status: 'rejected', entries: [], rejection: 'exclusions_only' });
+    expect(outcome).toMatchObject({ status: 'rejected', entries: [], rejection: version === '3.0' ? 'exclusions_only' : 'minus_exclusion' });
     expect(searchRequests(world.archive)).toHaveLength(1);
     expect(world.archive.requests.some((r) => r.query.text !== undefined)).toBe(false);
     expect(readHistory(ctx.settings)).toEqual([]);
@@ -84,14 +84,15 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
 
 describe('the CLI says why a term of only exclusions lists nothing', () => {
   test.each([
-    ['3.0', 'NOT invoice'],
-    ['3.0', '-invoice'],
-    ['2.20', '-invoice'],
-  ] as const)('%s %j', async (version, term) => {
+    ['3.0', 'NOT invoice', 'The archive server does not accept a query of only exclusions'],
+    ['3.0', '-invoice', 'The archive server does not accept a query of only exclusions'],
+    ['2.20', '-invoice', 'reads -word as the word itself'],
+    ['2.20', 'invoice -bank', 'Write NOT word instead'],
+  ] as const)('%s %j', async (version, term, line) => {
     cli.world.archive.version = version;
     const result = await cli.run(['search', 'bob', '--', term]);
     expect(result.code).toBe(0);
-    expect(result.out).toContain('The archive server does not accept a query of only exclusions');
+    expect(result.out).toContain(line);
     expect(result.out).not.toMatch(/\[P\d+\]|shown/);
   });
 

@@ -5,7 +5,7 @@ import { LOG_MESSAGES } from '../log.js';
 import { isLocalAddress } from '../net/address-guard.js';
 import { lookupAll } from '../net/resolve.js';
 import { notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
-import { cannotBeSyntaxError, isExclusionsOnly, isMinusExclusionsOnly, simpleTextOf } from './search-terms.js';
+import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, simpleTextOf } from './search-terms.js';
 import {
   CONNECTION_TEST_QUERY,
   PAGE_SIZE,
@@ -137,9 +137,9 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
    */
   async function searchAnswer(request: SearchRequest): Promise<RawAnswer | SearchPage> {
     const answer = await searchOnce(request, 'query');
-    if (answer.status === 200 && isMinusExclusionsOnly(request.term) && !isArchiveServer3(known())) {
+    if (answer.status === 200 && hasMinusExclusion(request.term) && !isArchiveServer3(known())) {
       // Archive server 2 searched for the excluded words themselves: never shown as the answer.
-      return rejected(request, answer.status, 'exclusions_only');
+      return rejected(request, answer.status, 'minus_exclusion');
     }
     if (answer.status !== 400) return answer;
     // The 400 itself names the versions (the token was accepted); else an earlier answer did.

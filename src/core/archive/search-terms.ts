@@ -59,12 +59,11 @@ export function isExclusionsOnly(term: string): boolean {
 }
 
 /**
- * Whether the term only excludes and writes an exclusion with `-`: archive server 2's parser
- * (Whoosh, no +/- operators) reads `-invoice` as the word `invoice`, the opposite of what was asked.
+ * Whether the term excludes something with `-`: archive server 2's parser (Whoosh, no +/-
+ * operators) reads `-invoice` as the word `invoice`, the opposite of what was asked.
  */
-export function isMinusExclusionsOnly(term: string): boolean {
-  const found = exclusionsOf(term);
-  return found.only && found.byMinus > 0;
+export function hasMinusExclusion(term: string): boolean {
+  return exclusionsOf(term).byMinus > 0;
 }
 
 function exclusionsOf(term: string): { readonly only: boolean; readonly byMinus: number } {

@@ -52,12 +52,13 @@ export interface SearchPage extends ArchiveAnswer {
   /**
    * Why it was rejected: `query` the term (being typed, or syntax the server does not accept),
    * `page` a page past the last, `exclusions_only` a term that only excludes (`-invoice`,
-   * `NOT invoice`), which archive server 3 refuses and which no repeat may turn into its opposite.
+   * `NOT invoice`), which archive server 3 refuses and which no repeat may turn into its opposite;
+   * `minus_exclusion` a `-word` sent to archive server 2, which reads it as the word itself.
    */
   readonly rejection?: SearchRejection | null;
 }
 
-export type SearchRejection = 'query' | 'page' | 'exclusions_only';
+export type SearchRejection = 'query' | 'page' | 'exclusions_only' | 'minus_exclusion';
 
 export interface SearchRequest {
   readonly term: string;

@@ -278,6 +278,9 @@ export function rejectionMessage(rejection: SearchRejection | null): string {
   if (rejection === 'exclusions_only') {
     return 'The archive server does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
   }
+  if (rejection === 'minus_exclusion') {
+    return 'The archive server (Paperless-ngx 2) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
+  }
   return 'The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.';
 }
 
