@@ -15,7 +15,10 @@ import { createHostFixture, type HostFixture } from './support/host-fixtures/ind
 const A = 'archive';
 
 async function build(fx: HostFixture): Promise<void> {
-  for (const uid of [A, 'anna']) await fx.addUser(uid);
+  await fx.addUser(A);
+  await fx.addUser('anna', { email: 'Anna.Roe@Example.org' });
+  await fx.addUser('jo', { email: 'shared@example.org' });
+  await fx.addUser('kim', { email: 'shared@example.org' });
   await fx.addUser('erik', { enabled: false });
   await fx.setAppConfig('docs_sync', 'target_user', A);
   // A folder shared with the disabled erik; a file of the archive account nobody received.
@@ -124,6 +127,14 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
     } finally {
       await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     }
+  });
+
+  test('the user may be named by their e-mail login, as serve accepts it; an address of two accounts names none', async () => {
+    const answer = await why('anna.roe@example.org', 411);
+    expect(answer.user).toBe('anna');
+    expect(answer.item.cause).toMatchObject({ kind: 'share', obstacle: { kind: 'pending' } });
+    await expect(why('shared@example.org', 411)).rejects.toMatchObject({ code: 'unknown_user' });
+    await expect(why('nobody@example.org', 411)).rejects.toMatchObject({ code: 'unknown_user' });
   });
 
   test('the archive account disabled: its own files are not shown to itself, the explanation says why', async () => {

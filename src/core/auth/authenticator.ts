@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { accountsWithEmail } from '../host/account-email.js';
 import type { HostAdapter } from '../host/types.js';
 import { appTokenOwner } from './app-token.js';
 import { decoyLike, spendDecoyCheck, verifyPasswordHash } from './password-hash.js';
@@ -115,12 +116,7 @@ export class Authenticator {
 
   /** The one account whose e-mail address (`settings`/`email`, compared case-insensitively as the host does) is `email`. */
   private async accountByEmail(email: string): Promise<UserRow | undefined> {
-    const sql = this.host.sql;
-    const rows = await sql.query<UserRow>(
-      `SELECT u.uid, u.password FROM ${sql.prefix}preferences p JOIN ${sql.prefix}users u ON u.uid = p.userid` +
-        ` WHERE p.appid = 'settings' AND p.configkey = 'email' AND LOWER(p.configvalue) = ?`,
-      [email.toLowerCase()],
-    );
+    const rows = await accountsWithEmail(this.host.sql, email);
     return rows.length === 1 ? rows[0] : undefined;
   }
 

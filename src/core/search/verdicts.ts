@@ -1,6 +1,7 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
+import { accountOfLogin } from '../host/account-email.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './pipeline.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
@@ -183,7 +184,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
 /** The host, the user's account and the archive account a verdict is about; coded errors for the two that may be missing. */
 async function parties(ctx: ServiceContext, user: string): Promise<{ host: HostAdapter; account: HostAccount; archiveAccount: string }> {
   const host = await ctx.host();
-  const account = await host.findAccount(user);
+  // The user may be named by their e-mail login, as they log in to the host and to serve.
+  const account = await accountOfLogin(host, user);
   if (account === null) throw new DusError('unknown_user', `The user ${user} does not exist in the host.`);
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
