@@ -1,6 +1,29 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+// Plain JavaScript that every Node since 14 parses: the version check runs before the suite
+// (which needs node:sqlite, unflagged from Node 22.13) is loaded, so an old Node gets one
+// coded line instead of `No such built-in module: node:sqlite` from deep inside.
+const NEEDED = [22, 13];
+const running = process.versions.node.split('.').map(Number);
+const major = running[0] ?? 0;
+const minor = running[1] ?? 0;
+if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
+  process.stderr.write(
+    `Error [usage]: docs-unified-search needs Node.js ${NEEDED.join('.')} or later (for node:sqlite); ` +
+      `this is Node.js ${process.versions.node} at ${process.execPath}. Install a current Node.js LTS and run it again.\n`,
+  );
+  process.exit(1);
+}
 
+// A reader that stops early (`dus search --help | head -1`) closes the pipe: the rest of the
+// output is dropped and the command ends as it would have, without a stack trace. git and gh
+// are ended by SIGPIPE instead (status 141 under `set -o pipefail`); exit 0 keeps such pipelines green.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
+const { main } = await import('../dist/cli.js');
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

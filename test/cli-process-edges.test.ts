@@ -1,0 +1,60 @@
+import { describe, expect, test } from '@jest/globals';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The installed executable as a shell runs it: bin/ over the built suite (`npm run build` first). */
+const root = join(import.meta.dirname, '..');
+const bin = join(root, 'bin', 'docs-unified-search.js');
+const built = existsSync(join(root, 'dist', 'cli.js'));
+if (!built) console.log('SKIP executable edges: dist/ is missing (run npm run build)');
+const whenBuilt = built ? test : test.skip;
+
+/** Runs the executable with a stdout whose reader has gone before the first byte is written. */
+function runWithClosedStdout(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('a reader that closes the pipe early (dus search --help | head -1)', () => {
+  whenBuilt.each([[['search', '--help']], [['--help']], [['completion', 'bash']]])('%j ends quietly with exit 0', async (args) => {
+    const { code, stderr } = await runWithClosedStdout(args);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});
+
+/** Every `node` on PATH older than the suite needs, with its version (this machine has Node 20 in /usr/bin). */
+function oldNodes(): { path: string; version: string }[] {
+  const found = spawnSync('which', ['-a', 'node'], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line !== '');
+  return [...new Set(found)].flatMap((path) => {
+    const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    return major < 22 || (major === 22 && minor < 13) ? [{ path, version }] : [];
+  });
+}
+
+describe('Node version check', () => {
+  const old = oldNodes()[0];
+  if (old === undefined) console.log('SKIP the old-Node check: no node older than 22.13 on PATH');
+  (old === undefined ? test.skip : test)('a Node older than 22.13 gets one coded line naming what is needed, exit 1', () => {
+    const run = spawnSync(old?.path ?? 'node', [bin, 'why', 'anna', '412'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `Error [usage]: docs-unified-search needs Node.js 22.13 or later (for node:sqlite); this is Node.js ${old?.version ?? ''} at ${old?.path ?? ''}. Install a current Node.js LTS and run it again.\n`,
+    );
+  });
+
+  whenBuilt('the Node the suite runs on passes the check', () => {
+    const run = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
