@@ -2,6 +2,8 @@
 // Plain JavaScript that every Node since 14 parses: the version check runs before the suite
 // (which needs node:sqlite, unflagged from Node 22.13) is loaded, so an old Node gets one
 // coded line instead of `No such built-in module: node:sqlite` from deep inside.
+import { readFileSync } from 'node:fs';
+
 const NEEDED = [22, 13];
 const running = process.versions.node.split('.').map(Number);
 const major = running[0] ?? 0;
@@ -23,8 +25,15 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// `--version` alone is answered here, from package.json: nothing else needs loading for it.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.exit(0);
+}
+
 const { main } = await import('../dist/cli.js');
-const code = await main(process.argv.slice(2), {
+const code = await main(args, {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,

@@ -2,6 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { main } from '../src/cli.js';
+import { SUITE_VERSION } from '../src/core/version.js';
+import { captureIO } from './support/capture-io.js';
 
 /** The installed executable as a shell runs it: bin/ over the built suite (`npm run build` first). */
 const root = join(import.meta.dirname, '..');
@@ -52,9 +55,13 @@ describe('Node version check', () => {
     );
   });
 
-  whenBuilt('the Node the suite runs on passes the check', () => {
+  whenBuilt('the Node the suite runs on passes the check; --version, answered by bin/ itself, says what the program says', async () => {
     const run = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
+    const io = captureIO();
+    expect(await main(['--version'], io)).toBe(0);
+    expect(run.stdout).toBe(io.out());
+    expect(run.stdout).toBe(`${SUITE_VERSION}\n`);
   });
 });

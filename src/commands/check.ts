@@ -1,11 +1,9 @@
-import { openContext } from '../core/context.js';
 import { checkCoverage, COVERAGE_PAGE, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
-import { LOG_MESSAGES } from '../core/log.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { failure, success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import { statusLine, type StatusLine } from './status-line.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
 
@@ -72,13 +70,13 @@ export const command: CommandSpec = {
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
       const { io, globals } = context;
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         repairOnStart(service.settings, service.logger);
         const status = statusLine(io);
         const report = await checkCoverage(service, progressOn(status))
-          .catch((error: unknown) => {
-            if (isDusError(error) && isArchiveErrorCode(error.code)) service.logger.warn(LOG_MESSAGES.connectionTestFailed(error.code));
+          .catch(async (error: unknown) => {
+            if (isDusError(error) && isArchiveErrorCode(error.code)) service.logger.warn((await import('../core/log.js')).LOG_MESSAGES.connectionTestFailed(error.code));
             throw error;
           })
           .finally(() => status.clear());

@@ -1,10 +1,9 @@
-import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { line } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 export const command: CommandSpec = {
@@ -27,7 +26,7 @@ export const command: CommandSpec = {
       const options = rawOptions as { errorIfNotExists?: boolean };
       const [app = '', name = ''] = args;
       if (app !== APP_ID) throw new DusError('config_refused', `This suite holds only the keys of ${APP_ID}; ${app} is not one of them.`);
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         // Deleted without reading it through the rules first: deleting a stored value the rules refuse is its repair.
         const isSet = (isAppConfigKey(name) ? service.settings.delete([name]) : []).length > 0;

@@ -1,10 +1,9 @@
-import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
 import { isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 interface GetOptions {
@@ -34,7 +33,7 @@ export const command: CommandSpec = {
     withOutput(rawOptions, context, async (out) => {
       const options = rawOptions as GetOptions;
       const [app = '', name = ''] = args;
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         let value: string | boolean | undefined;
         if (app === 'docs_sync' && name === 'target_user') {

@@ -1,11 +1,10 @@
-import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { parseConfigValue, plainConfigValue } from '../core/settings/app-config-values.js';
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import type { AppConfigKey } from '../core/settings/types.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 interface SetOptions {
@@ -81,7 +80,7 @@ export const command: CommandSpec = {
       const [app = '', name = ''] = args;
       const key = settableKey(app, name);
       checkFlags(key, options);
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         const current = service.settings.get(key);
         if (options.updateOnly === true && current === undefined) {

@@ -1,4 +1,4 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import { styleText } from 'node:util';
 import { displayWidth, safeText, shortenMiddle } from './terminal-text.js';
 import type { GlobalOptions } from './types.js';
 
@@ -8,11 +8,15 @@ import type { GlobalOptions } from './types.js';
  * here passes `safeText` before a colour is added, so text from the archive server or the
  * host never controls the terminal; the commands build their lines and tables only here.
  */
-export function paint(globals: GlobalOptions): ChalkInstance {
-  return new Chalk({ level: globals.color ? 1 : 0 });
+export function paint(globals: GlobalOptions): Painter {
+  // Node's own ANSI styles: a colour library (and the terminal probing it does on import) would cost every command's start.
+  const style = (format: Style) => (text: string): string => (globals.color ? styleText(format, text, { validateStream: false }) : text);
+  return { green: style('green'), yellow: style('yellow'), red: style('red'), bold: style('bold') };
 }
 
 export type Style = 'green' | 'yellow' | 'red' | 'bold';
+
+export type Painter = Readonly<Record<Style, (text: string) => string>>;
 
 export interface Styled {
   readonly style: Style;
@@ -30,14 +34,14 @@ function plainOf(piece: Piece): string {
   return typeof piece === 'object' ? safeText(piece.text) : safeText(String(piece));
 }
 
-function render(piece: Piece, chalk: ChalkInstance, text = plainOf(piece)): string {
-  return typeof piece === 'object' ? chalk[piece.style](text) : text;
+function render(piece: Piece, painter: Painter, text = plainOf(piece)): string {
+  return typeof piece === 'object' ? painter[piece.style](text) : text;
 }
 
 /** One line of output, without its line end. */
 export function line(globals: GlobalOptions, ...pieces: readonly Piece[]): string {
-  const chalk = paint(globals);
-  return pieces.map((piece) => render(piece, chalk)).join('');
+  const painter = paint(globals);
+  return pieces.map((piece) => render(piece, painter)).join('');
 }
 
 export function success(globals: GlobalOptions, text: string): string {
@@ -99,19 +103,19 @@ function rule(widths: readonly number[], left: string, middle: string, right: st
  * it every value is printed whole, for pipes and files.
  */
 export function table(columns: readonly Column[], rows: readonly (readonly Piece[])[], globals: GlobalOptions): string {
-  const chalk = paint(globals);
+  const painter = paint(globals);
   const plain = rows.map((row) => row.map(plainOf));
   const heads = columns.map((column) => safeText(column.head));
   const natural = heads.map((head, i) => Math.max(displayWidth(head), ...plain.map((row) => displayWidth(row[i] ?? ''))));
   const widths = globals.width === undefined ? natural : fittedWidths(natural, columns, globals.width);
   const rowLine = (cells: readonly string[]): string => `│ ${cells.join(' │ ')} │`;
-  const head = rowLine(heads.map((text, i) => padded(text, globals.color ? chalk.bold(text) : text, widths[i] ?? 0)));
+  const head = rowLine(heads.map((text, i) => padded(text, globals.color ? painter.bold(text) : text, widths[i] ?? 0)));
   const body = rows.map((row, r) =>
     rowLine(
       columns.map((_, i) => {
         const text = shortenMiddle(plain[r]?.[i] ?? '', widths[i] ?? 0);
         const piece = row[i] ?? '';
-        return padded(text, render(piece, chalk, text), widths[i] ?? 0);
+        return padded(text, render(piece, painter, text), widths[i] ?? 0);
       }),
     ),
   );

@@ -1,8 +1,7 @@
-import { openContext } from '../core/context.js';
 import { runRepair } from '../core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 export const command: CommandSpec = {
@@ -15,7 +14,7 @@ export const command: CommandSpec = {
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         const result = runRepair(service.settings);
         service.settings.update({ installed_version: SUITE_VERSION });

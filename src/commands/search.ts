@@ -1,12 +1,12 @@
 import { Option } from 'commander';
-import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
-import { decideVerdicts, rejectionMessage, VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX, type VerdictReport } from '../core/search/verdicts.js';
+import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
+import type { VerdictReport } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { line, styled, table, type Column } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec, GlobalOptions } from './types.js';
 
 function limitOf(value: unknown): number {
@@ -29,9 +29,9 @@ const COLUMNS: readonly Column[] = [
   { head: 'File', fit: 'shorten' },
 ];
 
-function printPlain(report: VerdictReport, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
+function printPlain(report: VerdictReport, rejection: string, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
   if (report.rejected) {
-    write(`${rejectionMessage(report.rejection)}\n`);
+    write(`${rejection}\n`);
     return;
   }
   const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), item.path ?? '—']);
@@ -75,9 +75,10 @@ export const command: CommandSpec = {
       const explain = options.explain === true;
       const since = optionalText(options.since);
       const until = optionalText(options.until);
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         repairOnStart(service.settings, service.logger);
+        const { decideVerdicts, rejectionMessage } = await import('../core/search/verdicts.js');
         const report = await decideVerdicts(service, {
           user,
           term,
@@ -89,7 +90,7 @@ export const command: CommandSpec = {
         });
         // The spec's item: exactly these five fields, whatever else the report holds.
         const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
-        out.result(items, () => printPlain(report, explain, context.globals, (s) => out.io.stdout.write(s)));
+        out.result(items, () => printPlain(report, rejectionMessage(report.rejection), explain, context.globals, (s) => out.io.stdout.write(s)));
         return EXIT_OK;
       } finally {
         await service.close();

@@ -1,17 +1,13 @@
 import { Option } from 'commander';
 import type { Cache } from '../core/cache/types.js';
-import { RedisCache } from '../core/cache/redis-cache.js';
 import type { ServiceContext } from '../core/context-types.js';
-import { openContext } from '../core/context.js';
-import { warmUp } from '../core/search/warm-up.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { DusError, messageOf } from '../core/errors.js';
-import { readNextcloudConfig } from '../core/host/config-php.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';
-import { buildServer, type WrapperOptions } from '../http/server.js';
-import { EXIT_OK, reportFailure, serviceOptionsOf } from './shared-options.js';
+import type { WrapperOptions } from '../http/server.js';
+import { EXIT_OK, openService, reportFailure, serviceOptionsOf } from './shared-options.js';
 import type { CommandContext, CommandSpec } from './types.js';
 
 export interface ServeOptions {
@@ -46,6 +42,7 @@ export function parseTrustProxy(value: string | undefined): WrapperOptions['trus
 async function openCache(url: string | undefined, keyPrefix: string | undefined): Promise<Cache | undefined> {
   if (url === undefined || url === '') return undefined;
   if (!/^rediss?:\/\//.test(url)) throw new DusError('usage', '--cache takes a Redis URL: redis://host:port[/db].');
+  const { RedisCache } = await import('../core/cache/redis-cache.js');
   const cache = new RedisCache({ url, ...(keyPrefix === undefined || keyPrefix === '' ? {} : { keyPrefix }) });
   try {
     await cache.connect();
@@ -60,6 +57,7 @@ async function openCache(url: string | undefined, keyPrefix: string | undefined)
 async function legacySaltOf(service: ServiceContext, given: ReturnType<typeof serviceOptionsOf>): Promise<string> {
   const location = effectiveHostLocation(service.settings.readWithoutRefusedUrl(), given.hostLocation);
   if (location.nextcloudDir === undefined) return '';
+  const { readNextcloudConfig } = await import('../core/host/config-php.js');
   const config = await readNextcloudConfig(location.nextcloudDir).catch(() => null);
   const salt = config?.passwordsalt;
   return typeof salt === 'string' ? salt : '';
@@ -97,10 +95,12 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     cache = await openCache(options.cache, options.cachePrefix);
     const given = serviceOptionsOf(context);
     // A long-running process keeps the marker index: its searches skip the scan of the archive account's names.
-    service = openContext({ ...given, markerIndex: true, ...(cache === undefined ? {} : { cache }) });
+    service = await openService(context, { markerIndex: true, ...(cache === undefined ? {} : { cache }) });
     repairOnStart(service.settings, service.logger);
     const legacySalt = await legacySaltOf(service, given);
     const bridgeSecret = watchedBridgeSecret(configDirectory(given.configDir, given.env ?? process.env));
+    // The HTTP stack and the warm-up are loaded by serve alone, not by every command's start.
+    const [{ buildServer }, { warmUp }] = await Promise.all([import('../http/server.js'), import('../core/search/warm-up.js')]);
     const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret });
     await app.listen({ host, port });
     const address = app.server.address();

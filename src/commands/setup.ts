@@ -1,11 +1,10 @@
 import { Option } from 'commander';
-import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
-import { saveSettings, type SaveSettingsInput } from '../core/settings/save-settings.js';
+import type { SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { hostLocationOf, readFirstLine, serviceOptionsOf } from './shared-options.js';
+import { hostLocationOf, openService, readFirstLine } from './shared-options.js';
 import type { CommandIO, CommandSpec } from './types.js';
 
 interface SetupOptions {
@@ -97,12 +96,13 @@ export const command: CommandSpec = {
         ...(options.alwaysSearch === undefined ? {} : { alwaysSearch: options.alwaysSearch }),
         hostLocation: hostLocationOf(context.globals),
       };
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         const location = effectiveHostLocation(service.settings.readWithoutRefusedUrl(), input.hostLocation);
         if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
           throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
         }
+        const { saveSettings } = await import('../core/settings/save-settings.js');
         const saved = await saveSettings(service, input);
         out.result(saved, () => {
           for (const said of describe(saved)) out.say(said);

@@ -1,9 +1,8 @@
-import { openContext } from '../core/context.js';
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 export const command: CommandSpec = {
@@ -17,7 +16,7 @@ export const command: CommandSpec = {
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
       const { io, globals } = context;
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         repairOnStart(service.settings, service.logger);
         const result = await overviewCheck(service);

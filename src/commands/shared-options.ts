@@ -1,4 +1,4 @@
-import type { ServiceOptions } from '../core/context-types.js';
+import type { ServiceContext, ServiceOptions } from '../core/context-types.js';
 import { DusError } from '../core/errors.js';
 import type { HostLocation } from '../core/host/types.js';
 import { exitCodeOf, formatError } from './output.js';
@@ -35,6 +35,15 @@ export function serviceOptionsOf(context: CommandContext): ServiceOptions {
     hostLocation: hostLocationOf(globals),
     env: io.env,
   };
+}
+
+/**
+ * Opens the service of a command run. The core (settings, log, host adapter, archive client)
+ * is loaded here, on first use, so that `--help`, `--version` and completion load none of it.
+ */
+export async function openService(context: CommandContext, extra: Partial<ServiceOptions> = {}): Promise<ServiceContext> {
+  const { openContext } = await import('../core/context.js');
+  return openContext({ ...serviceOptionsOf(context), ...extra });
 }
 
 /** Prints a failure as one coded line and returns its exit code (2 for a wrong call, else 1). */

@@ -23,9 +23,11 @@ export function displayWidth(text: string): number {
   return stringWidth(text);
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Made at first use: building a Segmenter loads ICU data, a cost every command's start would pay.
+let graphemes: Intl.Segmenter | undefined;
 
 function clusters(text: string): string[] {
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   return Array.from(graphemes.segment(text), (part) => part.segment);
 }
 

@@ -1,10 +1,8 @@
 import type { ServiceContext } from '../core/context-types.js';
-import { openContext } from '../core/context.js';
 import { DusError, isDusError } from '../core/errors.js';
-import { LOG_MESSAGES } from '../core/log.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 /** Why the stored settings give no connection, in the words of the spec's error codes. */
@@ -30,13 +28,13 @@ export const command: CommandSpec = {
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         const connection = service.archiveConnection();
         const client = service.archiveClient(connection);
         if (connection === null || client === null) throw whyNotConfigured(service);
-        const answer = await client.testConnection().catch((error: unknown) => {
-          service.logger.warn(LOG_MESSAGES.connectionTestFailed(isDusError(error) ? error.code : 'internal'));
+        const answer = await client.testConnection().catch(async (error: unknown) => {
+          service.logger.warn((await import('../core/log.js')).LOG_MESSAGES.connectionTestFailed(isDusError(error) ? error.code : 'internal'));
           throw error;
         });
         const { version, apiVersion } = answer.versions;

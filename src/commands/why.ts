@@ -1,11 +1,9 @@
-import { openContext } from '../core/context.js';
 import { DusError } from '../core/errors.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
-import { verdictOfDocument } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
 import { styled } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { serviceOptionsOf } from './shared-options.js';
+import { openService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 function documentIdOf(value: string | undefined): number {
@@ -33,9 +31,10 @@ export const command: CommandSpec = {
       const [user = '', id] = args;
       if (user.trim() === '') throw new DusError('usage', 'Name the user.');
       const documentId = documentIdOf(id);
-      const service = openContext(serviceOptionsOf(context));
+      const service = await openService(context);
       try {
         repairOnStart(service.settings, service.logger);
+        const { verdictOfDocument } = await import('../core/search/verdicts.js');
         const answer = await verdictOfDocument(service, user, documentId, cliAdmin());
         const { item } = answer;
         out.result({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation }, () => {

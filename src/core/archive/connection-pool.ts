@@ -1,6 +1,15 @@
-import { Client } from 'undici';
+import { createRequire } from 'node:module';
+import type { Client } from 'undici';
 import { createPinnedConnector, type ConnectProgress, type ConnectWatch } from '../net/pinned-connector.js';
 import type { ResolvedAddress } from './types.js';
+
+let loadedClient: typeof Client | undefined;
+
+/** undici, loaded at the first connection: commands that never ask the archive server (why, --help) do not load it. */
+function undiciClient(): typeof Client {
+  loadedClient ??= (createRequire(import.meta.url)('undici') as typeof import('undici')).Client;
+  return loadedClient;
+}
 
 /**
  * Kept-alive connections to the archive server, so a request need not pay a new TCP (and TLS)
@@ -121,7 +130,7 @@ export function createConnectionPool(): ConnectionPool {
 
   function create(key: string, target: PinnedTarget, progress: ConnectProgress): Entry {
     const watch: ConnectWatch = { current: progress };
-    const client = new Client(target.origin, {
+    const client = new (undiciClient())(target.origin, {
       connect: createPinnedConnector({
         addresses: target.addresses,
         hostname: target.hostname,

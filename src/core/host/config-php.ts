@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import phpParser from 'php-parser';
 import { DusError, messageOf } from '../errors.js';
 
 export type PhpValue = string | number | boolean | null | PhpValue[] | { [key: string]: PhpValue };
@@ -69,16 +69,28 @@ function evaluateWithPhp(file: string): Promise<PhpConfig> {
   });
 }
 
-// The package's CommonJS export is the Engine class itself; its typings only declare it as a member.
-const EngineClass = phpParser as unknown as new (options: object) => { parseCode(source: string, file: string): unknown };
-const engine = new EngineClass({ parser: { php8: true, suppressErrors: false, extractDoc: false }, ast: { withPositions: true } });
+interface PhpEngine {
+  parseCode(source: string, file: string): unknown;
+}
+
+let engine: PhpEngine | undefined;
+
+/** The PHP parser, loaded when a config.php is first read: a command given --host-db, or --help, never loads it. */
+function phpEngine(): PhpEngine {
+  if (engine === undefined) {
+    // The package's CommonJS export is the Engine class itself; its typings only declare it as a member.
+    const EngineClass = createRequire(import.meta.url)('php-parser') as new (options: object) => PhpEngine;
+    engine = new EngineClass({ parser: { php8: true, suppressErrors: false, extractDoc: false }, ast: { withPositions: true } });
+  }
+  return engine;
+}
 
 /** Parses one config file without executing it. */
 export function parseConfigFile(file: string): PhpConfig {
   const source = readFileSync(file, 'utf8');
   let program: Node;
   try {
-    program = asNode(engine.parseCode(source, file)) ?? { kind: 'program', children: [] };
+    program = asNode(phpEngine().parseCode(source, file)) ?? { kind: 'program', children: [] };
   } catch (error) {
     const detail = messageOf(error);
     throw new DusError('host_config', `${file} is not valid PHP: ${detail}.`);

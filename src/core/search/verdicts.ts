@@ -58,8 +58,7 @@ export interface VerdictInput {
   readonly signal?: AbortSignal;
 }
 
-export const VERDICT_LIMIT_DEFAULT = 10;
-export const VERDICT_LIMIT_MAX = 50;
+export { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from './limits.js';
 
 /** A naive UTC expiry as a day, with the time when it is not midnight. */
 function dayOfExpiry(expiration: string | null): string {

@@ -1,5 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import type { AppConfig, AppConfigKey } from './types.js';
+import type { AppConfigKey } from './types.js';
 
 /** The value types occ names (`--type`); this store uses two of them. */
 export type ConfigValueType = 'string' | 'boolean';
@@ -34,28 +33,4 @@ export const APP_CONFIG_KEYS = Object.keys(KEY_DEFINITIONS) as AppConfigKey[];
 
 export function isAppConfigKey(name: string): name is AppConfigKey {
   return Object.hasOwn(KEY_DEFINITIONS, name);
-}
-
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: Object.fromEntries(APP_CONFIG_KEYS.map((key) => [key, { type: KEY_DEFINITIONS[key].type }])),
-};
-
-const ajv = new Ajv({ allErrors: true });
-const validate = ajv.compile<AppConfig>(schema);
-
-function describe(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty?: unknown }).additionalProperty;
-    return `unknown key ${JSON.stringify(extra)}`;
-  }
-  const key = error.instancePath.replace(/^\//, '');
-  return key === '' ? `the file ${error.message ?? 'is not valid'}` : `key ${key} ${error.message ?? 'is not valid'}`;
-}
-
-/** Null when the value is a valid AppConfig, else the reasons, one per problem. */
-export function appConfigProblems(value: unknown): string[] | null {
-  if (validate(value)) return null;
-  return (validate.errors ?? []).map(describe);
 }

@@ -6,7 +6,7 @@ import { writePrivateFileAtomic } from './atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
-import { appConfigProblems } from './schema.js';
+import { appConfigProblems } from './config-validation.js';
 import type { AppConfig, AppConfigKey, SettingsStore } from './types.js';
 import { normalizeArchiveUrl } from './url-rules.js';
 

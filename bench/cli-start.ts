@@ -1,0 +1,116 @@
+/**
+ * Start-up of the installed executable (bin/ over dist/) against bare `node -e 0` on the same
+ * Node. Targets: `--version` and `--help` ≤ 1.5× `node -e 0`; `why` on a SQLite host
+ * ≤ 2× `node -e 0` plus its queries (the same open-settings-and-decide work timed in-process
+ * with its modules already loaded). Commands are run interleaved, `BENCH_RUNS` (default 21,
+ * at least 10) times each; the medians of wall time and of CPU time (user + system, which
+ * other work on a shared machine disturbs far less) and the modules each one loads (counted
+ * through a module hook in one extra run, independent of load) are printed with the ratios.
+ *
+ *   npm run build && npm run build:tools && node_modules/.bin/node dist-tools/bench/cli-start.js
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildSearchWorld } from '../test/support/search-world.js';
+
+const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 21));
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'docs-unified-search.js');
+const node = process.execPath;
+if (!existsSync(join(root, 'dist', 'cli.js'))) throw new Error('dist/ is missing: run npm run build first');
+
+interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** One run under GNU time, which reports the child's CPU time (user + system) on its last stderr line. */
+function sample(args: readonly string[]): Sample {
+  const started = performance.now();
+  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', node, ...args], { encoding: 'utf8' });
+  const wallMs = performance.now() - started;
+  const times = run.stderr.trim().split('\n').at(-1) ?? '';
+  const [user = Number.NaN, system = Number.NaN] = times.split(' ').map(Number);
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`);
+  return { wallMs, cpuMs: (user + system) * 1000 };
+}
+
+/** How many modules (ours, packages', Node's own ESM builtins) one run loads, through a load hook. */
+function moduleCount(args: readonly string[], dir: string): number {
+  const hook = join(dir, 'count-modules.mjs');
+  const out = join(dir, 'modules.txt');
+  writeFileSync(
+    hook,
+    [
+      "import { registerHooks } from 'node:module';",
+      "import { writeFileSync } from 'node:fs';",
+      'const loaded = new Set();',
+      'registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });',
+      `process.on('exit', () => writeFileSync(${JSON.stringify(out)}, [...loaded].join('\\n')));`,
+    ].join('\n'),
+  );
+  const run = spawnSync(node, ['--no-warnings', '--import', hook, ...args], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`);
+  return readFileSync(out, 'utf8').split('\n').filter((url) => url !== '' && !url.startsWith('node:')).length;
+}
+
+const world = await buildSearchWorld(60);
+const scratch = mkdtempSync(join(tmpdir(), 'dus-bench-start-'));
+try {
+  const { dir } = await world.context();
+  const whyArgs = [bin, '--config-dir', dir, 'why', 'bob', '8'];
+  const cases: Record<string, readonly string[]> = {
+    'node -e 0': ['-e', '0'],
+    '--version': [bin, '--version'],
+    '--help': [bin, '--help'],
+    'why (SQLite)': whyArgs,
+  };
+
+  // Its queries: the same work as `why` with every module loaded already, the settings, log and host database opened anew each time.
+  const { openContext } = await import('../src/core/context.js');
+  const { verdictOfDocument } = await import('../src/core/search/verdicts.js');
+  const queriesMs: number[] = [];
+  for (let run = 0; run < RUNS + 1; run += 1) {
+    const started = performance.now();
+    const ctx = openContext({ configDir: dir, env: {} });
+    await verdictOfDocument(ctx, 'bob', 8, 'cli:bench');
+    await ctx.close();
+    if (run > 0) queriesMs.push(performance.now() - started);
+  }
+
+  const samples = new Map<string, Sample[]>(Object.keys(cases).map((name) => [name, []]));
+  for (const args of Object.values(cases)) sample(args); // file-system caches warm for every case
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const [name, args] of Object.entries(cases)) samples.get(name)?.push(sample(args));
+  }
+
+  const medians = new Map([...samples].map(([name, list]) => [name, { wall: median(list.map((s) => s.wallMs)), cpu: median(list.map((s) => s.cpuMs)) }]));
+  const base = medians.get('node -e 0') ?? { wall: Number.NaN, cpu: Number.NaN };
+  const queries = median(queriesMs);
+  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  console.log(`Node ${process.versions.node}, ${RUNS} runs each, interleaved; load average ${load}`);
+  console.log(`why's queries in-process (modules loaded): ${queries.toFixed(1)} ms`);
+  console.log('command        wall ms  ratio   cpu ms  ratio  modules  target');
+  for (const [name, args] of Object.entries(cases)) {
+    const m = medians.get(name) ?? base;
+    const isWhy = name.startsWith('why');
+    // For why, its queries are taken off before the ratio: the target is 2× plus the queries.
+    const wallRatio = (m.wall - (isWhy ? queries : 0)) / base.wall;
+    const cpuRatio = (m.cpu - (isWhy ? queries : 0)) / base.cpu;
+    const limit = name === 'node -e 0' ? null : isWhy ? 2 : 1.5;
+    const verdict = limit === null ? '' : `≤ ${limit}${isWhy ? ' + queries' : ''}: ${wallRatio <= limit ? 'met' : 'MISSED'} (wall), ${cpuRatio <= limit ? 'met' : 'MISSED'} (cpu)`;
+    const modules = moduleCount(args, scratch);
+    console.log(`${name.padEnd(14)} ${m.wall.toFixed(1).padStart(7)} ${wallRatio.toFixed(2).padStart(6)} ${m.cpu.toFixed(0).padStart(8)} ${cpuRatio.toFixed(2).padStart(6)} ${String(modules).padStart(8)}  ${verdict}`);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+  await world.close();
+}
