@@ -97,6 +97,7 @@ const TABLE: Record<EmulatedVersion & ('2.20' | '3.0'), Array<[string, Array<{ q
     ['-invoice', [{ query: '-invoice' }], 'exclusions_only'],
     ['NOT invoice', [{ query: 'NOT invoice' }], 'exclusions_only'],
     ['invoice -plain', [{ query: 'invoice -plain' }], [2, 3]],
+    ['invoice NOT plain', [{ query: 'invoice NOT plain' }], [2, 3]],
   ],
   '2.20': [
     ['invoice', [{ query: 'invoice' }], [2, 3, 7]],
