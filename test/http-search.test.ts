@@ -145,6 +145,24 @@ describe('the search provider', () => {
     expect((await call(h, 'GET', `${SEARCH}?term=invoice`)).status).toBe(401);
   });
 
+  test('a term too long for the archive server is a 400 usage; it never reaches the archive server or the history', async () => {
+    h.context.settings.delete(['diagnostics', 'diagnostics_pending']);
+    h.emulator.clearRequests();
+    // 5000 characters (over the route's 1000) and 1000 characters that take 9000 bytes in a URL (over the core's 3000).
+    for (const term of ['a'.repeat(5000), '日'.repeat(1000)]) {
+      const refused = await search('alice', `term=${encodeURIComponent(term)}`);
+      expect([term.length, refused.status, refused.raw.json<Envelope<{ code: string }>>().ocs.data.code]).toEqual([term.length, 400, 'usage']);
+      const tried = await call(h, 'POST', '/apps/docs_unified_search/settings/try', { basic: ['admin', PASSWORDS.admin], headers: { 'ocs-apirequest': 'true' }, json: { term, user: 'bob' } });
+      expect([tried.status, tried.json().code]).toEqual([400, 'usage']);
+    }
+    // 100 000 characters make a request head larger than Node reads (16 KiB): refused before any route runs.
+    const huge = await search('alice', `term=${'a'.repeat(100_000)}`);
+    expect([huge.status, huge.raw.json().code]).toEqual([431, 'too_large']);
+    expect(h.emulator.requests).toEqual([]);
+    expect(h.context.settings.get('diagnostics')).toBeUndefined();
+    expect((await search('alice', `term=${encodeURIComponent('日'.repeat(300))}`)).status).toBe(200);
+  });
+
   test('a failing archive server gives no results, a history entry, and never the term in log or history', async () => {
     h.emulator.faults = [{ match: '/api/documents/', status: 500 }];
     const failed = await search('alice', 'term=zebrasecretterm');

@@ -43,6 +43,20 @@ describe('search command', () => {
     expect(bob.out).not.toContain('Note:');
   });
 
+  test('a term too long for the archive server is a wrong call (exit 2): nothing is asked, nothing lands in the history', async () => {
+    cli.world.archive.clearRequests();
+    for (const term of ['x'.repeat(100_000), 'é'.repeat(1001), 'ü'.repeat(600)]) {
+      const result = await run(['search', 'bob', term]);
+      expect([term.length, result.code]).toEqual([term.length, 2]);
+      expect(result.err).toMatch(/^Error \[usage\]: The search term is too long: at most 1000 characters/);
+      expect(result.err.length).toBeLessThan(300);
+    }
+    expect(cli.world.archive.requests).toEqual([]);
+    const history = await run(['config:app:get', 'docs_unified_search', 'diagnostics']);
+    expect(history.out).not.toContain('414');
+    expect((await run(['search', 'bob', 'é'.repeat(500)])).code).toBe(0);
+  });
+
   test('--json prints exactly the items and nothing else', async () => {
     const result = await run(['search', 'bob', 'invoice', '--json', '--explain', '--limit=20']);
     expect(result.code).toBe(0);

@@ -9,6 +9,25 @@ export function clampLimit(limit: number | undefined, fallback = PROVIDER_LIMIT_
   return Math.max(1, Math.min(Math.trunc(limit), max));
 }
 
+/**
+ * The longest term sent to the archive server. A term of 100 000 characters used to go out,
+ * come back as HTTP 414 and land in the problem history; Paperless' gunicorn reads a request
+ * line of at most 4094 bytes. 1000 characters is far beyond what anyone types into a search
+ * box; the second bound keeps the term as it travels in the URL (UTF-8, percent-encoded: up to
+ * 12 bytes per character) clear of that line limit with room for the rest of the query.
+ */
+export const TERM_MAX_CHARACTERS = 1000;
+export const TERM_MAX_URL_BYTES = 3000;
+
+/** The term as it is searched for (trimmed), or a `usage` refusal before anything is asked. */
+export function checkedTerm(term: string): string {
+  const trimmed = term.trim();
+  if ([...trimmed].length > TERM_MAX_CHARACTERS || encodeURIComponent(trimmed.replace(/[\uD800-\uDFFF]/g, '\uFFFD')).length > TERM_MAX_URL_BYTES) {
+    throw new DusError('usage', `The search term is too long: at most ${TERM_MAX_CHARACTERS} characters (fewer when they are not ASCII: at most ${TERM_MAX_URL_BYTES} bytes once written into a URL).`);
+  }
+  return trimmed;
+}
+
 /** The cursor is the absolute offset of the next hit in the archive server's result order. */
 export function parseCursor(cursor: string | number | undefined | null): number {
   if (cursor === undefined || cursor === null || cursor === '') return 0;

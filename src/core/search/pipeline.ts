@@ -6,7 +6,7 @@ import { LOG_MESSAGES } from '../log.js';
 import { excerptOf } from './excerpt.js';
 import { fileLink, formatDay, previewUrl, typeIconUrl } from './entry-format.js';
 import { failureOf, reportSearchFailure, reportSearchWorked, type SearchFailure } from './failure.js';
-import { clampLimit, dayOf, parseCursor } from './inputs.js';
+import { checkedTerm, clampLimit, dayOf, parseCursor } from './inputs.js';
 import { namesOf } from './names.js';
 
 /** The spec's bounds per provider call. */
@@ -86,7 +86,7 @@ interface Located {
  * `failed`. It throws a `usage` DusError only for a malformed cursor or date filter.
  */
 export async function runSearch(ctx: ServiceContext, input: SearchInput): Promise<SearchOutcome> {
-  const term = input.term.trim();
+  const term = checkedTerm(input.term);
   const offset = parseCursor(input.cursor);
   const limit = clampLimit(input.limit);
   const since = dayOf(input.since, 'since');

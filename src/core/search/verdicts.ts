@@ -5,7 +5,7 @@ import { accountOfLogin } from '../host/account-email.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './pipeline.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
-import { dayOf } from './inputs.js';
+import { checkedTerm, dayOf } from './inputs.js';
 
 /** The spec's verdicts; `hidden` is the answer without `--explain`. */
 export type Verdict = 'shown' | 'not shared' | 'not owned' | 'no file' | 'hidden';
@@ -138,6 +138,7 @@ export function explanationOf(
  * to the history), or when the user or the archive account is unknown.
  */
 export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
+  const term = checkedTerm(input.term);
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
   const client = ctx.archiveClient();
@@ -156,7 +157,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   try {
     for (let page = 1; hits.length < input.limit; page += 1) {
       const answer = await client.search({
-        term: input.term.trim(),
+        term,
         page,
         ...(input.signal === undefined ? {} : { signal: input.signal }),
         ...(since === undefined ? {} : { since }),
