@@ -165,6 +165,10 @@ describe('CSRF', () => {
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(200);
     await h.fixture.setUserPreference('dave', 'core', 'enabled', 'false');
     expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(401);
+    // Enabled again, the account logs in anew; the session refused once stays ended.
+    await h.fixture.setUserPreference('dave', 'core', 'enabled', 'true');
+    expect((await call(h, 'GET', WIDGETS, { cookie: session.cookie, headers })).status).toBe(401);
+    expect((await call(h, 'GET', WIDGETS, { basic: ['dave', 'dave-pass-1'] })).status).toBe(200);
   });
 
   test('a changed password ends the sessions started with the old one', async () => {
@@ -261,6 +265,24 @@ describe('app passwords (oc_authtoken)', () => {
     const form = await call(h, 'POST', '/login', { form: { user: 'admin', password: appPassword }, headers: { accept: 'text/html' }, from: '10.2.1.1' });
     expect(form.status).toBe(401);
     expect(form.headers['set-cookie']).toBeUndefined();
+  });
+
+  // The host refuses an app password of a disabled account at each login over Basic auth
+  // (completeLogin: "User disabled") and keeps it: it works again once the account is enabled.
+  // (Only a cookie session holding it loses the token.) This wrapper reads oc_authtoken and never writes it.
+  test('an app password of a disabled account is refused, and works again once the account is enabled', async () => {
+    await h.fixture.addUser('gina', { password: 'gina-pass-1', hash: 'bcrypt' });
+    nextId += 1;
+    const token = 'GinaPw-abcde-fghij-klmno-pqrst';
+    await h.fixture.exec(
+      'INSERT INTO oc_authtoken (id, uid, login_name, name, token, type, remember, last_activity, last_check, expires, version, password_invalid) VALUES (?, ?, ?, ?, ?, 1, 0, 0, 0, NULL, 2, 0)',
+      [nextId, 'gina', 'gina', 'test', hash(token)],
+    );
+    expect((await call(h, 'GET', WIDGETS, { basic: ['gina', token] })).status).toBe(200);
+    await h.fixture.setUserPreference('gina', 'core', 'enabled', 'false');
+    expect((await call(h, 'GET', WIDGETS, { basic: ['gina', token], from: '10.2.9.1' })).status).toBe(401);
+    await h.fixture.setUserPreference('gina', 'core', 'enabled', 'true');
+    expect((await call(h, 'GET', WIDGETS, { basic: ['gina', token], from: '10.2.9.2' })).status).toBe(200);
   });
 
   test('wipe tokens, expired tokens, invalidated passwords and another login name are refused', async () => {

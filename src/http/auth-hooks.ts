@@ -94,6 +94,10 @@ export function registerAuthHooks(app: FastifyInstance, services: AuthServices):
         if (principal !== null) {
           request.principal = principal;
           request.session = { id, record };
+        } else {
+          // Refused once, ended for good: an account enabled again (or a password set back) does
+          // not bring the session back, as the host invalidates the session token it refused.
+          await services.sessions.destroy(id);
         }
       }
     }
