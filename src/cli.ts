@@ -6,6 +6,8 @@ import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js'
 import { safeText } from './commands/terminal-text.js';
 import { argvAsksJson, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
 import { redactUsageError } from './commands/shared-options.js';
+import { afterHelp, HELP_CONFIGURATION, helpWidthOf } from './commands/help-layout.js';
+import { HELP_TOPICS } from './commands/environment.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -39,9 +41,7 @@ function register(program: Command, spec: CommandSpec, io: CommandIO, exit: RunS
   const command = program.command(spec.name).summary(spec.summary).description(spec.summary);
   for (const alias of spec.aliases) command.alias(alias);
   spec.configure(command);
-  if (spec.examples.length > 0) {
-    command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
-  }
+  command.addHelpText('after', afterHelp(spec));
   command.action(async (...received: unknown[]) => {
     const cmd = received[received.length - 1] as Command;
     const args = cmd.args.slice(0, cmd.registeredArguments.length);
@@ -70,9 +70,12 @@ export function buildProgram(io: CommandIO, exit: RunState): Command {
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
     .showHelpAfterError(false)
     .exitOverride()
+    .configureHelp(HELP_CONFIGURATION)
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      getOutHelpWidth: () => helpWidthOf(io.stdout),
+      getErrHelpWidth: () => helpWidthOf(io.stderr),
       outputError: (s, write) => {
         // Commander echoes what was typed: shown with its control characters escaped, as all human output.
         const said = redactUsageError(s.replace(/^error: /, '')).split('\n').map(safeText).join('\n');
@@ -81,6 +84,7 @@ export function buildProgram(io: CommandIO, exit: RunState): Command {
       },
     });
   for (const spec of COMMANDS) register(program, spec, io, exit);
+  program.addHelpText('after', `\nHelp topics:\n  help environment  the environment variables and the files it reads\n\nA command's options, exit codes and examples: ${program.name()} help <command>\n`);
   return program;
 }
 
@@ -89,6 +93,11 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
   const exit: RunState = { code: EXIT_OK };
   const program = buildProgram(io, exit);
   const json = argvAsksJson(argv);
+  const topic = argv[0] === 'help' && argv.length === 2 ? HELP_TOPICS[argv[1] ?? ''] : undefined;
+  if (topic !== undefined) {
+    io.stdout.write(topic(helpWidthOf(io.stdout)));
+    return EXIT_OK;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exit.code;

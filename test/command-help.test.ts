@@ -1,19 +1,119 @@
 import { describe, expect, test } from '@jest/globals';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
 import { main } from '../src/cli.js';
+import { ENVIRONMENT } from '../src/commands/environment.js';
+import { exitCodesOf, shownName } from '../src/commands/help-layout.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { captureIO } from './support/capture-io.js';
+import { ptyUnavailable, runOnPty } from './support/pty.js';
+
+async function help(args: readonly string[], columns?: number): Promise<string> {
+  const io = captureIO({ env: {}, ...(columns === undefined ? {} : { tty: true, columns }) });
+  expect(await main(args, io)).toBe(0);
+  expect(io.err()).toBe('');
+  return io.out();
+}
+
+function widest(text: string): number {
+  return Math.max(...text.split('\n').map((line) => stringWidth(line)));
+}
+
+/** An example as the help shows it: ` \` continuations joined, a trailing comment on the line above. */
+function examplesOf(text: string): string {
+  const [, examples = ''] = text.split('Examples:');
+  return examples.replace(/ \\\n\s+/g, ' ');
+}
+
+const helpOfEvery: [string, readonly string[]][] = [
+  ['the command list', ['--help']],
+  ['help environment', ['help', 'environment']],
+  ...COMMANDS.map((command): [string, readonly string[]] => [command.name, [command.name, '--help']]),
+];
 
 describe('--help', () => {
-  test.each(COMMANDS.map((command) => [command.name, command] as const))('%s answers --help under its name and aliases, with its examples', async (name, command) => {
+  test.each(COMMANDS.map((command) => [command.name, command] as const))('%s answers --help under its name and aliases, with its examples and exit codes', async (name, command) => {
     for (const spelling of [name, ...command.aliases]) {
-      const io = captureIO({ env: {} });
-      expect(await main([spelling, '--help'], io)).toBe(0);
-      expect(io.err()).toBe('');
-      const [, examples = ''] = io.out().split('Examples:');
+      const out = await help([spelling, '--help']);
       expect(command.examples.length).toBeGreaterThan(0);
-      for (const example of command.examples) expect(examples).toContain(example);
-      expect(io.out()).toContain(command.summary);
+      const examples = examplesOf(out);
+      for (const example of command.examples) {
+        const [line = '', comment] = example.split(/\s{2,}# /);
+        expect(examples).toContain(`$ ${line}`);
+        if (comment !== undefined) expect(examples).toContain(`# ${comment}`);
+      }
+      expect(out).toContain(command.summary);
+      const [, exits = ''] = out.split('Exit codes:');
+      for (const [code, meaning] of exitCodesOf(command)) expect(exits.replace(/\s+/g, ' ')).toContain(`${code} ${meaning}`);
     }
+  });
+
+  test.each(helpOfEvery)('%s fits 80 columns at 80 columns, and stays at 80 on a wider terminal', async (_name, args) => {
+    expect(widest(await help(args, 80))).toBeLessThanOrEqual(80);
+    expect(widest(await help(args, 200))).toBeLessThanOrEqual(80);
+    expect(widest(await help(args))).toBeLessThanOrEqual(80);
+  });
+
+  test('the command list shows each short name with its arguments; the occ-style name is an alias in the command help', async () => {
+    const list = await help(['--help'], 80);
+    expect(list).toMatch(/^ {2}search <user> <term> {2,}Search as a user/m);
+    expect(list).toMatch(/^ {2}why <user> <document-id> {2,}Say whether/m);
+    expect(list).toMatch(/^ {2}config:app:get <app> <name> {2,}Read an app/m);
+    expect(list).not.toContain('docs_unified_search:');
+    expect(list).toMatch(/^ {2}help environment /m);
+    for (const command of COMMANDS) {
+      const shown = shownName(command.name, command.aliases);
+      expect(list).toMatch(new RegExp(`^ {2}${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'm'));
+      const own = await help([command.name, '--help'], 80);
+      expect(own).toContain(`Usage: docs-unified-search ${shown} `);
+      const others = [command.name, ...command.aliases].filter((name) => name !== shown);
+      if (others.length > 0) expect(own).toContain(`Aliases: ${others.join(', ')}`);
+    }
+  });
+
+  test('each command lists the global options it accepts, and --limit its default as a number', async () => {
+    for (const command of COMMANDS) {
+      const [, globals = ''] = (await help([command.name, '--help'])).split('Global Options:');
+      for (const option of ['--config-dir', '--nextcloud', '--host-db', '--table-prefix', '--host-url', '--log-file', '--no-color']) expect(globals).toContain(option);
+    }
+    expect((await help(['search', '--help'])).replace(/\s+/g, ' ')).toContain('(1-50) (default: 10)');
+  });
+
+  const pty = ptyUnavailable();
+  if (pty !== null) console.log(`SKIP help on a real terminal: ${pty}`);
+  (pty === null ? test : test.skip)('on a real 80-column terminal the installed executable prints the command list within 80 columns', async () => {
+    const run = await runOnPty(80, ['--help']);
+    expect(widest(run.screen.replace(/\r/g, ''))).toBeLessThanOrEqual(80);
+    expect(run.screen).toContain('search <user> <term>');
+  });
+});
+
+/** Every variable name the product reads from its environment, found in the source. */
+function variablesRead(dir: string): Set<string> {
+  const found = new Set<string>();
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) {
+      for (const name of variablesRead(path)) found.add(name);
+    } else if (path.endsWith('.ts')) {
+      for (const match of readFileSync(path, 'utf8').matchAll(/\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g)) found.add(match[1] ?? match[2] ?? '');
+    }
+  }
+  return found;
+}
+
+describe('help environment', () => {
+  test('lists every environment variable the code reads, and the files of the settings directory', async () => {
+    const read = variablesRead(join(import.meta.dirname, '..', 'src'));
+    expect(read.size).toBeGreaterThan(8);
+    const listed = ENVIRONMENT.map((entry) => entry.name);
+    expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
+    const out = await help(['help', 'environment']);
+    for (const name of [...read, 'DUS_CONFIG_DIR', 'DUS_NEXTCLOUD', 'DUS_HOST_DB', 'DUS_TABLE_PREFIX', 'DUS_HOST_URL', 'DUS_SECRET', 'DUS_LOG_FILE', 'DUS_LOG_LEVEL', 'NO_COLOR', 'XDG_CONFIG_HOME']) {
+      expect(out).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+    }
+    for (const file of ['settings.json', 'secret', 'credentials.json', 'docs_unified_search.log', 'audit.log']) expect(out).toMatch(new RegExp(`^ {2}${file.replace('.', '\\.')} `, 'm'));
   });
 });
 

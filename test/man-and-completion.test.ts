@@ -11,6 +11,8 @@ import { COMMANDS } from '../src/commands/index.js';
 import { renderManPages } from '../src/commands/man-pages.js';
 import { buildProgram } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
+import { APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
+import { ENVIRONMENT, FILES } from '../src/commands/environment.js';
 import { captureIO } from './support/capture-io.js';
 
 const root = join(import.meta.dirname, '..');
@@ -39,7 +41,20 @@ describe('man pages', () => {
       for (const option of command.options) expect(page).toContain((option.long ?? '').replace(/-/g, '\\-'));
       for (const example of command.examples) expect(page).toContain(example.replace(/\\/g, '\\e').replace(/-/g, '\\-'));
       expect(overview).toContain(command.name.replace(/-/g, '\\-'));
+      // Its own exit codes, not a generic line.
+      const [, exit = ''] = page.split('.SH EXIT STATUS');
+      for (const [code, meaning] of command.exitCodes) expect(exit).toContain(`.B ${code}\n${meaning.replace(/-/g, '\\-')}.`);
+      expect(page).toContain('.SH GLOBAL OPTIONS');
     }
+  });
+
+  test('the suite page has ENVIRONMENT with every variable and FILES with every file of the settings directory', () => {
+    const overview = pages.get('docs-unified-search.1') ?? '';
+    const [, environment = ''] = overview.split('.SH ENVIRONMENT');
+    for (const entry of ENVIRONMENT) expect(environment).toContain(`.B ${entry.name}\n`);
+    const [, files = ''] = overview.split('.SH FILES');
+    for (const entry of FILES) expect(files).toContain(`.B ${entry.name.replace(/-/g, '\\-')}\n`);
+    for (const name of ['settings.json', 'secret', 'credentials.json', 'docs_unified_search.log']) expect(files).toContain(`.B ${name}\n`);
   });
 });
 
@@ -79,6 +94,23 @@ describe('shell completion', () => {
       for (const option of command.options) if (option.long !== null) expect(offered).toContain(option.long);
       expect(offered).toContain('--host-db');
     }
+  });
+
+  test('bash: option values, shells, app ids and key names complete instead of file names; help is offered', () => {
+    expect(complete('dus search --output ')).toEqual(['plain', 'json', 'json_pretty', 'complete -o default -F _docs_unified_search dus']);
+    expect(complete('dus check --output=js')).toEqual(['json', 'json_pretty', 'complete -o default -F _docs_unified_search dus']);
+    expect(complete('dus completion ')).toEqual(['bash', 'zsh', 'complete -o default -F _docs_unified_search dus']);
+    expect(complete('dus config:app:get ')).toEqual(['docs_unified_search', 'docs_sync', 'complete -o default -F _docs_unified_search dus']);
+    const keys = complete('dus --config-dir /tmp/x config:app:get docs_unified_search ');
+    for (const key of [...APP_CONFIG_KEYS, 'target_user']) expect(keys).toContain(key);
+    expect(keys).not.toContain('package.json');
+    expect(complete('dus config:app:set docs_unified_search al').slice(0, -1)).toEqual(['allow_local', 'always_search']);
+    expect(complete('dus config:app:get docs_unified_search docs_url --output j').slice(0, -1)).toEqual(['json', 'json_pretty']);
+    expect(complete('dus he')).toContain('help');
+    expect(complete('dus help env')).toContain('environment');
+    expect(complete('dus help conf')).toContain('config:app:get');
+    // Where no values are known, file names as before.
+    expect(complete('dus --config-dir ')).toContain('package.json');
   });
 
   test('zsh: every command and option appears', () => {
@@ -123,6 +155,14 @@ describe('shell completion', () => {
       expect(offered('docs-unified-search sea')).toContain('search');
       expect(offered('dus search --li')).toContain('--limit');
       expect(offered('docs-unified-search --config-d')).toContain('--config-dir');
+      expect(offered('dus search --output ')).toEqual(expect.arrayContaining(['plain', 'json', 'json_pretty']));
+      expect(offered('dus completion ')).toEqual(expect.arrayContaining(['bash', 'zsh']));
+      expect(offered('dus config:app:get ')).toEqual(expect.arrayContaining(['docs_unified_search', 'docs_sync']));
+      const keys = offered('dus config:app:get docs_unified_search ');
+      expect(keys).toEqual(expect.arrayContaining([...APP_CONFIG_KEYS, 'target_user']));
+      expect(keys).not.toContain('package.json');
+      expect(offered('dus he')).toContain('help');
+      expect(offered('dus help env')).toContain('environment');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

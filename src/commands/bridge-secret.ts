@@ -13,14 +13,16 @@ export const command: CommandSpec = {
     `docs-unified-search bridge:secret | ${OCC_HINT}`,
     `docs-unified-search bridge:secret --rotate | ${OCC_HINT}`,
   ],
+  notes:
+    'The secret lives in the settings directory (file bridge-secret, mode 0600) and is made at the first run.\n' +
+    "Into a pipe the command writes the secret alone, for the bridge app's occ command to read from its standard input: the secret never stands on a command line (process list, shell history). " +
+    'On a terminal it writes where the secret is and the pipe to run, never the secret; --json gives {path, created, rotated}, never the secret.',
+  exitCodes: [
+    [0, 'the secret was made or read (and written out)'],
+    [1, 'the secret cannot be read or written'],
+  ],
   configure: (command) => {
-    withOutputOptions(command).option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)').addHelpText(
-      'after',
-      '\nThe secret lives in the settings directory (file bridge-secret, mode 0600) and is made at the first run.\n' +
-        'Into a pipe the command writes the secret alone, for the bridge app\'s occ command to read from its standard\n' +
-        'input: the secret never stands on a command line (process list, shell history). On a terminal it writes\n' +
-        'where the secret is and the pipe to run, never the secret; --json gives {path, created, rotated}, never the secret.',
-    );
+    withOutputOptions(command).option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)');
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {

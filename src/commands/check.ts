@@ -64,8 +64,12 @@ export const command: CommandSpec = {
   aliases: ['check'],
   summary: 'Check connection, archive account and how many archive documents have a file',
   examples: ['docs-unified-search check', 'docs-unified-search check --json'],
+  exitCodes: [
+    [0, 'the search can show documents'],
+    [1, 'it cannot (the output says what to correct), or the archive server does not answer'],
+  ],
   configure: (command) => {
-    withOutputOptions(command).addHelpText('after', '\nExit codes: 0 the search can show documents, 1 it cannot (the output says what to correct).');
+    withOutputOptions(command);
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {

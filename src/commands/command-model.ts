@@ -1,5 +1,6 @@
 import { Command, type Option } from 'commander';
-import type { CommandSpec } from './types.js';
+import { exitCodesOf, shownName } from './help-layout.js';
+import type { CommandSpec, ExitCode } from './types.js';
 
 /** What man pages and shell completion know of a command: read from the specs, never written twice. */
 export interface OptionModel {
@@ -9,20 +10,28 @@ export interface OptionModel {
   readonly description: string;
   readonly takesValue: boolean;
   readonly defaultValue: string | null;
+  /** The values the option takes (`--output`: plain, json, json_pretty), or none when any. */
+  readonly choices: readonly string[];
 }
 
 export interface ArgumentModel {
   readonly name: string;
   readonly required: boolean;
+  /** The values completion offers for it (app ids, key names, shells), or none: then file names. */
+  readonly values: readonly string[];
 }
 
 export interface CommandModel {
   readonly name: string;
   readonly aliases: readonly string[];
+  /** The name the command list shows (the short alias of an occ-style name). */
+  readonly shown: string;
   readonly summary: string;
+  readonly notes: string | null;
   readonly arguments: readonly ArgumentModel[];
   readonly options: readonly OptionModel[];
   readonly examples: readonly string[];
+  readonly exitCodes: readonly ExitCode[];
 }
 
 export interface SuiteModel {
@@ -41,6 +50,7 @@ export function optionModel(option: Option): OptionModel {
     description: option.description,
     takesValue: option.required || option.optional,
     defaultValue: value === undefined || typeof value === 'boolean' ? null : String(value),
+    choices: option.argChoices ?? [],
   };
 }
 
@@ -50,10 +60,17 @@ export function commandModel(spec: CommandSpec): CommandModel {
   return {
     name: spec.name,
     aliases: spec.aliases,
+    shown: shownName(spec.name, spec.aliases),
     summary: spec.summary,
-    arguments: command.registeredArguments.map((argument) => ({ name: argument.name(), required: argument.required })),
+    notes: spec.notes ?? null,
+    arguments: command.registeredArguments.map((argument) => ({
+      name: argument.name(),
+      required: argument.required,
+      values: spec.argumentValues?.[argument.name()] ?? argument.argChoices ?? [],
+    })),
     options: command.options.filter((option) => !option.hidden).map(optionModel),
     examples: spec.examples,
+    exitCodes: exitCodesOf(spec),
   };
 }
 

@@ -4,6 +4,7 @@ import { EXIT_OK, EXIT_USAGE } from './shared-options.js';
 import type { CommandIO, CommandSpec } from './types.js';
 
 export const BINARIES = ['docs-unified-search', 'dus'] as const;
+const SHELLS = ['bash', 'zsh'] as const;
 
 /** The suite as the running program declares it (loaded late: the program lists this command too). */
 export async function loadSuite(io: CommandIO): Promise<SuiteModel> {
@@ -16,8 +17,10 @@ export const command: CommandSpec = {
   aliases: [],
   summary: 'Print the shell completion script for bash or zsh',
   examples: ['source <(docs-unified-search completion bash)', 'docs-unified-search completion zsh > "${fpath[1]}/_docs-unified-search"'],
+  exitCodes: [[0, 'the script was printed']],
+  argumentValues: { shell: SHELLS },
   configure: (command) => {
-    command.argument('<shell>', 'bash or zsh');
+    command.argument('<shell>', SHELLS.join(' or '));
   },
   run: async (args, _options, { io }) => {
     const shell = args[0];

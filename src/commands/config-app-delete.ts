@@ -1,5 +1,5 @@
 import { DusError } from '../core/errors.js';
-import { isAppConfigKey } from '../core/settings/schema.js';
+import { APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { line } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
@@ -14,12 +14,16 @@ export const command: CommandSpec = {
     'docs-unified-search config:app:delete docs_unified_search always_search',
     'docs-unified-search config:app:delete docs_unified_search last_failure --error-if-not-exists',
   ],
+  exitCodes: [
+    [0, 'deleted, or not set'],
+    [1, 'not set with --error-if-not-exists, or refused'],
+  ],
+  argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS },
   configure: (command) => {
     withOutputOptions(command)
       .argument('<app>', 'app id: docs_unified_search')
       .argument('<name>', 'name of the key')
-      .option('--error-if-not-exists', 'exit with 1 when the key is not set')
-      .addHelpText('after', '\nExit codes: 0 deleted (or not set), 1 not set with --error-if-not-exists, or refused.');
+      .option('--error-if-not-exists', 'exit with 1 when the key is not set');
   },
   run: (args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

@@ -1,6 +1,6 @@
 import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
-import { isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
+import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { openService } from './shared-options.js';
@@ -21,13 +21,17 @@ export const command: CommandSpec = {
     'docs-unified-search config:app:get docs_unified_search archive_owner --default-value=""',
     "docs-unified-search config:app:get docs_sync target_user   # the synchronization add-on's account, read from the host",
   ],
+  exitCodes: [
+    [0, 'the value was printed'],
+    [1, 'the key is not set (and no --default-value was given), or the app is not this one'],
+  ],
+  argumentValues: { app: [APP_ID, 'docs_sync'], name: [...APP_CONFIG_KEYS, 'target_user'] },
   configure: (command) => {
     withOutputOptions(command)
       .argument('<app>', 'app id: docs_unified_search (or docs_sync for target_user)')
       .argument('<name>', 'name of the key')
       .option('--default-value [value]', 'printed when the key is not set; without it a missing key exits with 1')
-      .option('--details', 'print value, type, lazy and sensitive flags')
-      .addHelpText('after', '\nExit codes: 0 the value was printed, 1 the key is not set (and no --default-value was given).');
+      .option('--details', 'print value, type, lazy and sensitive flags');
   },
   run: (args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

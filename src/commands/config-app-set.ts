@@ -58,6 +58,12 @@ export const command: CommandSpec = {
     'docs-unified-search config:app:set docs_unified_search archive_owner --value=archive',
     'docs-unified-search config:app:set docs_unified_search allow_local --value=false --update-only',
   ],
+  notes: 'docs_url is never set this way: the stored token would follow the URL to another server; use setup.',
+  exitCodes: [
+    [0, 'set, or unchanged'],
+    [1, 'refused, or --update-only on a key that is not set'],
+  ],
+  argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS.filter((key) => key !== 'docs_url') },
   configure: (command) => {
     withOutputOptions(command)
       .argument('<app>', 'app id: docs_unified_search')
@@ -68,11 +74,7 @@ export const command: CommandSpec = {
       .option('--no-lazy', 'accepted when the key is not lazy')
       .option('--sensitive', 'refused: no key of this app is sensitive')
       .option('--no-sensitive', 'accepted')
-      .option('--update-only', 'change the value only when the key is set already')
-      .addHelpText(
-        'after',
-        '\ndocs_url is never set this way: the stored token would follow the URL to another server; use setup.\nExit codes: 0 set or unchanged, 1 refused or --update-only on a key that is not set.',
-      );
+      .option('--update-only', 'change the value only when the key is set already');
   },
   run: (args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

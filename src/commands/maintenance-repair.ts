@@ -9,8 +9,13 @@ export const command: CommandSpec = {
   aliases: ['repair'],
   summary: 'Run the repair step',
   examples: ['docs-unified-search maintenance:repair'],
+  notes: 'Deletes the keys last_failure and last_recovery left by app version 0.3.0. Safe to run again.',
+  exitCodes: [
+    [0, 'repaired (or nothing to do)'],
+    [1, 'the settings cannot be read or written'],
+  ],
   configure: (command) => {
-    withOutputOptions(command).addHelpText('after', '\nDeletes the keys last_failure and last_recovery left by app version 0.3.0. Safe to run again.');
+    withOutputOptions(command);
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {

@@ -1,9 +1,12 @@
 import type { CommandModel, OptionModel, SuiteModel } from './command-model.js';
 import { pageName } from './command-model.js';
+import { ENVIRONMENT, FILES, NAMED_VARIABLE, type Entry } from './environment.js';
+import type { ExitCode } from './types.js';
 
 /**
  * man(7) pages for the suite and each command, in the style of npm's: NAME, SYNOPSIS,
- * DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, SEE ALSO. Generated from the command specs.
+ * DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, ENVIRONMENT, FILES, SEE ALSO. Generated from
+ * the command specs and the environment list that `help environment` prints.
  */
 const SECTION = '1';
 
@@ -30,7 +33,7 @@ function options(list: readonly OptionModel[]): string {
 
 function synopsis(program: string, command: CommandModel): string {
   const args = command.arguments.map((argument) => (argument.required ? `<${argument.name}>` : `[${argument.name}]`));
-  return `${program} [global options] ${command.name} ${command.options.length > 0 ? '[options] ' : ''}${args.join(' ')}`.trim();
+  return `${program} [global options] ${command.shown} ${command.options.length > 0 ? '[options] ' : ''}${args.join(' ')}`.trim();
 }
 
 function examples(list: readonly string[]): string {
@@ -38,26 +41,45 @@ function examples(list: readonly string[]): string {
   return `.SH EXAMPLES\n${list.map((line) => `.PP\n.nf\n.RS 2\n${esc(`$ ${line}`)}\n.RE\n.fi\n`).join('')}`;
 }
 
-const EXIT = `.SH EXIT STATUS\n.TP\n.B 0\nsuccess\n.TP\n.B 1\nfailure: the archive server does not answer, a setting is wrong, or the check warns\n.TP\n.B 2\nwrong call (unknown option, missing argument, value out of range)\n`;
+function entries(list: readonly Entry[]): string {
+  return list.map((entry) => `.TP\n.B ${esc(entry.name)}\n${esc(entry.meaning)}.\n`).join('');
+}
+
+function exitStatus(codes: readonly ExitCode[]): string {
+  return `.SH EXIT STATUS\n${codes.map(([code, meaning]) => `.TP\n.B ${code}\n${esc(meaning)}.\n`).join('')}`;
+}
+
+const SUITE_EXIT: readonly ExitCode[] = [
+  [0, 'success'],
+  [1, 'failure, named on one line Error [code]: … (each command\'s page lists what its 1 means)'],
+  [2, 'wrong call: unknown option, missing argument or a value out of range'],
+];
 
 function commandPage(suite: SuiteModel, command: CommandModel, version: string): string {
   const name = `${suite.program}-${pageName(command)}`;
-  const also = command.aliases.length > 0 ? `.PP\nAlso called: ${esc(command.aliases.join(', '))}.\n` : '';
+  const others = [command.name, ...command.aliases].filter((other) => other !== command.shown);
+  const also = others.length > 0 ? `.PP\nAlso called: ${esc(others.join(', '))}.\n` : '';
+  const notes = command.notes === null ? '' : command.notes.split('\n').map((paragraph) => `.PP\n${esc(paragraph)}\n`).join('');
   return [
     header(name, version),
     `.SH NAME\n${esc(name)} \\- ${esc(command.summary)}\n`,
     `.SH SYNOPSIS\n.B ${esc(synopsis(suite.program, command))}\n`,
-    `.SH DESCRIPTION\n${esc(command.summary)}.\n${also}`,
+    `.SH DESCRIPTION\n${esc(command.summary)}.\n${notes}${also}`,
     command.options.length > 0 ? `.SH OPTIONS\n${options(command.options)}` : '',
+    `.SH GLOBAL OPTIONS\n${options(suite.globalOptions)}`,
     examples(command.examples),
-    EXIT,
+    exitStatus(command.exitCodes),
+    `.SH ENVIRONMENT\nThe variables of the global options, and the others ${esc(suite.program)} reads, are listed in \\fB${esc(suite.program)}\\fR(1) and by \\fB${esc(suite.program)} help environment\\fR.\n`,
     `.SH SEE ALSO\n.BR ${suite.program} (1)\n`,
   ].join('');
 }
 
 function suitePage(suite: SuiteModel, version: string): string {
   const list = suite.commands
-    .map((command) => `.TP\n.B ${esc(command.name)}${command.aliases.length > 0 ? ` (${esc(command.aliases.join(', '))})` : ''}\n${esc(command.summary)}. See \\fB${esc(`${suite.program}-${pageName(command)}`)}\\fR(1).\n`)
+    .map((command) => {
+      const others = [command.name, ...command.aliases].filter((other) => other !== command.shown);
+      return `.TP\n.B ${esc(command.shown)}${others.length > 0 ? ` (${esc(others.join(', '))})` : ''}\n${esc(command.summary)}. See \\fB${esc(`${suite.program}-${pageName(command)}`)}\\fR(1).\n`;
+    })
     .join('');
   return [
     header(suite.program, version),
@@ -66,8 +88,9 @@ function suitePage(suite: SuiteModel, version: string): string {
     `.SH DESCRIPTION\n${esc(suite.description)}\n.PP\nThe API token is read from standard input or an environment variable only, never from the command line.\n`,
     `.SH COMMANDS\n${list}`,
     `.SH GLOBAL OPTIONS\n${options(suite.globalOptions)}`,
-    '.SH ENVIRONMENT\n.TP\n.B DUS_CONFIG_DIR, DUS_NEXTCLOUD, DUS_HOST_DB, DUS_TABLE_PREFIX, DUS_HOST_URL, DUS_LOG_FILE\nDefaults of the global options of the same names.\n.TP\n.B NO_COLOR\nNo colours in the output.\n',
-    EXIT,
+    `.SH ENVIRONMENT\nAn option given on the command line wins over its variable.\n${entries([...ENVIRONMENT, NAMED_VARIABLE])}`,
+    `.SH FILES\nIn the settings directory (\\fB\\-\\-config\\-dir\\fR, \\fBDUS_CONFIG_DIR\\fR, else \\fI$XDG_CONFIG_HOME/docs\\-unified\\-search\\fR), mode 0700; every file 0600.\n${entries(FILES)}`,
+    exitStatus(SUITE_EXIT),
     `.SH SEE ALSO\n${suite.commands.map((command) => `.BR ${esc(`${suite.program}-${pageName(command)}`)} (1)`).join(',\n')}\n`,
   ].join('');
 }

@@ -56,15 +56,20 @@ export const command: CommandSpec = {
     'docs-unified-search search alice invoice --limit=50 --json',
     'docs-unified-search search alice invoice --since=2024-01-01 --until=2024-12-31',
   ],
+  notes: 'Verdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.',
+  exitCodes: [
+    [0, 'the archive server answered (also when no document shows)'],
+    [1, 'it did not, or the user is unknown'],
+  ],
   configure: (command) => {
     command
       .argument('<user>', 'host account to search as')
       .argument('<term>', 'search term, as the archive server takes it')
       .option('--explain', 'say for each document that does not show why, and what to do')
-      .addOption(new Option('--limit <n>', `documents of the archive server's result to decide for, in its order (1-${VERDICT_LIMIT_MAX})`).default(String(VERDICT_LIMIT_DEFAULT)))
+      .addOption(new Option('--limit <n>', `documents of the archive server's result to decide for, in its order (1-${VERDICT_LIMIT_MAX})`).default(VERDICT_LIMIT_DEFAULT))
       .option('--since <day>', 'only documents created on or after this day (YYYY-MM-DD)')
       .option('--until <day>', 'only documents created on or before this day (YYYY-MM-DD)');
-    withOutputOptions(command).addHelpText('after', '\nVerdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.\nExit codes: 0 the archive server answered, 1 it did not or the user is unknown, 2 wrong call.');
+    withOutputOptions(command);
   },
   run: (args, options, context) =>
     withOutput(options, context, async (out) => {

@@ -129,16 +129,19 @@ export const command: CommandSpec = {
     'docs-unified-search serve --listen 127.0.0.1:8080',
     'docs-unified-search serve --listen 0.0.0.0:8080 --cache redis://127.0.0.1:6379/0 --trust-proxy 10.0.0.0/8',
   ],
+  notes:
+    'The admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic (login and password) and the header OCS-APIRequest: true. ' +
+    'GET /healthz (no login) answers 200 while settings, host database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the server cleanly.',
+  exitCodes: [
+    [0, 'stopped cleanly by SIGINT or SIGTERM'],
+    [1, 'could not start: the address is taken, the cache does not answer, or the settings cannot be read'],
+  ],
   configure: (command) => {
     command
       .addOption(new Option('--listen <host:port>', 'address to listen on').default('127.0.0.1:8080'))
       .option('--cache <url>', 'shared cache for several processes: redis://host:port[/db]')
       .option('--cache-prefix <prefix>', 'key prefix in the shared cache (default docs_unified_search:); one per installation')
-      .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)')
-      .addHelpText(
-        'after',
-        '\nThe admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic\n(login and password) and the header OCS-APIRequest: true. GET /healthz (no login) answers 200 while settings,\nhost database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the\nserver cleanly.',
-      );
+      .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)');
   },
   run: async (_args, rawOptions, context) => serve(rawOptions as unknown as ServeOptions, context, untilSignalled()),
 };

@@ -64,6 +64,13 @@ export const command: CommandSpec = {
     'PAPERLESS_TOKEN=… docs-unified-search setup --url=https://paperless.example.com --token-env=PAPERLESS_TOKEN --archive-account=archive',
     'docs-unified-search setup --url=http://192.168.1.20:8000 --allow-local --no-always-search   # keeps the stored token (same server)',
   ],
+  notes:
+    'The API token is never accepted on the command line. Without a token source the stored token is kept, but only for the server it was saved for.\n' +
+    'An omitted option keeps its stored value.',
+  exitCodes: [
+    [0, 'saved'],
+    [1, 'the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
+  ],
   configure: (command) => {
     withOutputOptions(command)
       .option('--url <url>', 'address of the archive server, with its path if it runs under one (required)')
@@ -75,8 +82,7 @@ export const command: CommandSpec = {
       .option('--always-search', 'ask the archive server on every search')
       .option('--no-always-search', 'ask the archive server only when the user chose it')
       // Declared so that an attempt is refused with a hint, rather than echoed as an unknown option.
-      .addOption(new Option('--token [token]').hideHelp())
-      .addHelpText('after', '\nThe API token is never accepted on the command line. Without a token source the stored token is kept, but only for the server it was saved for.\nAn omitted option keeps its stored value. Exit codes: 0 saved, 1 the archive server does not answer or a setting is wrong, 2 wrong call.');
+      .addOption(new Option('--token [token]').hideHelp());
   },
   run: (_args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

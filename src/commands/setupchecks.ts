@@ -10,8 +10,13 @@ export const command: CommandSpec = {
   aliases: ['checks'],
   summary: 'Run the administration overview check',
   examples: ['docs-unified-search setupchecks', 'docs-unified-search setupchecks --output=json'],
+  notes: 'Reads stored data only; sends no request to the archive server.',
+  exitCodes: [
+    [0, 'no warning'],
+    [1, 'a warning (the output says what to correct)'],
+  ],
   configure: (command) => {
-    withOutputOptions(command).addHelpText('after', '\nReads stored data only; sends no request to the archive server.\nExit codes: 0 no warning, 1 a warning.');
+    withOutputOptions(command);
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {

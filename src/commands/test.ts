@@ -23,8 +23,12 @@ export const command: CommandSpec = {
   aliases: ['test'],
   summary: 'Test the connection with the stored settings and name the archive server version',
   examples: ['docs-unified-search test', 'docs-unified-search --config-dir=/etc/docs-unified-search test'],
+  exitCodes: [
+    [0, 'the archive server answers'],
+    [1, 'it does not, or the settings are incomplete'],
+  ],
   configure: (command) => {
-    withOutputOptions(command).addHelpText('after', '\nExit codes: 0 the archive server answers, 1 it does not or the settings are incomplete.');
+    withOutputOptions(command);
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {

@@ -21,6 +21,9 @@ export interface GlobalOptions {
   readonly width?: number;
 }
 
+/** An exit code and what it means. */
+export type ExitCode = readonly [code: number, meaning: string];
+
 export interface CommandContext {
   readonly io: CommandIO;
   readonly globals: GlobalOptions;
@@ -34,8 +37,14 @@ export interface CommandSpec {
   readonly name: string;
   readonly aliases: readonly string[];
   readonly summary: string;
-  /** Lines shown under "Examples:" in --help and in the man page. */
+  /** Lines shown under "Examples:" in --help and in the man page (a trailing `  # …` is a comment). */
   readonly examples: readonly string[];
+  /** Paragraphs (one a line) shown after the options in --help and in the man page's DESCRIPTION. */
+  readonly notes?: string;
+  /** The command's own exit codes and what each means (2, a wrong call, is added for every command). */
+  readonly exitCodes: readonly ExitCode[];
+  /** Values shell completion offers for an argument, by argument name (app ids, key names, shells). */
+  readonly argumentValues?: Readonly<Record<string, readonly string[]>>;
   /** Declares arguments and options on the commander command. */
   configure(command: Command): void;
   /** Returns the exit code. `args` are the positional arguments, `options` the parsed options. */

@@ -17,14 +17,16 @@ export const command: CommandSpec = {
   aliases: ['why'],
   summary: 'Say whether a user sees one document, and why not, from the host alone',
   examples: ['docs-unified-search why anna 412', 'docs-unified-search why anna "[P412]" --json'],
+  notes:
+    'The archive server is not asked: the verdict says whether the user can open a file that stands for the document (shown, not shared, not owned, no file), not whether the document exists or matches a term.',
+  exitCodes: [
+    [0, 'decided'],
+    [1, 'the user or the archive account is unknown, or the host cannot be read'],
+  ],
   configure: (command) => {
     withOutputOptions(command)
       .argument('<user>', 'host account')
-      .argument('<document-id>', 'the archive server\'s document id, or its marker [P<id>]')
-      .addHelpText(
-        'after',
-        '\nThe archive server is not asked: the verdict says whether the user can open a file that stands for the\ndocument (shown, not shared, not owned, no file), not whether the document exists or matches a term.\nExit codes: 0 decided, 1 the user or the archive account is unknown or the host cannot be read, 2 wrong call.',
-      );
+      .argument('<document-id>', 'the archive server\'s document id, or its marker [P<id>]');
   },
   run: (args, options, context) =>
     withOutput(options, context, async (out) => {

@@ -7,11 +7,15 @@ export interface CapturedIO extends CommandIO {
   err(): string;
 }
 
-export function captureIO(options: { stdin?: string; env?: NodeJS.ProcessEnv; tty?: boolean } = {}): CapturedIO {
-  const stdout = new PassThrough() as PassThrough & { isTTY?: boolean };
-  const stderr = new PassThrough() as PassThrough & { isTTY?: boolean };
+export function captureIO(options: { stdin?: string; env?: NodeJS.ProcessEnv; tty?: boolean; columns?: number } = {}): CapturedIO {
+  const stdout = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
+  const stderr = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };
   stdout.isTTY = options.tty ?? false;
   stderr.isTTY = options.tty ?? false;
+  if (options.columns !== undefined) {
+    stdout.columns = options.columns;
+    stderr.columns = options.columns;
+  }
   const outChunks: Buffer[] = [];
   const errChunks: Buffer[] = [];
   stdout.on('data', (c: Buffer) => outChunks.push(c));
