@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli.js';
 import { commandModel } from '../src/commands/command-model.js';
+import { argvAsksJson } from '../src/commands/output.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { ARCHIVE_ERROR_CODES, LOCAL_ERROR_CODES, SETTINGS_ERROR_CODES } from '../src/core/errors.js';
 import { captureIO } from './support/capture-io.js';
@@ -191,6 +192,14 @@ describe('the rule itself', () => {
     failed('why', await run(['why', 'bob', '8', '--json', '--output=plain']), 'usage', 2);
     const plain = await run(['search', 'bob']);
     expect({ code: plain.code, out: plain.out }).toEqual({ code: 2, out: '' });
+  });
+
+  test('which command lines ask for JSON before a command runs', () => {
+    expect(argvAsksJson(['search', 'bob', '--json'])).toBe('json');
+    expect(argvAsksJson(['check', '--output', 'json_pretty'])).toBe('json_pretty');
+    expect(argvAsksJson(['check', '--json', '--output=json_pretty'])).toBe('json_pretty');
+    expect(argvAsksJson(['check', '--output=plain'])).toBeNull();
+    expect(argvAsksJson(['search', 'bob', '--', '--json'])).toBeNull();
   });
 
   test('an unknown --output format is a wrong call', async () => {

@@ -44,12 +44,13 @@ export function withOutputOptions(command: Command): Command {
 /** Whether a raw command line asks for JSON: for errors found before a command runs. */
 export function argvAsksJson(argv: readonly string[]): 'json' | 'json_pretty' | null {
   let format: 'json' | 'json_pretty' | null = null;
-  argv.forEach((arg, i) => {
-    if (arg === '--') return;
+  for (const [i, arg] of argv.entries()) {
+    // After `--` every word is an argument (a search term may read --json).
+    if (arg === '--') break;
     const value = arg.startsWith('--output=') ? arg.slice('--output='.length) : arg === '--output' ? argv[i + 1] : undefined;
     if (value === 'json' || value === 'json_pretty') format = value;
     else if (arg === '--json' && format === null) format = 'json';
-  });
+  }
   return format;
 }
 
