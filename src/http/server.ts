@@ -10,6 +10,7 @@ import type { ServiceContext } from '../core/context-types.js';
 import { registerAuthHooks, type AuthServices } from './auth-hooks.js';
 import { registerBridgeRoutes } from './bridge.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
+import { limitedServer, type ServerLimits } from './server-limits.js';
 import { registerAdminPage } from './routes/admin-page.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -26,6 +27,8 @@ export interface WrapperOptions {
   readonly now?: () => number;
   /** How a throttled login waits (tests record the delay instead of sleeping). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** Timeouts and the connection cap (tests shorten them); default `SERVER_LIMITS`. */
+  readonly limits?: Partial<ServerLimits>;
   /** config.php `passwordsalt`, for legacy 60-character password hashes only. */
   readonly legacySalt?: string;
   /** The bridge's shared secret (`bridge:secret`), read at each call; without one every bridge call is refused. */
@@ -56,6 +59,7 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors,
     clientErrorHandler,
+    serverFactory: limitedServer(options.limits),
   });
 
   let authenticator: Promise<Authenticator> | undefined;

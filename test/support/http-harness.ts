@@ -14,6 +14,7 @@ import type { ServiceContext } from '../../src/core/context-types.js';
 import { openContext } from '../../src/core/context.js';
 import { saveSettings } from '../../src/core/settings/save-settings.js';
 import { buildServer } from '../../src/http/server.js';
+import type { ServerLimits } from '../../src/http/server-limits.js';
 import { startArchiveEmulator } from './archive-emulator/index.js';
 import type { ArchiveEmulator, EmulatorDocument } from './archive-emulator/types.js';
 import { createHostFixture, type HostFixture } from './host-fixtures/index.js';
@@ -48,6 +49,8 @@ export interface HarnessOptions {
   readonly clockedCache?: boolean;
   /** The bridge's shared secret; without it every bridge call is refused. */
   readonly bridgeSecret?: string;
+  /** Shorter timeouts and a smaller connection cap (test/http-server-limits.test.ts). */
+  readonly limits?: Partial<ServerLimits>;
 }
 
 export function doc(id: number, title: string, added: string, extra: Partial<EmulatorDocument> = {}): EmulatorDocument {
@@ -119,6 +122,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // Tests speak for several client addresses through X-Forwarded-For.
     trustProxy: '127.0.0.1',
     ...(options.bridgeSecret === undefined ? {} : { bridgeSecret: () => options.bridgeSecret ?? null }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
