@@ -131,10 +131,11 @@ export const command: CommandSpec = {
   ],
   notes:
     'The admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic (login and password) and the header OCS-APIRequest: true. ' +
-    'GET /healthz (no login) answers 200 while settings, host database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the server cleanly.',
+    'GET /healthz (no login) answers 200 while settings, host database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the server cleanly. ' +
+    'Timeouts for a reverse proxy in front: request head 10 s, whole request 30 s (else 408 timeout), idle kept-alive connections 65 s, at most 1024 connections.',
   exitCodes: [
     [0, 'stopped cleanly by SIGINT or SIGTERM'],
-    [1, 'could not start: the address is taken, the cache does not answer, or the settings cannot be read'],
+    [1, 'could not start: the address is taken, the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read'],
   ],
   configure: (command) => {
     command
