@@ -184,11 +184,29 @@ if (noPty !== null) console.log(`SKIP pseudo-terminal tests: ${noPty}`);
     }
   });
 
+  test.each([
+    [['test'], 'Waiting for the archive server at'],
+    [['search', 'bob', 'quokka'], 'Searching the archive server as bob…'],
+  ])('%j says what it waits for too', async (args, said) => {
+    cli.world.archive.faults = [{ match: '/api/documents/', hangMs: 1000, times: 1 }];
+    try {
+      const run = await runOnPty(120, ['--config-dir', cli.dir, ...args], { NO_COLOR: '1' });
+      expect(run.code).toBe(0);
+      expect(run.screen).toContain(said);
+      expect(run.screen).toMatch(/…\r\u001b\[K/u);
+    } finally {
+      cli.world.archive.faults = [];
+    }
+  });
+
   test('not on a terminal: nothing extra on stderr', async () => {
     cli.world.archive.faults = [{ match: '/api/documents/', hangMs: 300, times: 1 }];
     try {
-      const result = await cli.run(['check']);
-      expect({ code: result.code, err: result.err }).toEqual({ code: 0, err: '' });
+      for (const args of [['check'], ['test'], ['search', 'bob', 'quokka']]) {
+        const result = await cli.run(args);
+        expect({ code: result.code, err: result.err }).toEqual({ code: 0, err: '' });
+        cli.world.archive.faults = [{ match: '/api/documents/', hangMs: 300, times: 1 }];
+      }
     } finally {
       cli.world.archive.faults = [];
     }

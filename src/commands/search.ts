@@ -7,6 +7,7 @@ import { repairOnStart } from '../core/diagnostics/repair.js';
 import { line, styled, table, type Column } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { openService } from './shared-options.js';
+import { waitingFor } from './status-line.js';
 import type { CommandSpec, GlobalOptions } from './types.js';
 
 function limitOf(value: unknown): number {
@@ -84,7 +85,7 @@ export const command: CommandSpec = {
       try {
         repairOnStart(service.settings, service.logger);
         const { decideVerdicts, rejectionMessage } = await import('../core/search/verdicts.js');
-        const report = await decideVerdicts(service, {
+        const decided = decideVerdicts(service, {
           user,
           term,
           explain,
@@ -93,6 +94,7 @@ export const command: CommandSpec = {
           ...(since === undefined ? {} : { since }),
           ...(until === undefined ? {} : { until }),
         });
+        const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided);
         // The spec's item: exactly these five fields, whatever else the report holds.
         const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
         out.result(items, () => printPlain(report, rejectionMessage(report.rejection), explain, context.globals, (s) => out.io.stdout.write(s)));

@@ -5,6 +5,7 @@ import type { SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { hostLocationOf, openService, readFirstLine } from './shared-options.js';
+import { waitingFor } from './status-line.js';
 import type { CommandIO, CommandSpec } from './types.js';
 
 interface SetupOptions {
@@ -109,7 +110,7 @@ export const command: CommandSpec = {
           throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
         }
         const { saveSettings } = await import('../core/settings/save-settings.js');
-        const saved = await saveSettings(service, input);
+        const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input));
         out.result(saved, () => {
           for (const said of describe(saved)) out.say(said);
         });

@@ -26,3 +26,14 @@ export function statusLine(io: CommandIO): StatusLine {
     },
   };
 }
+
+/** `work` with `text` on the status line until it settles: what a command waits for is never a blank screen. */
+export async function waitingFor<T>(io: CommandIO, text: string, work: Promise<T>): Promise<T> {
+  const status = statusLine(io);
+  status.show(text);
+  try {
+    return await work;
+  } finally {
+    status.clear();
+  }
+}

@@ -3,6 +3,7 @@ import { DusError, isDusError } from '../core/errors.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { openService } from './shared-options.js';
+import { waitingFor } from './status-line.js';
 import type { CommandSpec } from './types.js';
 
 /** Why the stored settings give no connection, in the words of the spec's error codes. */
@@ -37,7 +38,8 @@ export const command: CommandSpec = {
         const connection = service.archiveConnection();
         const client = service.archiveClient(connection);
         if (connection === null || client === null) throw whyNotConfigured(service);
-        const answer = await client.testConnection().catch(async (error: unknown) => {
+        const asked = waitingFor(context.io, `Waiting for the archive server at ${connection.url} to answer…`, client.testConnection());
+        const answer = await asked.catch(async (error: unknown) => {
           service.logger.warn((await import('../core/log.js')).LOG_MESSAGES.connectionTestFailed(isDusError(error) ? error.code : 'internal'));
           throw error;
         });
