@@ -52,6 +52,8 @@ async function build(fx: HostFixture): Promise<void> {
   await fx.share({ owner: A, fileId: parent, type: 'group', with: 'accounting' });
   await fx.share({ owner: A, fileId: await fx.addFolder(A, 'Both/Inner'), type: 'user', with: 'anna', accepted: 0 });
   await fx.addTrashFile(A, 'inv [P8].pdf');
+  await fx.addFile(A, 'ForAnna/f [P419].pdf');
+  await fx.share({ owner: A, fileId: await fx.addFolder(A, 'ForAnna'), type: 'user', with: 'anna' });
 }
 
 const dialects = await reachableDialects('verdict causes');
@@ -139,11 +141,16 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
 
   test('the archive account disabled: its own files are not shown to itself, the explanation says why', async () => {
     expect((await why(A, 1)).item.verdict).toBe('shown');
+    expect((await why('anna', 419)).item.verdict).toBe('shown');
     await fx.setUserPreference(A, 'core', 'enabled', 'false');
     try {
       const { item } = await why(A, 1);
       expect(item).toMatchObject({ verdict: 'not shared', path: '/Private/p [P1].pdf', cause: { kind: 'account disabled' } });
       expect(item.explanation).toContain(`${A}'s account is disabled`);
+      // Its shares are a disabled owner's: hidden (the version is unknown), and the cause is named.
+      const shared = await why('anna', 419);
+      expect(shared.item).toMatchObject({ verdict: 'not shared', cause: { kind: 'share', obstacle: { kind: 'disabled sharer', disabledAccount: A } } });
+      expect(shared.item.explanation).toContain(`comes from ${A}, whose account is disabled`);
     } finally {
       await fx.setUserPreference(A, 'core', 'enabled', 'true');
     }
