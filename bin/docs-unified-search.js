@@ -2,7 +2,7 @@
 // Plain JavaScript that every Node since 14 parses: the version check runs before the suite
 // (which needs node:sqlite, unflagged from Node 22.13) is loaded, so an old Node gets one
 // coded line instead of `No such built-in module: node:sqlite` from deep inside.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const NEEDED = [22, 13];
 const running = process.versions.node.split('.').map(Number);
@@ -29,6 +29,15 @@ for (const stream of [process.stdout, process.stderr]) {
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.exit(0);
+}
+
+// A bare `--help` prints the command list written at build time (dist/help.txt, what the program
+// prints at 80 columns, help's widest) without loading the suite; a narrower terminal gets it laid out anew.
+const HELP = new URL('../dist/help.txt', import.meta.url);
+const helpFits = process.stdout.isTTY !== true || (process.stdout.columns ?? 0) >= 80;
+if (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]) && helpFits && existsSync(HELP)) {
+  process.stdout.write(readFileSync(HELP));
   process.exit(0);
 }
 

@@ -57,9 +57,18 @@ async function buildHost(host: HostFixture, documentIds: readonly number[]): Pro
   await host.addFile(ARCHIVE_ACCOUNT, 'Paperless/Invoices/renamed by hand.pdf');
 }
 
+/** How the printed commands start: npx finds the executable of this checkout (and its Node 24) without npm link. */
+export const RERUN_PREFIX = 'npx docs-unified-search';
+
 function quote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
 }
+
+/** Said where the demo's output ends when its world is deleted: how to keep it for rerunning the commands. */
+export const KEEP_HINT =
+  'The emulator and the files above are deleted now. To rerun the printed commands, start the demo with\n' +
+  '  npm run demo -- --keep\n' +
+  'which keeps them until Ctrl-C (run the commands from this checkout in another terminal).';
 
 export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
   const write = (text: string): void => void options.out.write(text);
@@ -79,7 +88,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
 
     const base = ['--config-dir', configDir];
     const run = async (args: readonly string[], stdin?: string, shown?: string): Promise<number> => {
-      write(`$ ${shown ?? ['docs-unified-search', ...base, ...args].map(quote).join(' ')}\n`);
+      write(`$ ${shown ?? [RERUN_PREFIX, ...[...base, ...args].map(quote)].join(' ')}\n`);
       const io: CommandIO = {
         stdout: options.out,
         stderr: options.err,
@@ -93,7 +102,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     };
 
     const setupArgs = ['--host-db', host.dbUrl, '--host-url', HOST_URL, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local'];
-    await run(setupArgs, `${DEMO_TOKEN}\n`, `echo "$DEMO_TOKEN" | ${['docs-unified-search', ...base, ...setupArgs].map(quote).join(' ')}`);
+    await run(setupArgs, `${DEMO_TOKEN}\n`, `echo "$DEMO_TOKEN" | ${[RERUN_PREFIX, ...[...base, ...setupArgs].map(quote)].join(' ')}`);
     await run(['test']);
     await run(['search', 'alice', 'invoice', '--explain']);
     await run(['search', 'bob', 'invoice', '--explain']);
@@ -108,11 +117,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write('  - why alice 25: the same verdict for one document id, without a search term (Paperless is not asked).\n');
     write(`  - check: coverage of documents with a file, and example ids of those without one.\n`);
     write(`  - the host log and the audit log in ${configDir} (never a term, never the token).\n`);
-    write('  - man pages: man -l man/docs-unified-search.1; completion: source <(npx docs-unified-search completion bash)\n');
+    write(`  - man pages: man -l man/docs-unified-search.1; completion: source <(${RERUN_PREFIX} completion bash)\n`);
     if (options.keep === true) {
-      // The token is not printed: setup takes it from DEMO_TOKEN in demo/demo.ts; the other commands need none.
-      write('\nThe emulator keeps running: rerun the commands above (setup reads the token of demo/demo.ts from stdin). Ctrl-C ends the demo.\n');
+      // The token is not printed: setup stored it already, so the other commands need none.
+      write(
+        '\nThe emulator and the files above stay until Ctrl-C: rerun the commands from this checkout in another terminal\n' +
+          '(setup has stored the settings and the token, so start with test, search or why). Ctrl-C ends the demo and deletes its files.\n',
+      );
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+    } else {
+      write(`\n${KEEP_HINT}\n`);
     }
     return steps;
   } finally {

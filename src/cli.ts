@@ -1,10 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
-import { isDusError, messageOf } from './core/errors.js';
+import { isDusError } from './core/errors.js';
 import { SUITE_VERSION } from './core/version.js';
 import { COMMANDS } from './commands/index.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
 import { safeText } from './commands/terminal-text.js';
-import { argvAsksJson, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
+import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
 import { redactUsageError } from './commands/shared-options.js';
 import { afterHelp, HELP_CONFIGURATION, helpWidthOf } from './commands/help-layout.js';
 import { HELP_TOPICS } from './commands/environment.js';
@@ -111,7 +111,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       return EXIT_USAGE;
     }
     io.stderr.write(`${formatError(error)}\n`);
-    if (json !== null) io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', messageOf(error)), json));
+    if (json !== null) io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error)), json));
     if (io.env.DUS_DEBUG === '1' && error instanceof Error && !isDusError(error)) io.stderr.write(`${error.stack ?? ''}\n`);
     return exitCodeOf(error);
   }

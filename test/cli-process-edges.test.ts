@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
@@ -30,6 +30,20 @@ describe('a reader that closes the pipe early (dus search --help | head -1)', ()
     const { code, stderr } = await runWithClosedStdout(args);
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  });
+});
+
+describe('--help answered by bin/ from the command list written at build time', () => {
+  whenBuilt('dist/help.txt and bin/ --help, -h and help print exactly what the program prints', async () => {
+    const io = captureIO();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(readFileSync(join(root, 'dist', 'help.txt'), 'utf8')).toBe(io.out());
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(io.out());
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@jest/globals';
 import { PassThrough } from 'node:stream';
-import { DEMO_TOKEN, demoSucceeded, runDemo } from '../demo/demo.js';
+import { DEMO_TOKEN, demoSucceeded, KEEP_HINT, RERUN_PREFIX, runDemo } from '../demo/demo.js';
 
 function collect(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -22,7 +22,13 @@ test('the demo runs every step successfully, prints the commands to rerun, and n
   for (const verdict of ['shown', 'not shared', 'not owned', 'no file']) expect(text).toMatch(new RegExp(`│ ${verdict} +│`));
   // carol's copy of [P25], shared with alice, is no file of the archive account.
   expect(text).toContain('Document 25 for alice: not owned.');
-  expect(text).toContain('echo "$DEMO_TOKEN" |');
+  expect(text).toContain(`echo "$DEMO_TOKEN" | ${RERUN_PREFIX} --config-dir `);
+  // Every printed command runs from the checkout (npx finds its executable), and the end says how to keep the world.
+  const printed = text.split('\n').filter((line) => line.startsWith('$ '));
+  expect(printed).toHaveLength(7);
+  for (const line of printed) expect(line).toMatch(/^\$ (echo "\$DEMO_TOKEN" \| )?npx docs-unified-search --config-dir /);
+  expect(text.trimEnd().endsWith(KEEP_HINT)).toBe(true);
+  expect(KEEP_HINT).toContain('npm run demo -- --keep');
   expect(text).not.toContain(DEMO_TOKEN);
   expect(err.text()).not.toContain(DEMO_TOKEN);
 });

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { MAX_FIRST_LINE_CHARS, readFirstLine } from '../src/commands/shared-options.js';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
+import { localAddressRefused, redirectRefused, wordedFor } from '../src/core/archive/failures.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { everyFileUnder, runCli, settingsOf, type CliRun } from './support/settings-helpers.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
@@ -104,12 +105,27 @@ describe('setup saves after a working connection test', () => {
   });
 });
 
+test('the core words the local-network advice once, for the admin page; the command line gets its flag in both messages', () => {
+  const refused = localAddressRefused('192.168.1.20', false).message;
+  const forward = redirectRefused('local_switch', 302).message;
+  expect(refused).toContain('switch on "archive server runs in my local network"');
+  expect(wordedFor('cli', refused)).toContain('If the archive server runs in your local network, run setup again with --allow-local.');
+  expect(wordedFor('cli', forward)).toContain('with --allow-local, no forward is followed');
+  for (const message of [refused, forward]) {
+    expect(wordedFor('page', message)).toBe(message);
+    expect(wordedFor('cli', message)).not.toContain('archive server runs in my local network');
+  }
+});
+
 describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
   test('a loopback URL without --allow-local: local_address, warning logged, nothing stored', async () => {
     const dir = freshDir();
     const result = await run(dir, saveArgs(archive.url, '--token-stdin'), { stdin: TOKEN });
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/^Error \[local_address\]/);
+    // The command line names its own flag, not the admin page's switch.
+    expect(result.err).toContain('run setup again with --allow-local');
+    expect(result.err).not.toContain('archive server runs in my local network');
     expect(settingsOf(dir)).toEqual({});
     expect(tokenOf(dir)).toEqual({ status: 'none' });
     expect(logOf(dir)).toContain('The test of the connection to the archive server failed: reason (local_address)');

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { wordedFor } from '../core/archive/failures.js';
 import { DusError, isDusError, messageOf } from '../core/errors.js';
 import { safeText } from './terminal-text.js';
 import { line, type Piece } from './format.js';
@@ -17,9 +18,14 @@ export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
+/** The message of a failure in the command line's words (`--allow-local`, not the admin page's switch). */
+export function cliMessageOf(error: unknown): string {
+  return wordedFor('cli', messageOf(error));
+}
+
 /** One line naming the error code and what to correct; never a stack trace, never a control character. */
 export function formatError(error: unknown): string {
-  return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(messageOf(error))}`;
+  return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(cliMessageOf(error))}`;
 }
 
 export function exitCodeOf(error: unknown): number {
@@ -84,7 +90,7 @@ function outputOf(format: OutputFormat, context: CommandContext): Output {
   const { io, globals } = context;
   const fail = (error: unknown): number => {
     io.stderr.write(`${formatError(error)}\n`);
-    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', messageOf(error)), format));
+    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error)), format));
     return exitCodeOf(error);
   };
   return {

@@ -81,16 +81,35 @@ export function unknownHost(host: string, cause?: unknown): DusError {
   return new DusError('unknown_host', `The host name ${host} of the archive server does not resolve. Check the URL.`, { beforeConnection: true, cause });
 }
 
+/**
+ * The local-network setting as each surface names it: the admin page's switch, the flag of
+ * `setup` on the command line. The core words its messages for the page; `wordedFor` turns
+ * them into the command line's words, so the refusal and its advice are written once.
+ */
+const LOCAL_SWITCH = {
+  page: { turnOn: 'switch on "archive server runs in my local network"', whenOn: 'with "archive server runs in my local network" on' },
+  cli: { turnOn: 'run setup again with --allow-local', whenOn: 'with --allow-local' },
+} as const;
+
+export type Surface = keyof typeof LOCAL_SWITCH;
+
+/** A message of the core in the words of `surface` (the setting's name differs between the page and the command line). */
+export function wordedFor(surface: Surface, message: string): string {
+  const page = LOCAL_SWITCH.page;
+  const own = LOCAL_SWITCH[surface];
+  return message.replace(page.turnOn, own.turnOn).replace(page.whenOn, own.whenOn);
+}
+
 export function localAddressRefused(host: string, byRedirect: boolean): DusError {
   const message = byRedirect
     ? `The archive server forwards the request to ${host}, an address in the local network; the host never follows a forward there.`
-    : `The address of ${host} is in the local network, which the host refuses. If the archive server runs in your local network, switch on "archive server runs in my local network".`;
+    : `The address of ${host} is in the local network, which the host refuses. If the archive server runs in your local network, ${LOCAL_SWITCH.page.turnOn}.`;
   return new DusError('local_address', message, { beforeConnection: true });
 }
 
 export function redirectRefused(reason: 'local_switch' | 'too_many' | 'bad_target', status: number): DusError {
   const messages = {
-    local_switch: `The URL forwards elsewhere (HTTP ${status}); with "archive server runs in my local network" on, no forward is followed. Enter the address the archive server forwards to.`,
+    local_switch: `The URL forwards elsewhere (HTTP ${status}); ${LOCAL_SWITCH.page.whenOn}, no forward is followed. Enter the address the archive server forwards to.`,
     too_many: `The URL forwards more than 5 times (HTTP ${status}). Enter the final address of the archive server.`,
     bad_target: `The URL forwards to an address that is not plain HTTP or HTTPS, or carries credentials (HTTP ${status}). Enter the final address of the archive server.`,
   } as const;
