@@ -1,9 +1,8 @@
 import { checkCoverage, COVERAGE_PAGE, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
-import { repairOnStart } from '../core/diagnostics/repair.js';
 import { failure, success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import { statusLine, type StatusLine } from './status-line.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
 
@@ -74,9 +73,7 @@ export const command: CommandSpec = {
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
       const { io, globals } = context;
-      const service = await openService(context);
-      try {
-        repairOnStart(service.settings, service.logger);
+      return withService(context, { repair: true }, async (service) => {
         const status = statusLine(io);
         const report = await checkCoverage(service, progressOn(status))
           .catch(async (error: unknown) => {
@@ -87,8 +84,6 @@ export const command: CommandSpec = {
         const fix = correction(report);
         out.result(jsonOf(report, fix), () => printPlain(report, fix, globals, io));
         return fix === null ? EXIT_OK : EXIT_FAILURE;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

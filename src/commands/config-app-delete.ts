@@ -3,7 +3,7 @@ import { APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { line } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 export const command: CommandSpec = {
@@ -30,8 +30,7 @@ export const command: CommandSpec = {
       const options = rawOptions as { errorIfNotExists?: boolean };
       const [app = '', name = ''] = args;
       if (app !== APP_ID) throw new DusError('config_refused', `This suite holds only the keys of ${APP_ID}; ${app} is not one of them.`);
-      const service = await openService(context);
-      try {
+      return withService(context, { repair: false }, async (service) => {
         // Deleted without reading it through the rules first: deleting a stored value the rules refuse is its repair.
         const isSet = (isAppConfigKey(name) ? service.settings.delete([name]) : []).length > 0;
         if (!isSet && options.errorIfNotExists === true) {
@@ -41,8 +40,6 @@ export const command: CommandSpec = {
         }
         out.result({ app, key: name, deleted: isSet }, () => out.say(`Config value ${name} of app ${app} deleted`));
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

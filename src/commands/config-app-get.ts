@@ -3,7 +3,7 @@ import { plainConfigValue } from '../core/settings/app-config-values.js';
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 interface GetOptions {
@@ -37,8 +37,7 @@ export const command: CommandSpec = {
     withOutput(rawOptions, context, async (out) => {
       const options = rawOptions as GetOptions;
       const [app = '', name = ''] = args;
-      const service = await openService(context);
-      try {
+      return withService(context, { repair: false }, async (service) => {
         let value: string | boolean | undefined;
         if (app === 'docs_sync' && name === 'target_user') {
           value = (await (await service.host()).syncAccount()) ?? undefined;
@@ -67,8 +66,6 @@ export const command: CommandSpec = {
         const shown = value;
         out.result(shown, () => out.say(plainConfigValue(shown)));
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

@@ -4,7 +4,7 @@ import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settin
 import type { AppConfigKey } from '../core/settings/types.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 interface SetOptions {
@@ -82,8 +82,7 @@ export const command: CommandSpec = {
       const [app = '', name = ''] = args;
       const key = settableKey(app, name);
       checkFlags(key, options);
-      const service = await openService(context);
-      try {
+      return withService(context, { repair: false }, async (service) => {
         const current = service.settings.get(key);
         if (options.updateOnly === true && current === undefined) {
           const said = `Config value ${name} for app ${app} not updated, as it has not been set before.`;
@@ -100,8 +99,6 @@ export const command: CommandSpec = {
           out.say(updated ? `Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value ?? '')}', stored as ${type} in ${where}` : 'Config value were not updated');
         });
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

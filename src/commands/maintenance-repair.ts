@@ -1,7 +1,7 @@
 import { runRepair } from '../core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../core/version.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 export const command: CommandSpec = {
@@ -19,8 +19,7 @@ export const command: CommandSpec = {
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
-      const service = await openService(context);
-      try {
+      return withService(context, { repair: false }, async (service) => {
         const result = runRepair(service.settings);
         service.settings.update({ installed_version: SUITE_VERSION });
         out.result({ deleted: result.deleted, installedVersion: SUITE_VERSION }, () => {
@@ -28,8 +27,6 @@ export const command: CommandSpec = {
           out.say(result.deleted.length === 0 ? '     nothing to delete' : `     deleted: ${result.deleted.join(', ')}`);
         });
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

@@ -3,10 +3,9 @@ import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
 import type { VerdictReport } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
-import { repairOnStart } from '../core/diagnostics/repair.js';
 import { line, styled, table, type Column } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import { waitingFor } from './status-line.js';
 import type { CommandSpec, GlobalOptions } from './types.js';
 
@@ -81,9 +80,7 @@ export const command: CommandSpec = {
       const explain = options.explain === true;
       const since = optionalText(options.since);
       const until = optionalText(options.until);
-      const service = await openService(context);
-      try {
-        repairOnStart(service.settings, service.logger);
+      return withService(context, { repair: true }, async (service) => {
         const { decideVerdicts, rejectionMessage } = await import('../core/search/verdicts.js');
         const decided = decideVerdicts(service, {
           user,
@@ -99,8 +96,6 @@ export const command: CommandSpec = {
         const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
         out.result(items, () => printPlain(report, rejectionMessage(report.rejection), explain, context.globals, (s) => out.io.stdout.write(s)));
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

@@ -4,7 +4,7 @@ import { effectiveHostLocation } from '../core/settings/host-location.js';
 import type { SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { hostLocationOf, openService, readFirstLine } from './shared-options.js';
+import { hostLocationOf, withService, readFirstLine } from './shared-options.js';
 import { waitingFor } from './status-line.js';
 import type { CommandIO, CommandSpec } from './types.js';
 
@@ -103,8 +103,7 @@ export const command: CommandSpec = {
         ...(options.alwaysSearch === undefined ? {} : { alwaysSearch: options.alwaysSearch }),
         hostLocation: hostLocationOf(context.globals),
       };
-      const service = await openService(context);
-      try {
+      return withService(context, { repair: false }, async (service) => {
         const location = effectiveHostLocation(service.settings.readWithoutRefusedUrl(), input.hostLocation);
         if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
           throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
@@ -115,8 +114,6 @@ export const command: CommandSpec = {
           for (const said of describe(saved)) out.say(said);
         });
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

@@ -1,8 +1,7 @@
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
-import { repairOnStart } from '../core/diagnostics/repair.js';
 import { success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 export const command: CommandSpec = {
@@ -21,9 +20,7 @@ export const command: CommandSpec = {
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
       const { io, globals } = context;
-      const service = await openService(context);
-      try {
-        repairOnStart(service.settings, service.logger);
+      return withService(context, { repair: true }, async (service) => {
         const result = await overviewCheck(service);
         // occ setupchecks' shape: one entry per check, keyed by the app.
         const json = { docs_unified_search: { severity: result.severity, description: result.messages.join(' '), linkToDoc: result.link } };
@@ -35,8 +32,6 @@ export const command: CommandSpec = {
           if (result.severity !== 'success') out.say('  Correct it in the app settings: ', result.link);
         });
         return result.severity === 'success' ? EXIT_OK : EXIT_FAILURE;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

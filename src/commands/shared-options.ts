@@ -46,6 +46,20 @@ export async function openService(context: CommandContext, extra: Partial<Servic
   return openContext({ ...serviceOptionsOf(context), ...extra });
 }
 
+/**
+ * Runs `body` with the service of a command run and closes it afterwards, whatever happens.
+ * `repair` first runs the start-up repair (commands that read stored settings and keys).
+ */
+export async function withService<T>(context: CommandContext, options: { repair: boolean }, body: (service: ServiceContext) => Promise<T>): Promise<T> {
+  const service = await openService(context);
+  try {
+    if (options.repair) (await import('../core/diagnostics/repair.js')).repairOnStart(service.settings, service.logger);
+    return await body(service);
+  } finally {
+    await service.close();
+  }
+}
+
 /** Prints a failure as one coded line and returns its exit code (2 for a wrong call, else 1). */
 export function reportFailure(io: CommandIO, error: unknown): number {
   io.stderr.write(`${formatError(error)}\n`);

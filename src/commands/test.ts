@@ -2,7 +2,7 @@ import type { ServiceContext } from '../core/context-types.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import { waitingFor } from './status-line.js';
 import type { CommandSpec } from './types.js';
 
@@ -33,8 +33,7 @@ export const command: CommandSpec = {
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
-      const service = await openService(context);
-      try {
+      return withService(context, { repair: false }, async (service) => {
         const connection = service.archiveConnection();
         const client = service.archiveClient(connection);
         if (connection === null || client === null) throw whyNotConfigured(service);
@@ -48,8 +47,6 @@ export const command: CommandSpec = {
           out.say(`The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`),
         );
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };

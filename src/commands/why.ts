@@ -1,9 +1,8 @@
 import { DusError } from '../core/errors.js';
-import { repairOnStart } from '../core/diagnostics/repair.js';
 import { cliAdmin } from './cli-admin.js';
 import { styled } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { openService } from './shared-options.js';
+import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
 
 function documentIdOf(value: string | undefined): number {
@@ -33,9 +32,7 @@ export const command: CommandSpec = {
       const [user = '', id] = args;
       if (user.trim() === '') throw new DusError('usage', 'Name the user.');
       const documentId = documentIdOf(id);
-      const service = await openService(context);
-      try {
-        repairOnStart(service.settings, service.logger);
+      return withService(context, { repair: true }, async (service) => {
         const { verdictOfDocument } = await import('../core/search/verdicts.js');
         const answer = await verdictOfDocument(service, user, documentId, cliAdmin());
         const { item } = answer;
@@ -46,8 +43,6 @@ export const command: CommandSpec = {
           if (answer.caveat !== null) out.say(styled('yellow', 'Note:'), ' ', answer.caveat);
         });
         return EXIT_OK;
-      } finally {
-        await service.close();
-      }
+      });
     }),
 };
