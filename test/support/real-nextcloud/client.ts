@@ -155,6 +155,15 @@ export class NextcloudUser {
     return (await this.propfind('', 'infinity')).filter((entry) => entry.path !== '');
   }
 
+  /** The whole tree as tree() does, or null when Nextcloud refuses the login (a disabled account gets 503). */
+  async treeIfAllowed(): Promise<DavEntry[] | null> {
+    const href = this.filesPath('');
+    const answer = await this.request('PROPFIND', href, { body: PROPFIND_BODY, headers: { depth: 'infinity', 'content-type': 'application/xml' } });
+    if (answer.status === 503 || answer.status === 401) return null;
+    if (answer.status !== 207) throw new NextcloudHttpError(`${this.login}: PROPFIND /`, answer.status, answer.body);
+    return parseMultistatus(answer.body, `/remote.php/dav/files/${encodeURIComponent(this.login)}`).filter((entry) => entry.path !== '');
+  }
+
   /** Whether the account can log in and list its files (a disabled account gets 503). */
   async canLogIn(): Promise<boolean> {
     const answer = await this.request('PROPFIND', this.filesPath(''), { body: PROPFIND_BODY, headers: { depth: '0', 'content-type': 'application/xml' } });

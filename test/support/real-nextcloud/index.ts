@@ -15,7 +15,7 @@ import { NextcloudUser } from './client.js';
 import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
 import { INSTALL_SCRIPT, nextcloudSource, realNextcloudUnavailable, type NextcloudDb, type NextcloudSource } from './source.js';
 
-export { realNextcloudUnavailable, SOURCE_ENV, type NextcloudDb } from './source.js';
+export { nextcloudSource, realNextcloudUnavailable, SOURCE_ENV, type NextcloudDb, type NextcloudSource } from './source.js';
 export { NextcloudUser, NextcloudHttpError, type ShareInfo, type ShareRequest } from './client.js';
 export type { DavEntry } from './dav-xml.js';
 export type { RunResult } from './processes.js';
@@ -64,7 +64,7 @@ export interface RealNextcloud {
 export const passwordOf = (login: string): string => `Pw-${login}-7a9f!`;
 
 /** The same source as an .xz tarball, which is what install.sh unpacks; cached in the temp dir. */
-async function xzTarball(source: NextcloudSource): Promise<string> {
+export async function xzTarball(source: NextcloudSource): Promise<string> {
   if (source.kind === 'tarball' && /\.(tar\.xz|txz)$/.test(source.path)) return source.path;
   const stat = statSync(source.path);
   const key = createHash('sha256').update(`${source.path}\0${stat.mtimeMs}\0${stat.size}`).digest('hex').slice(0, 16);

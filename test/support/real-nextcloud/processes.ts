@@ -63,7 +63,7 @@ export function trackServer(pid: number, group = false): void {
   running.set(pid, group);
   if (hooked) return;
   hooked = true;
-  process.on('exit', () => {
+  const endAll = (): void => {
     for (const [p, group] of running) {
       try {
         process.kill(group ? -p : p, 'SIGKILL');
@@ -71,7 +71,15 @@ export function trackServer(pid: number, group = false): void {
         // already gone
       }
     }
-  });
+  };
+  process.on('exit', endAll);
+  // An interrupted run (Ctrl-C, a killed jest) ends its servers too, then exits as the signal asks.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      endAll();
+      process.kill(process.pid, signal);
+    });
+  }
 }
 export function untrackServer(pid: number): void {
   running.delete(pid);
