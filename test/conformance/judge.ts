@@ -1,0 +1,128 @@
+/**
+ * The judge of the conformance suite: what the real Nextcloud says each user opens (its WebDAV
+ * tree, with `oc:fileid` and `oc:owner-id`), mapped to the spec's verdicts, against the
+ * product's `why <user> <id> --json`.
+ *
+ * Truth for user U and document N (the spec's verdict table, answered by Nextcloud itself):
+ *   Q1 U's tree holds a file of the archive account whose name carries [PN]   → shown
+ *   Q2 else the archive account's own tree holds such a file (owner = itself) → not shared
+ *   Q3 else U's tree holds a file with [PN] of another owner                  → not owned
+ *   else                                                                       → no file
+ * A disabled account cannot log in (WebDAV 503): it sees nothing, so Q1 and Q3 are no.
+ * When the archive account itself is disabled, Q2 is read by enabling it for one listing and
+ * disabling it again (occ user:enable / user:disable): the listing changes no file or share.
+ */
+import { cliAdmin } from '../../src/commands/cli-admin.js';
+import { openContext } from '../../src/core/context.js';
+import { verdictOfDocument } from '../../src/core/search/verdicts.js';
+import type { DavEntry, NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
+
+export type Verdict = 'shown' | 'not shared' | 'not owned' | 'no file';
+
+/** The marker as the sync add-on writes it: `[P`, decimal id without leading zeros, `]`. Written here on its own, not taken from src. */
+export function markerIds(name: string): number[] {
+  return [...name.matchAll(/\[P([1-9][0-9]*)\]/g)].map((m) => Number(m[1]));
+}
+
+export interface UserView {
+  readonly login: string;
+  /** null: the account cannot log in (disabled). */
+  readonly files: readonly DavEntry[] | null;
+}
+
+/** What `session` sees: its whole tree, or null when Nextcloud refuses the login. */
+export async function viewOf(session: NextcloudUser): Promise<UserView> {
+  const tree = await session.treeIfAllowed();
+  return { login: session.login, files: tree === null ? null : tree.filter((entry) => !entry.isFolder) };
+}
+
+export interface Truth {
+  readonly verdict: Verdict;
+  /** Where U sees the archive account's file(s) when shown (leading slash). */
+  readonly paths: readonly string[];
+}
+
+export function truthOf(view: UserView, archiveFiles: readonly DavEntry[], archive: string, id: number): Truth {
+  const marked = (entry: DavEntry): boolean => markerIds(entry.name).includes(id);
+  const seen = (view.files ?? []).filter(marked);
+  const fromArchive = seen.filter((entry) => entry.ownerId === archive);
+  if (fromArchive.length > 0) return { verdict: 'shown', paths: fromArchive.map((entry) => `/${entry.path}`) };
+  if (archiveFiles.some((entry) => entry.ownerId === archive && marked(entry))) return { verdict: 'not shared', paths: [] };
+  if (seen.length > 0) return { verdict: 'not owned', paths: [] };
+  return { verdict: 'no file', paths: [] };
+}
+
+/** The archive account's own files (Q2), enabling a disabled archive account for the listing. */
+export async function archiveFilesOf(nc: RealNextcloud, archive: string): Promise<DavEntry[]> {
+  const session = nc.as(archive);
+  const tree = await session.treeIfAllowed();
+  if (tree !== null) return tree.filter((entry) => !entry.isFolder && entry.ownerId === archive);
+  await nc.setEnabled(archive, true);
+  try {
+    return (await session.tree()).filter((entry) => !entry.isFolder && entry.ownerId === archive);
+  } finally {
+    await nc.setEnabled(archive, false);
+  }
+}
+
+export interface ProductAnswer {
+  readonly verdict: string;
+  readonly path: string | null;
+  readonly raw: string;
+}
+
+/**
+ * The product's answers for one judgement: the core call `why` makes (`verdictOfDocument`), on
+ * one service context opened as `why --nextcloud <serverDir>` opens it (config.php gives the
+ * installed version, which decides what a missing `hide_disabled_user_shares` means), printed
+ * as `why --json` prints it. One context per judgement keeps a few hundred pairs quick; the
+ * judge also runs the built CLI itself for one pair per judgement (world.ts) and requires the
+ * same bytes.
+ */
+export async function openProduct(configDir: string, serverDir: string): Promise<{ why(user: string, id: number): Promise<ProductAnswer>; close(): Promise<void> }> {
+  const ctx = openContext({ configDir, hostLocation: { nextcloudDir: serverDir }, env: {} });
+  return {
+    async why(user, id) {
+      try {
+        const { item } = await verdictOfDocument(ctx, user, id, cliAdmin());
+        const raw = JSON.stringify({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation });
+        return { verdict: item.verdict, path: item.path, raw };
+      } catch (error) {
+        return { verdict: 'error', path: null, raw: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    close: () => ctx.close(),
+  };
+}
+
+export function parseWhy(code: number, out: string, err: string): ProductAnswer {
+  if (code !== 0) return { verdict: `error (exit ${code})`, path: null, raw: `${out}${err}`.trim() };
+  const parsed = JSON.parse(out) as { verdict: string; path: string | null };
+  return { verdict: parsed.verdict, path: parsed.path, raw: out.trim() };
+}
+
+export interface Comparison {
+  readonly scenario: string;
+  readonly user: string;
+  readonly id: number;
+  readonly truth: Truth;
+  readonly product: ProductAnswer;
+  /** null when they agree; else what is wrong, starting with LEAK for a `shown` Nextcloud does not open. */
+  readonly problem: string | null;
+}
+
+export function compare(scenario: string, user: string, id: number, truth: Truth, product: ProductAnswer): Comparison {
+  let problem: string | null = null;
+  if (product.verdict === 'shown' && truth.verdict !== 'shown') {
+    problem = `LEAK: the product shows document ${id} to ${user}, Nextcloud does not open it (truth ${truth.verdict})`;
+  } else if (product.verdict !== truth.verdict) {
+    problem = `product says ${product.verdict}, Nextcloud says ${truth.verdict}`;
+  } else if (truth.verdict === 'shown' && (product.path === null || !truth.paths.includes(product.path))) {
+    problem = `shown at ${product.path ?? 'no path'}, but ${user} sees it at ${truth.paths.join(', ')}`;
+  }
+  return { scenario, user, id, truth, product, problem };
+}
+
+export function describeProblem(c: Comparison): string {
+  return `[${c.scenario}] ${c.user} / ${c.id}: ${c.problem ?? 'agree'}  (why: ${c.product.raw})`;
+}

@@ -1,0 +1,327 @@
+/**
+ * The fixed conformance scenarios. Each builds its state only through Nextcloud's own
+ * interfaces (occ, WebDAV, the OCS sharing and provisioning APIs) and judges every user ×
+ * document at the points that matter. docs/host-adapter.md cites them by name.
+ */
+import { passwordOf } from '../support/real-nextcloud/index.js';
+import type { ScenarioWorld } from './world.js';
+
+export interface Scenario {
+  readonly name: string;
+  readonly archive?: string;
+  readonly body: (s: ScenarioWorld) => Promise<void>;
+}
+
+const day = (offset: number): string => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function files(s: ScenarioWorld, paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    const folder = path.split('/').slice(0, -1).join('/');
+    if (folder !== '') await s.archiveUser.mkdirs(folder);
+    await s.archiveUser.put(path);
+  }
+}
+
+async function receivedId(s: ScenarioWorld, user: string, path: string): Promise<number> {
+  const shares = await (await s.user(user)).receivedShares();
+  const share = shares.find((one) => one.path === path || one.fileTarget === path);
+  if (share === undefined) throw new Error(`${user} has received no share at ${path}: ${JSON.stringify(shares)}`);
+  return share.id;
+}
+
+async function withSystemFlag(s: ScenarioWorld, key: string, on: boolean): Promise<void> {
+  await s.nc.occOk(['config:system:set', key, '--type=boolean', `--value=${on ? 'true' : 'false'}`]);
+  s.onCleanup(async () => {
+    await s.nc.occOk(['config:system:delete', key]);
+  });
+}
+
+export const SHARING_SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'user share of a file',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Docs/A [P1].pdf', 'Docs/B [P2].pdf']);
+      await s.archiveUser.share({ path: '/Docs/A [P1].pdf', type: 'user', with: s.login('anna') });
+      await s.judge('file shared with anna', [1, 2, 3]);
+    },
+  },
+  {
+    name: 'folder share with subfolders',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Docs/Sub/Deep/C [P1].pdf', 'Docs/Sub/D [P2].pdf', 'Private/E [P3].pdf', 'Docs/F [P4].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.archiveUser.share({ path: '/Docs/Sub/Deep', type: 'user', with: s.login('bob') });
+      await s.judge('Docs with anna, Docs/Sub/Deep with bob', [1, 2, 3, 4]);
+    },
+  },
+  {
+    name: 'group share and membership changes',
+    body: async (s) => {
+      await s.users('carl');
+      await files(s, ['Team/A [P1].pdf', 'Team/Sub/B [P2].pdf']);
+      const team = await s.group('team', ['anna', 'bob']);
+      await s.archiveUser.share({ path: '/Team', type: 'group', with: team });
+      await s.judge('team = anna, bob', [1, 2]);
+      await s.nc.removeFromGroup(s.login('bob'), team);
+      await s.nc.addToGroup(s.login('carl'), team);
+      await s.judge('bob left the group, carl joined', [1, 2]);
+    },
+  },
+  {
+    name: 'leaving a group share and a user share',
+    body: async (s) => {
+      await files(s, ['Team/A [P1].pdf', 'Solo/B [P2].pdf']);
+      const team = await s.group('team', ['anna', 'bob']);
+      await s.archiveUser.share({ path: '/Team', type: 'group', with: team });
+      await s.archiveUser.share({ path: '/Solo', type: 'user', with: s.login('bob') });
+      await (await s.user('anna')).deleteShare(await receivedId(s, 'anna', '/Team'));
+      await (await s.user('bob')).deleteShare(await receivedId(s, 'bob', '/Solo'));
+      await s.judge('anna left Team, bob left Solo', [1, 2]);
+    },
+  },
+  {
+    name: 'renaming a received share',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/A [P1].pdf', 'Team/B [P2].pdf']);
+      const team = await s.group('team', ['bob', 'carl']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.archiveUser.share({ path: '/Team', type: 'group', with: team });
+      await (await s.user('anna')).mkdirs('Inbox');
+      await (await s.user('anna')).move('Docs', 'Inbox/Renamed docs');
+      await (await s.user('bob')).move('Team', 'Our team');
+      await s.judge('anna moved Docs to Inbox/Renamed docs, bob renamed Team', [1, 2]);
+    },
+  },
+  {
+    name: 'expiry',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Future/A [P1].pdf', 'Past/B [P2].pdf']);
+      await s.archiveUser.share({ path: '/Future', type: 'user', with: s.login('anna'), expireDate: day(7) });
+      // The API refuses past dates: a server whose clock runs 3 days behind creates a share expiring yesterday.
+      const behind = await s.nc.startClockedServer('-3d');
+      try {
+        await s.archiveUser.at(behind.url, passwordOf(s.archive)).share({ path: '/Past', type: 'user', with: s.login('bob'), expireDate: day(-1) });
+      } finally {
+        await behind.stop();
+      }
+      await s.judge('anna until next week, bob until yesterday', [1, 2]);
+    },
+  },
+  {
+    name: 're-shares and deleting the middle share',
+    body: async (s) => {
+      await s.users('anna', 'bob', 'carl');
+      await files(s, ['Docs/A [P1].pdf', 'Docs/Sub/B [P2].pdf']);
+      const toAnna = await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna'), permissions: 31 });
+      const anna = await s.user('anna');
+      await anna.share({ path: '/Docs', type: 'user', with: s.login('bob') });
+      await anna.share({ path: '/Docs/Sub', type: 'user', with: s.login('carl') });
+      await s.judge('anna re-shared Docs with bob and Docs/Sub with carl', [1, 2]);
+      await s.archiveUser.deleteShare(toAnna.id);
+      await s.judge('the share with anna deleted', [1, 2]);
+    },
+  },
+  {
+    name: 'moves in and out of shared folders',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/A [P1].pdf', 'Private/B [P2].pdf', 'Docs/C [P3].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna'), permissions: 31 });
+      await s.archiveUser.move('Docs/A [P1].pdf', 'Private/A [P1].pdf');
+      await s.archiveUser.mkdirs('Docs/Sub');
+      await s.archiveUser.move('Private/B [P2].pdf', 'Docs/Sub/B [P2].pdf');
+      // A recipient with edit rights moves a file out of the share into her own folder.
+      await (await s.user('anna')).move('Docs/C [P3].pdf', 'C [P3].pdf');
+      await s.judge('A moved out, B moved in, anna took C out', [1, 2, 3]);
+    },
+  },
+  {
+    name: 'renames that drop or change the marker',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/A [P1].pdf', 'Docs/B [P2].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.archiveUser.move('Docs/A [P1].pdf', 'Docs/A.pdf');
+      await s.archiveUser.move('Docs/B [P2].pdf', 'Docs/B [P3].pdf');
+      await s.judge('A lost its marker, B now carries [P3]', [1, 2, 3]);
+    },
+  },
+  {
+    name: 'trash and restore',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/A [P1].pdf', 'Docs/B [P2].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna'), permissions: 31 });
+      const anna = await s.user('anna');
+      await s.archiveUser.delete('Docs/A [P1].pdf');
+      await anna.delete('Docs/B [P2].pdf');
+      await s.judge('A deleted by the archive account, B by anna through the share', [1, 2]);
+      await s.archiveUser.restore('A [P1].pdf');
+      await s.archiveUser.restore('B [P2].pdf');
+      await s.judge('both restored by the archive account', [1, 2]);
+    },
+  },
+  {
+    name: 'duplicate markers',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Docs/A [P1].pdf', 'Private/A copy [P1].pdf', 'Private/X [P2].pdf', 'Private/Y [P2].pdf', 'Docs/Both [P3] [P4].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.archiveUser.share({ path: '/Private/X [P2].pdf', type: 'user', with: s.login('bob') });
+      await s.archiveUser.share({ path: '/Private/Y [P2].pdf', type: 'user', with: s.login('bob') });
+      await s.judge('one of two [P1] shared, both [P2] with bob, one name with two markers', [1, 2, 3, 4]);
+    },
+  },
+  {
+    name: 'marker look-alikes',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/L [P80].pdf', 'Docs/L [p8].pdf', 'Docs/L [P08].pdf', 'Docs/L P8.pdf', 'Docs/L [P8 ].pdf', 'Docs/L [PP8].pdf', 'Private/Real [P8].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.judge('[P80] [p8] [P08] P8 [P8 ] [PP8] shared, [P8] private', [8, 80]);
+    },
+  },
+  {
+    name: 'foreign copies',
+    body: async (s) => {
+      await s.users('bob');
+      await files(s, ['Private/Orig [P1].pdf', 'Docs/C [P3].pdf', 'Docs/D [P4].pdf']);
+      const anna = await s.user('anna');
+      const bob = await s.user('bob');
+      await anna.put('Mine [P1].pdf');
+      await anna.put('Copy [P2].pdf');
+      await anna.share({ path: '/Mine [P1].pdf', type: 'user', with: s.login('bob') });
+      await anna.share({ path: '/Copy [P2].pdf', type: 'user', with: s.login('bob') });
+      const docs = await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('bob') });
+      await bob.copy('Docs/C [P3].pdf', 'C [P3].pdf');
+      await bob.copy('Docs/D [P4].pdf', 'D [P4].pdf');
+      await s.archiveUser.deleteShare(docs.id);
+      await s.archiveUser.delete('Docs/D [P4].pdf');
+      await s.judge('copies by anna shared with bob; bob copied C and D, then lost the share and D went to the trash', [1, 2, 3, 4]);
+    },
+  },
+  {
+    name: 'share acceptance on: pending, accepted, declined',
+    body: async (s) => {
+      await withSystemFlag(s, 'sharing.enable_share_accept', true);
+      await files(s, ['Docs/A [P1].pdf', 'Team/B [P2].pdf']);
+      for (const name of ['anna', 'bob', 'carl']) {
+        await s.user(name);
+        await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login(name) });
+      }
+      const team = await s.group('team', ['dave', 'erin']);
+      await s.archiveUser.share({ path: '/Team', type: 'group', with: team });
+      await (await s.user('bob')).acceptShare(await pendingId(s, 'bob'));
+      await (await s.user('carl')).declineShare(await pendingId(s, 'carl'));
+      await (await s.user('dave')).acceptShare(await pendingId(s, 'dave'));
+      await s.judge('anna pending, bob accepted, carl declined; dave accepted the group share, erin pending', [1, 2]);
+    },
+  },
+  {
+    name: 'share acceptance switched off with a share still pending',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Docs/A [P1].pdf']);
+      await s.nc.occOk(['config:system:set', 'sharing.enable_share_accept', '--type=boolean', '--value=true']);
+      try {
+        await s.user('anna');
+        await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      } finally {
+        await s.nc.occOk(['config:system:delete', 'sharing.enable_share_accept']);
+      }
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('bob') });
+      await s.judge('anna still pending from when acceptance was on; bob shared with it off', [1]);
+    },
+  },
+  {
+    name: 'file and folder share of the same document',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/A [P1].pdf', 'Docs/B [P2].pdf']);
+      const folder = await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.archiveUser.share({ path: '/Docs/A [P1].pdf', type: 'user', with: s.login('anna') });
+      await s.judge('both shares', [1, 2]);
+      await s.archiveUser.deleteShare(folder.id);
+      await s.judge('the folder share deleted, the file share kept', [1, 2]);
+    },
+  },
+];
+
+async function pendingId(s: ScenarioWorld, user: string): Promise<number> {
+  const pending = await (await s.user(user)).pendingShares();
+  const first = pending[0];
+  if (first === undefined) throw new Error(`${user} has no pending share`);
+  return first.id;
+}
+
+const HIDE_KEY = 'shareapi_hide_disabled_user_shares';
+
+/**
+ * Judges under each value of `core`/shareapi_hide_disabled_user_shares (unset, no, yes), then
+ * with `files_sharing`/hide_disabled_user_shares = yes, the key Nextcloud 31.0.2 itself reads
+ * (lib/private/Share20/Manager.php, checkShare); both are unset again afterwards.
+ */
+async function judgeUnderHideSettings(s: ScenarioWorld, label: string, ids: readonly number[]): Promise<void> {
+  s.onCleanup(async () => {
+    await s.nc.setAppConfig('core', HIDE_KEY, null);
+    await s.nc.setAppConfig('files_sharing', 'hide_disabled_user_shares', null);
+  });
+  for (const value of [null, 'no', 'yes'] as const) {
+    await s.nc.setAppConfig('core', HIDE_KEY, value);
+    await s.judge(`${label}, core ${HIDE_KEY} ${value ?? 'unset'}`, ids);
+  }
+  await s.nc.setAppConfig('core', HIDE_KEY, null);
+  await s.nc.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+  await s.judge(`${label}, files_sharing hide_disabled_user_shares yes`, ids);
+}
+
+/** Disabled accounts (issue 9, item 5): the fixes are in src/core. */
+export const DISABLED_SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'disabled recipient',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Docs/A [P1].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.nc.setEnabled(s.login('anna'), false);
+      await s.judge('anna disabled', [1, 2]);
+    },
+  },
+  {
+    name: 'disabled owner of a foreign copy',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      const anna = await s.user('anna');
+      await anna.put('Copy [P2].pdf');
+      await anna.share({ path: '/Copy [P2].pdf', type: 'user', with: s.login('bob') });
+      await s.nc.setEnabled(s.login('anna'), false);
+      await judgeUnderHideSettings(s, 'anna (owner of the copy) disabled', [2]);
+    },
+  },
+  {
+    name: 'disabled re-sharer',
+    body: async (s) => {
+      await s.users('anna', 'bob');
+      await files(s, ['Docs/A [P1].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna'), permissions: 31 });
+      const anna = await s.user('anna');
+      await anna.share({ path: '/Docs', type: 'user', with: s.login('bob') });
+      await s.nc.setEnabled(s.login('anna'), false);
+      await judgeUnderHideSettings(s, 'anna (re-sharer) disabled', [1]);
+    },
+  },
+  {
+    name: 'disabled archive account',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['Docs/A [P1].pdf', 'Private/B [P2].pdf']);
+      await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
+      await s.nc.setEnabled(s.archive, false);
+      await judgeUnderHideSettings(s, 'the archive account disabled', [1, 2, 3]);
+    },
+  },
+];

@@ -1,0 +1,105 @@
+/**
+ * The conformance suite for one database: one real Nextcloud install, the fixed scenarios, the
+ * random sequences, and `N agree / N total` printed at the end. Any disagreement fails the
+ * group it occurred in; a `shown` that Nextcloud does not open is named a LEAK.
+ */
+import { loadavg } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { installNextcloud, realNextcloudUnavailable, type NextcloudDb, type RealNextcloud } from '../support/real-nextcloud/index.js';
+import { describeProblem, type Comparison } from './judge.js';
+import { DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
+import { checkRandomSequences } from './random.js';
+import { checkServeAgainstRealWrites } from './serve-marker-index.js';
+import { runScenario, type ConformanceRun } from './world.js';
+
+const MINUTES = 60_000;
+
+/** Random sequences per database: 12 in CI (36 over the three databases), more with DUS_CONFORMANCE_RUNS. */
+export const RANDOM_RUNS = Number(process.env.DUS_CONFORMANCE_RUNS ?? '12');
+const RANDOM_SEED = process.env.DUS_CONFORMANCE_SEED === undefined ? undefined : Number(process.env.DUS_CONFORMANCE_SEED);
+
+export interface ConformanceContext {
+  readonly nc: RealNextcloud;
+  readonly run: ConformanceRun;
+  /** Seconds per scenario, printed at the end (the time the suite adds to CI). */
+  readonly timings: string[];
+}
+
+/** Problems among `comparisons`, leaks first, as one readable message. */
+export function problemReport(comparisons: readonly Comparison[]): string {
+  const problems = comparisons.filter((c) => c.problem !== null);
+  const leaks = problems.filter((c) => c.problem?.startsWith('LEAK') === true);
+  const others = problems.filter((c) => c.problem?.startsWith('LEAK') !== true);
+  return [...leaks, ...others].map(describeProblem).join('\n');
+}
+
+/** Runs `scenarios`; returns their comparisons and the pairs where the built CLI printed something else than the core call gave. */
+export async function runScenarios(context: ConformanceContext, scenarios: readonly Scenario[]): Promise<{ comparisons: Comparison[]; cliDifferences: string[] }> {
+  const before = context.run.comparisons.length;
+  const differencesBefore = context.run.spawnedChecks.differences.length;
+  for (const scenario of scenarios) {
+    const started = Date.now();
+    await runScenario(context.nc, context.run, scenario.name, scenario.body, scenario.archive === undefined ? {} : { archive: scenario.archive });
+    context.timings.push(`${scenario.name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return { comparisons: context.run.comparisons.slice(before), cliDifferences: context.run.spawnedChecks.differences.slice(differencesBefore) };
+}
+
+export function conformanceSuite(db: NextcloudDb, extra: (context: () => ConformanceContext) => void = () => undefined): void {
+  const unavailable = realNextcloudUnavailable(db);
+  if (unavailable !== null) process.stdout.write(`SKIP conformance with a real Nextcloud (${db}): ${unavailable}\n`);
+  const describeReal = unavailable === null ? describe : describe.skip;
+
+  describeReal(`conformance with a real Nextcloud (${db})`, () => {
+    let nc: RealNextcloud | undefined;
+    const run: ConformanceRun = { comparisons: [], spawnedChecks: { total: 0, same: 0, differences: [] } };
+    const timings: string[] = [];
+    const context = (): ConformanceContext => {
+      if (nc === undefined) throw new Error('the real Nextcloud is installed in beforeAll');
+      return { nc, run, timings };
+    };
+
+    beforeAll(async () => {
+      nc = await installNextcloud(db);
+      process.stdout.write(`conformance (${db}): Nextcloud installed in ${(nc.installMs / 1000).toFixed(1)} s\n`);
+    }, 15 * MINUTES);
+
+    afterAll(async () => {
+      const agree = run.comparisons.filter((c) => c.problem === null).length;
+      process.stdout.write(`conformance (${db}): ${agree} agree / ${run.comparisons.length} total; the built CLI printed what the core call gave for ${run.spawnedChecks.same} / ${run.spawnedChecks.total}\n`);
+      process.stdout.write(`conformance (${db}): time per scenario (load ${loadavg()[0]?.toFixed(1)}): ${timings.join('; ')}\n`);
+      await nc?.stop();
+    }, 5 * MINUTES);
+
+    it('agrees with Nextcloud on every user × document of the sharing scenarios', async () => {
+      const { comparisons, cliDifferences } = await runScenarios(context(), SHARING_SCENARIOS);
+      expect(comparisons.length).toBeGreaterThan(100);
+      expect(problemReport(comparisons)).toBe('');
+      expect(cliDifferences).toEqual([]);
+    }, 30 * MINUTES);
+
+    it('agrees with Nextcloud on disabled recipients, owners, re-sharers and archive accounts under each hide setting', async () => {
+      const { comparisons, cliDifferences } = await runScenarios(context(), DISABLED_SCENARIOS);
+      expect(comparisons.length).toBeGreaterThan(20);
+      expect(problemReport(comparisons)).toBe('');
+      expect(cliDifferences).toEqual([]);
+    }, 30 * MINUTES);
+
+    it('agrees with Nextcloud after random sequences of the same operations', async () => {
+      const started = Date.now();
+      const outcome = await checkRandomSequences(context().nc, run, RANDOM_RUNS, RANDOM_SEED);
+      timings.push(`${outcome.runs} random sequences: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      process.stdout.write(`conformance (${db}): ${outcome.runs} random sequences, ${outcome.comparisons} comparisons, ${outcome.refused} operations refused by Nextcloud\n`);
+      expect(outcome.runs).toBe(RANDOM_RUNS);
+    }, 60 * MINUTES);
+
+    it("serve's marker index reflects every kind of real write at once", async () => {
+      const started = Date.now();
+      const steps = await checkServeAgainstRealWrites(context().nc, 'mi_');
+      timings.push(`serve's marker index: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      process.stdout.write(`conformance (${db}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
+    }, 15 * MINUTES);
+
+    extra(context);
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * A scenario's own corner of the shared real Nextcloud: its archive account (made the sync
+ * add-on's `target_user` while it runs), its users and groups, all named with the scenario's
+ * prefix so scenarios never meet. `judge()` compares every user × document at that moment.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
+import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type ProductAnswer } from './judge.js';
+
+const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.js');
+
+/** `why` through the built CLI as a user runs it, with `--nextcloud` (config.php read by php). */
+export function whySpawned(configDir: string, serverDir: string, user: string, id: number): Promise<ProductAnswer> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, 'why', user, String(id), '--json', '--nextcloud', serverDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise(parseWhy(code ?? 1, out, err)));
+  });
+}
+
+export interface ScenarioWorld {
+  readonly nc: RealNextcloud;
+  readonly prefix: string;
+  /** The scenario's archive account login and session. */
+  readonly archive: string;
+  readonly archiveUser: NextcloudUser;
+  /** The prefixed login of `name`. */
+  login(name: string): string;
+  /** Creates `name` (prefixed) on first use; later calls return its session. */
+  user(name: string): Promise<NextcloudUser>;
+  /** Creates these users (prefixed) up front. */
+  users(...names: readonly string[]): Promise<void>;
+  /** Creates the group (prefixed) with these members; returns its id. */
+  group(name: string, members: readonly string[]): Promise<string>;
+  /** Compares every user of the scenario (the archive account too) × `ids` now. */
+  judge(label: string, ids: readonly number[]): Promise<void>;
+  /** Runs after the scenario, also when it fails (global settings it changed). */
+  onCleanup(fn: () => Promise<void>): void;
+}
+
+export interface ConformanceRun {
+  readonly comparisons: Comparison[];
+  /** Pairs also asked through the spawned CLI, and how many answered as in-process. */
+  spawnedChecks: { total: number; same: number; differences: string[] };
+}
+
+let scenarioCounter = 0;
+
+export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: string, body: (s: ScenarioWorld) => Promise<void>, options: { archive?: string } = {}): Promise<void> {
+  scenarioCounter += 1;
+  const prefix = `c${scenarioCounter}_`;
+  const configDir = mkdtempSync(join(tmpdir(), 'dus-conformance-'));
+  const archive = `${prefix}${options.archive ?? 'archive'}`;
+  const archiveUser = await nc.createUser(archive);
+  await nc.setAppConfig('docs_sync', 'target_user', archive);
+  const users = new Map<string, NextcloudUser>([[archive, archiveUser]]);
+  const cleanups: (() => Promise<void>)[] = [];
+  let judged = 0;
+  const world: ScenarioWorld = {
+    nc,
+    prefix,
+    archive,
+    archiveUser,
+    login: (n) => `${prefix}${n}`,
+    async user(n) {
+      const login = `${prefix}${n}`;
+      const known = users.get(login);
+      if (known !== undefined) return known;
+      const session = await nc.createUser(login);
+      users.set(login, session);
+      return session;
+    },
+    async users(...names) {
+      for (const n of names) await world.user(n);
+    },
+    async group(n, members) {
+      const gid = `${prefix}${n}`;
+      await nc.createGroup(gid);
+      for (const member of members) {
+        await world.user(member);
+        await nc.addToGroup(`${prefix}${member}`, gid);
+      }
+      return gid;
+    },
+    async judge(label, ids) {
+      const scenario = `${name} · ${label}`;
+      const logins = [...users.keys()];
+      // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
+      const answers = new Map<string, ProductAnswer>();
+      const product = await openProduct(configDir, nc.serverDir);
+      try {
+        for (const login of logins) for (const id of ids) answers.set(`${login}/${id}`, await product.why(login, id));
+      } finally {
+        await product.close();
+      }
+      const archiveFiles = await archiveFilesOf(nc, archive);
+      for (const login of logins) {
+        const session = users.get(login);
+        if (session === undefined) continue;
+        const view = await viewOf(session);
+        for (const id of ids) {
+          const answer = answers.get(`${login}/${id}`);
+          if (answer === undefined) continue;
+          const comparison = compare(scenario, login, id, truthOf(view, archiveFiles, archive, id), answer);
+          run.comparisons.push(comparison);
+          if (process.env.DUS_CONFORMANCE_VERBOSE === '1') process.stdout.write(`${describeProblem(comparison)} [truth ${comparison.truth.verdict}]\n`);
+        }
+      }
+      // One pair per judgement through the built CLI as an administrator runs it, rotating over users and ids.
+      const login = logins[judged % logins.length] ?? archive;
+      const id = ids[judged % ids.length] ?? 1;
+      judged += 1;
+      const spawned = await whySpawned(configDir, nc.serverDir, login, id);
+      const inProcess = answers.get(`${login}/${id}`);
+      run.spawnedChecks.total += 1;
+      if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
+      else run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
+    },
+    onCleanup(fn) {
+      cleanups.push(fn);
+    },
+  };
+  try {
+    await body(world);
+  } finally {
+    for (const fn of cleanups.reverse()) await fn();
+    rmSync(configDir, { recursive: true, force: true });
+  }
+}
