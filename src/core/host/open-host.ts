@@ -32,6 +32,8 @@ export interface OpenHostOptions {
    * long-running process (`serve`); a one-shot command would spend more building it than one scan.
    */
   readonly markerIndex?: boolean;
+  /** Bench and test seam: sees every statement the adapter sends, before it is sent (plans are read with EXPLAIN). */
+  readonly onStatement?: (statement: string, params: readonly SqlValue[]) => void;
   /** How long a locked SQLite file is waited for (default `SQLITE_BUSY_WAIT_MS`, 3 s); tests shorten it. */
   readonly busyWaitMs?: number;
 }
@@ -95,6 +97,7 @@ class DatabaseHost implements HostAdapter {
   }
 
   async #query(statement: string, params: readonly SqlValue[]): Promise<SqlRow[]> {
+    this.#options.onStatement?.(statement, params);
     try {
       return await this.sql.query(statement, params);
     } catch (error) {

@@ -92,6 +92,8 @@ export interface HostFixture {
   /** Empties every table (schema kept), for property tests that reuse one database. */
   clear(): Promise<void>;
   drop(): Promise<void>;
+  /** Closes the fixture's own connection and keeps the database (BENCH_KEEP). */
+  release(): Promise<void>;
 }
 
 const MIME_FOLDER = 'httpd/unix-directory';
@@ -497,6 +499,9 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     async drop() {
       await writer.close();
       await dropDatabase();
+    },
+    async release() {
+      await writer.close();
     },
   };
   // The installer enables files_sharing; without this row the host would not load the app.

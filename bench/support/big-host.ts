@@ -1,0 +1,129 @@
+/**
+ * A Nextcloud-shaped host database of any size for the benches: ROWS file-cache rows, every
+ * 10th the archive account's (1000 folders, then marked invoices), the rest 900 other
+ * accounts' files, 2 k shares. File ids: 1..rows the generated rows, rows + 1..3 the archive
+ * account's root, `files` and `files/Archive`, 2·rows + 2·storage the other accounts' `files`,
+ * 3·rows + n files added later: distinct at every size.
+ */
+import { createHash } from 'node:crypto';
+import type { FixtureDialect, HostFixture } from '../../test/support/host-fixtures/index.js';
+
+export const ARCHIVE_EVERY = 10;
+export const OTHER_USERS = 900;
+export const FOLDERS = 1000;
+const SHARES = 2000;
+
+export interface BigHostIds {
+  readonly rows: number;
+  readonly root: number;
+  readonly files: number;
+  readonly archiveFolder: number;
+}
+
+export function bigHostIds(rows: number): BigHostIds {
+  return { rows, root: rows + 1, files: rows + 2, archiveFolder: rows + 3 };
+}
+
+/** Row numbers 1..n as a derived table, per dialect; MariaDB's cross join gets one digit table per decimal digit of n. */
+function series(dialect: FixtureDialect, n: number): string {
+  if (dialect === 'pgsql') return `(SELECT g AS i FROM generate_series(1, ${n}) AS g) s`;
+  if (dialect === 'mysql') {
+    const digits = Math.max(1, Math.ceil(Math.log10(n + 1)));
+    const names = Array.from({ length: digits }, (_, j) => `t${j}`);
+    const digit = '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
+    return `(SELECT ${names.map((x, j) => `${10 ** j} * ${x}.d`).join(' + ')} + 1 AS i FROM ${names.map((x) => `${digit} ${x}`).join(', ')}) s WHERE s.i <= ${n}`;
+  }
+  return `(WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${n}) SELECT i FROM c) s`;
+}
+
+function concat(dialect: FixtureDialect, ...parts: string[]): string {
+  return dialect === 'mysql' ? `CONCAT(${parts.join(', ')})` : parts.join(' || ');
+}
+
+const text = (dialect: FixtureDialect, expr: string): string => (dialect === 'mysql' ? `CAST(${expr} AS CHAR)` : `CAST(${expr} AS TEXT)`);
+
+export const md5 = (value: string): string => createHash('md5').update(value).digest('hex');
+
+export async function loadBigHost(fx: HostFixture, rows: number): Promise<BigHostIds> {
+  const ids = bigHostIds(rows);
+  const d = fx.dialect;
+  const p = fx.prefix;
+  const t = (x: string): string => `${p}${x}`;
+  const S = (e: string): string => text(d, e);
+  await fx.exec(`INSERT INTO ${t('mimetypes')} (id, mimetype) VALUES (1, 'httpd/unix-directory'), (2, 'httpd'), (3, 'application/pdf'), (4, 'application')`);
+  // Storage 1: the archive account; 2: the reader; 3..: other accounts.
+  await fx.exec(`INSERT INTO ${t('storages')} (numeric_id, id, available) VALUES (1, 'home::archive', 1), (2, 'home::reader', 1)`);
+  await fx.exec(`INSERT INTO ${t('storages')} (numeric_id, id, available) SELECT i + 2, ${concat(d, "'home::u'", S('i'))}, 1 FROM ${series(d, OTHER_USERS)}`);
+  await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) VALUES ('archive', 'archive', ''), ('reader', 'reader', '')`);
+  await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) SELECT ${concat(d, "'u'", S('i'))}, ${concat(d, "'u'", S('i'))}, '' FROM ${series(d, OTHER_USERS)}`);
+  const root = (id: number, storage: number, path: string, parent: number, name: string): string =>
+    `(${id}, ${storage}, '${path}', '${path === '' ? 'root' : path}-${storage}', ${parent}, '${name}', 1, 2, 0, 1700000000, 1700000000, 31, 'e${id}')`;
+  const cols = '(fileid, storage, path, path_hash, parent, name, mimetype, mimepart, size, mtime, storage_mtime, permissions, etag)';
+  await fx.exec(
+    `INSERT INTO ${t('filecache')} ${cols} VALUES ${[root(ids.root, 1, '', -1, ''), root(ids.files, 1, 'files', ids.root, 'files'), root(ids.archiveFolder, 1, 'files/Archive', ids.files, 'Archive')].join(', ')}`,
+  );
+  await fx.exec(
+    `INSERT INTO ${t('filecache')} ${cols} SELECT ${2 * rows} + 2 * (i + 2), i + 2, 'files', ${concat(d, "'files-'", S('i'))}, -1, 'files', 1, 2, 0, 1700000000, 1700000000, 31, 'e' FROM ${series(d, OTHER_USERS)}`,
+  );
+  // The marker index finds the archive's `files` folder by its real path hash, as on a host.
+  await fx.exec(`UPDATE ${t('filecache')} SET path_hash = ? WHERE fileid = ?`, [md5('files'), ids.files]);
+  // The archive account's rows: every 10th fileid; k = fileid / 10. k <= 1000: folders F<k>; else files in folder F<k mod 1000 + 1>.
+  const k = `(i / ${ARCHIVE_EVERY})`;
+  const folderOf = `(${k} % ${FOLDERS} + 1)`;
+  const isFolder = `${k} <= ${FOLDERS}`;
+  const archiveName = `CASE WHEN ${isFolder} THEN ${concat(d, "'F'", S(k))} ELSE ${concat(d, "'Invoice '", S(k), "' [P'", S(k), "'].pdf'")} END`;
+  const archivePath = `CASE WHEN ${isFolder} THEN ${concat(d, "'files/Archive/F'", S(k))} ELSE ${concat(d, "'files/Archive/F'", S(folderOf), "'/Invoice '", S(k), "' [P'", S(k), "'].pdf'")} END`;
+  const otherStorage = `(i % ${OTHER_USERS} + 3)`;
+  const kExpr = d === 'mysql' ? k.replace('/', 'DIV') : k;
+  const fix = (e: string): string => e.split(k).join(kExpr);
+  await fx.exec(
+    `INSERT INTO ${t('filecache')} ${cols} SELECT i,` +
+      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN 1 ELSE ${otherStorage} END,` +
+      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archivePath)} ELSE ${concat(d, "'files/Doc '", S('i'), "'.pdf'")} END,` +
+      ` ${S('i')},` +
+      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN (CASE WHEN ${fix(isFolder)} THEN ${ids.archiveFolder} ELSE ${ARCHIVE_EVERY} * ${fix(folderOf)} END) ELSE ${2 * rows} + 2 * ${otherStorage} END,` +
+      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archiveName)} WHEN i % 100 = 1 THEN ${concat(d, "'Scan [P'", S('i'), "'].pdf'")} ELSE ${concat(d, "'Doc '", S('i'), "'.pdf'")} END,` +
+      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 1 ELSE 3 END, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 2 ELSE 4 END,` +
+      ` 1000, 1700000000, 1700000000, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 31 ELSE 27 END, ${concat(d, "'e'", S('i'))} FROM ${series(d, rows)}`,
+  );
+  // Shares: the whole archive folder to the reader, then user shares among the other accounts.
+  const shareCols = '(share_type, share_with, uid_owner, uid_initiator, item_type, item_source, file_source, file_target, permissions, stime, accepted)';
+  await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader', 'archive', 'archive', 'folder', '${ids.archiveFolder}', ${ids.archiveFolder}, '/Archive', 1, 1700000000, 1)`);
+  // A second reader gets one folder of rows / 10 000 files (F7, file id 70).
+  await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) VALUES ('reader2', 'reader2', '')`);
+  await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader2', 'archive', 'archive', 'folder', '70', 70, '/F7', 1, 1700000000, 1)`);
+  await fx.exec(
+    `INSERT INTO ${t('share')} ${shareCols} SELECT 0, ${concat(d, "'u'", S(`(i % ${OTHER_USERS}) + 1`))}, ${concat(d, "'u'", S(`((i + 7) % ${OTHER_USERS}) + 1`))}, ${concat(d, "'u'", S(`((i + 7) % ${OTHER_USERS}) + 1`))},` +
+      ` 'file', ${S('i')}, i, ${concat(d, "'/Doc '", S('i'), "'.pdf'")}, 1, 1700000000 + i, 1 FROM ${series(d, SHARES - 1)}`,
+  );
+  if (d === 'pgsql') await fx.exec('VACUUM ANALYZE');
+  else if (d === 'mysql') await fx.exec(`ANALYZE TABLE ${t('filecache')}, ${t('share')}, ${t('storages')}`);
+  else await fx.exec('ANALYZE');
+  return ids;
+}
+
+/** 25 documents spread over the archive, as an archive-server page would be. */
+export function spreadDocumentIds(rows: number): number[] {
+  const step = Math.floor((rows / ARCHIVE_EVERY - FOLDERS - 1) / 25);
+  return Array.from({ length: 25 }, (_, j) => FOLDERS + 1 + j * step);
+}
+
+/** Documents of folder F7 (k mod 1000 = 6), seen by the reader of that folder only. */
+export function folderDocumentIds(rows: number): number[] {
+  return Array.from({ length: 25 }, (_, j) => 1006 + 1000 * j).filter((k) => k <= rows / ARCHIVE_EVERY);
+}
+
+/**
+ * A new marked file in folder F7 (file id 70), with the etag propagation the host does: F7,
+ * Archive, files and the storage root get a new etag.
+ */
+export async function addPropagatedFile(fx: HostFixture, ids: BigHostIds, n: number): Promise<number> {
+  const documentId = 10 * ids.rows + n;
+  const name = `New ${n} [P${documentId}].pdf`;
+  await fx.exec(
+    `INSERT INTO ${fx.prefix}filecache (fileid, storage, path, path_hash, parent, name, mimetype, mimepart, size, mtime, storage_mtime, permissions, etag) VALUES (?, 1, ?, ?, 70, ?, 3, 4, 1000, 1700000000, 1700000000, 27, ?)`,
+    [3 * ids.rows + n, `files/Archive/F7/${name}`, md5(`files/Archive/F7/${name}`), name, `n${n}`],
+  );
+  await fx.exec(`UPDATE ${fx.prefix}filecache SET etag = ? WHERE fileid IN (70, ?, ?, ?)`, [`p${n}`, ids.archiveFolder, ids.files, ids.root]);
+  return documentId;
+}
