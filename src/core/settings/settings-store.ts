@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import Conf from 'conf';
 import { withCheckedVersions } from '../archive/versions.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
-import { writePrivateFileAtomic } from './atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
@@ -21,19 +21,42 @@ interface Reading {
   readonly checked: AppConfig | DusError;
 }
 
+/** Thrown by the deserializer conf calls: the file is JSON but not a settings object. */
+class SettingsShapeError extends Error {}
+
 /**
- * The app configuration in `<dir>/settings.json`, written atomically (temporary file, then
- * rename; mode 0600). Every read goes to the file, so several processes see each other's
- * writes; a read-modify-write holds a lock file so concurrent updates of different keys are all
- * kept. What is read passes the rules of what is saved: the schema (schema.ts) and, for
- * `docs_url`, the URL rules (url-rules.ts), so a hand-edited file cannot reach a command in a
- * form `setup` would have refused.
+ * conf reads the file as `Object.assign({}, data)`, so `[]`, `null` or `1` would read as "not
+ * configured": the shape is checked here, inside conf's read, and such a file is broken.
+ */
+function parseSettings(text: string): AppConfig {
+  const raw: unknown = JSON.parse(text);
+  const problems = appConfigProblems(raw);
+  if (problems !== null) throw new SettingsShapeError(problems.join('; '));
+  return raw as AppConfig;
+}
+
+function serializeSettings(config: AppConfig): string {
+  return `${JSON.stringify(config, null, '\t')}\n`;
+}
+
+/**
+ * The app configuration in `<dir>/settings.json` through `conf`, which writes atomically
+ * (temporary file, then rename; mode 0600 set by chmod, so whatever the umask). Every read goes
+ * to the file, so several processes see each other's writes; a read-modify-write holds a lock
+ * file so concurrent updates of different keys are all kept. What is read passes the rules of
+ * what is saved: the schema (schema.ts) and, for `docs_url`, the URL rules (url-rules.ts), so a
+ * hand-edited file cannot reach a command in a form `setup` would have refused.
+ *
+ * conf is asked to read only a file that is there and to write only inside `transaction`, after
+ * the directory was made 0700: on a missing file it would create the directory with the
+ * umask's mode, and a first read creates nothing.
  */
 export class FileSettingsStore implements SettingsStore {
   readonly directory: string;
   readonly path: string;
   readonly #lockPath: string;
   readonly #lockOptions: LockOptions;
+  #conf: Conf<AppConfig> | undefined;
   /** The last read, reused while the file is the same one unchanged: a search reads the settings several times. */
   #last: { readonly stamp: string; readonly reading: Reading } | undefined;
 
@@ -71,7 +94,9 @@ export class FileSettingsStore implements SettingsStore {
       const problems = appConfigProblems(next);
       if (problems !== null) throw new DusError('internal', `The settings were not saved: ${problems.join('; ')}.`);
       this.#last = undefined;
-      withFileAccess(this.path, 'write', () => writePrivateFileAtomic(this.path, `${JSON.stringify(next, null, '\t')}\n`));
+      withFileAccess(this.path, 'write', () => {
+        this.#engine().store = next as AppConfig;
+      });
     });
   }
 
@@ -96,24 +121,35 @@ export class FileSettingsStore implements SettingsStore {
   }
 
   #readFile(): Reading {
-    let text: string;
+    const nothing: Reading = { stored: Object.freeze({}), checked: Object.freeze({}) };
+    // No file (or no directory yet): nothing is configured.
+    if (withFileAccess(this.path, 'read', () => statSync(this.path, { throwIfNoEntry: false })) === undefined) return nothing;
+    let raw: AppConfig;
     try {
-      text = readFileSync(this.path, 'utf8');
+      raw = this.#engine().store;
     } catch (error: unknown) {
-      // No file (or no directory yet): nothing is configured.
-      if (errnoOf(error) === 'ENOENT') return { stored: Object.freeze({}), checked: Object.freeze({}) };
-      throw fileAccessError(error, this.path, 'read') ?? error;
+      if (errnoOf(error) === 'ENOENT') return nothing;
+      if (errnoOf(error) !== undefined) throw fileAccessError(error, this.path, 'read') ?? error;
+      if (error instanceof SyntaxError || error instanceof SettingsShapeError) throw this.#broken(messageOf(error), error);
+      throw error;
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error: unknown) {
-      throw this.#broken(messageOf(error), error);
-    }
-    const problems = appConfigProblems(raw);
-    if (problems !== null) throw this.#broken(problems.join('; '));
-    const stored = Object.freeze(withCheckedVersions({ ...(raw as AppConfig) }));
+    // conf's object has no prototype; a plain copy compares and prints as the callers expect.
+    const stored = Object.freeze(withCheckedVersions({ ...raw }));
     return { stored, checked: this.#checkUrl(stored) };
+  }
+
+  /** Made at first use, when the file is there or its directory was made: conf reads the file as it is made. */
+  #engine(): Conf<AppConfig> {
+    this.#conf ??= new Conf<AppConfig>({
+      cwd: this.directory,
+      configName: SETTINGS_FILE.replace(/\.json$/, ''),
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      configFileMode: 0o600,
+      deserialize: parseSettings,
+      serialize: serializeSettings,
+    });
+    return this.#conf;
   }
 
   #checkUrl(stored: AppConfig): AppConfig | DusError {
@@ -138,7 +174,7 @@ export class FileSettingsStore implements SettingsStore {
 const SETTLED_NS = 100_000_000n;
 
 /**
- * Identity and version of a file: device, inode, size and change times. The store writes by
+ * Identity and version of a file: device, inode, size and change times. conf writes by
  * renaming a new file into place, but a freed inode number can come back and file times are
  * as coarse as the kernel's clock tick, so, as git does with its index, a file changed in the
  * last 100 ms is not `settled` and is read again every time.
