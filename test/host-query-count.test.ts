@@ -2,14 +2,17 @@
  * Each question is one database round trip per call, whatever the batch size; the spec's
  * fallback asks per document, logs its warning once and says so through `batched`.
  */
-import { describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { LOG_MESSAGES } from '../src/core/log.js';
 import { openHost } from '../src/core/host/open-host.js';
 import type { VisibleFile } from '../src/core/host/types.js';
+import { formatDay } from '../src/core/search/entry-format.js';
+import { runSearch } from '../src/core/search/pipeline.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
 import { useHostWorld } from './support/host-fixtures/host-world.js';
 import type { HostFixture } from './support/host-fixtures/index.js';
+import { ARCHIVE_ACCOUNT, buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
 
 const A = 'archive';
 const IDS = Array.from({ length: 25 }, (_, i) => 100 + i * 7);
@@ -110,5 +113,59 @@ describe.each(dialects)('round trips on %s', (dialect) => {
   test('the connection is read-only', async () => {
     await expect(world.host.sql.query(`INSERT INTO ${world.fx.prefix}groups (gid, displayname) VALUES (?, ?)`, ['intruders', 'x'])).rejects.toThrow();
     expect(await world.host.groupsOf('bob')).toEqual(['team']);
+  });
+});
+
+/**
+ * The search's host statements: a warm search asks the host one statement per archive page
+ * (question 1, which brings the user's language and checks the kept archive account too), and
+ * nothing before the archive server answers.
+ */
+describe.each(dialects)('search pipeline on %s', (dialect) => {
+  let world: SearchWorld;
+  beforeAll(async () => {
+    world = await buildSearchWorld(30, dialect);
+  });
+  afterAll(async () => {
+    await world.close();
+  });
+
+  const shownIds = (entries: readonly { documentId: number }[]): number[] => entries.map((e) => e.documentId);
+
+  test('a warm search: one statement, after the archive answered; the dates in the user\'s language', async () => {
+    const { ctx } = await world.context();
+    const host = await ctx.host();
+    const cold = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
+    expect(cold.entries.length).toBeGreaterThan(0);
+    const before = host.sql.queryCount;
+    const warm = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
+    expect(host.sql.queryCount - before).toBe(warm.pages);
+    expect(warm.pages).toBe(1);
+    expect(shownIds(warm.entries)).toEqual(shownIds(cold.entries));
+    for (const entry of warm.entries) {
+      expect(expectedVerdict(entry.documentId)).toBe('shown');
+      expect(entry.date).toBe(formatDay(entry.created, 'de'));
+    }
+  });
+
+  test('the sync add-on names another archive account: the kept one is not used, the new one is', async () => {
+    const { ctx } = await world.context();
+    const first = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 50 });
+    expect(first.entries.length).toBeGreaterThan(0);
+    for (const entry of first.entries) expect(expectedVerdict(entry.documentId)).toBe('shown');
+    // carol's copies shared with bob are what the new archive account shows him.
+    await world.host.setAppConfig('docs_sync', 'target_user', 'carol');
+    const host = await ctx.host();
+    const before = host.sql.queryCount;
+    const second = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 50 });
+    expect(second.entries.length).toBeGreaterThan(0);
+    for (const entry of second.entries) expect(expectedVerdict(entry.documentId)).toBe('not owned');
+    // Question 1 saw the change, then the sync account and its lookup, then question 1 again; then one per further page.
+    expect(host.sql.queryCount - before).toBe(second.pages + 3);
+    await world.host.setAppConfig('docs_sync', 'target_user', 'nobody-here');
+    const third = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 50 });
+    expect(third.entries).toEqual([]);
+    await world.host.setAppConfig('docs_sync', 'target_user', ARCHIVE_ACCOUNT);
+    expect(shownIds((await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 50 })).entries)).toEqual(shownIds(first.entries));
   });
 });

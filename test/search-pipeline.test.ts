@@ -344,6 +344,7 @@ describe('failures', () => {
         findAccount: (uid: string) => broken.findAccount(uid),
         syncAccount: () => broken.syncAccount(),
         visibleArchiveFiles: () => Promise.reject(new Error('database went away')),
+        searchArchiveFiles: () => Promise.reject(new Error('database went away')),
       }),
       archiveAccount: () => ctx.archiveAccount(),
     };

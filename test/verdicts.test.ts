@@ -33,6 +33,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
     visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
     visibleArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.visibleArchiveFiles(user, account, ids); },
+    searchArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.searchArchiveFiles(user, account, ids); },
     ownedArchiveFiles: (account, ids) => { calls.owned?.push([...ids]); return host.ownedArchiveFiles(account, ids); },
     visibleForeignFiles: (user, account, ids) => { calls.foreign?.push([...ids]); return host.visibleForeignFiles(user, account, ids); },
     shareObstacles: (user, account, files) => { calls.obstacles?.push(files.map((f) => f.documentId)); return host.shareObstacles(user, account, files); },

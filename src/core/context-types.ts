@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { ArchiveClient, ArchiveClientOptions, ArchiveConnection } from './archive/types.js';
 import type { Cache } from './cache/types.js';
-import type { HostAdapter, HostLocation } from './host/types.js';
+import type { HostAdapter, HostLocation, ResolvedArchiveAccount } from './host/types.js';
 import type { CredentialStore, SettingsStore } from './settings/types.js';
 
 /** How a command or the HTTP wrapper asks for a service context (`context.ts` builds it). */
@@ -47,5 +47,13 @@ export interface ServiceContext {
   archiveClient(connection?: ArchiveConnection | null): ArchiveClient | null;
   /** The archive account: `archive_owner`, else the sync add-on's account; as the host spells it; null when none exists. */
   archiveAccount(): Promise<string | null>;
+  /**
+   * The archive account for the search, resolved once per context and kept while the service's
+   * `archive_owner` setting stays the same; the search's question 1 checks that the sync add-on
+   * still names it (docs/search.md, "Host statements").
+   */
+  searchArchiveAccount(): Promise<ResolvedArchiveAccount | null>;
+  /** Drops the kept archive account: question 1 saw the sync add-on name another one. */
+  forgetArchiveAccount(): void;
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { MemoryCache } from './cache/memory-cache.js';
 import type { ServiceContext, ServiceOptions } from './context-types.js';
 import { DusError, messageOf } from './errors.js';
 import { openHost } from './host/open-host.js';
-import type { HostAdapter } from './host/types.js';
+import type { HostAdapter, ResolvedArchiveAccount } from './host/types.js';
 import { createLogger, type Logger } from './log.js';
 import { FileCredentialStore } from './settings/credential-store.js';
 import { withFileAccess } from './settings/file-access.js';
@@ -104,6 +104,26 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     return account?.uid ?? null;
   }
 
+  /** The search's archive account and the `archive_owner` value it was resolved under. */
+  let kept: { readonly owner: string | undefined; readonly account: ResolvedArchiveAccount } | undefined;
+
+  async function searchArchiveAccount(): Promise<ResolvedArchiveAccount | null> {
+    const owner = settings.readWithoutRefusedUrl().archive_owner;
+    if (kept !== undefined && kept.owner === owner) return kept.account;
+    const adapter = await host();
+    const named = owner ?? (await adapter.syncAccount());
+    if (named === null || named === '') return null;
+    const found = await adapter.findAccount(named);
+    if (found === null) return null;
+    const account = { uid: found.uid, hostNamed: owner === undefined ? named : null };
+    kept = { owner, account };
+    return account;
+  }
+
+  function forgetArchiveAccount(): void {
+    kept = undefined;
+  }
+
   async function close(): Promise<void> {
     await current?.client.close();
     current = undefined;
@@ -115,5 +135,5 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     logger.flush();
   }
 
-  return { settings, credentials, logger, audit, cache, archiveClientOptions, host, archiveConnection, archiveClient, archiveAccount, close };
+  return { settings, credentials, logger, audit, cache, archiveClientOptions, host, archiveConnection, archiveClient, archiveAccount, searchArchiveAccount, forgetArchiveAccount, close };
 }

@@ -3,7 +3,8 @@
  * kinds (column `k`): `S` candidate shares of the user (override row applied), `R` their
  * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
  * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `U` the same
- * flags of the account whose view is asked, `X` the count of unsupported share types,
+ * flags of the account whose view is asked (and, for the search, its language), `A` (search) the
+ * sync add-on's account, `X` the count of unsupported share types,
  * `E` (marker index on) the etag of each indexed storage's `files` folder.
  * visibility.ts then applies the host's rules to them.
  *
@@ -28,6 +29,8 @@ export interface LookupSpec {
   readonly shareRecipient: string | null;
   /** The account whose view is asked (questions 1 and 3): its enabled and LDAP-deleted flags come back as `U` rows. */
   readonly viewer?: string;
+  /** The search: the viewer's `core` `lang` comes back as a `U` row too, and the sync add-on's account as an `A` row. */
+  readonly forSearch?: boolean;
   /** Naive UTC `YYYY-MM-DD HH:MM:SS`. */
   readonly now: string;
   /** false: the plain form (one LIKE per document), used for the per-document fallback. */
@@ -210,9 +213,17 @@ export function buildLookup(spec: LookupSpec): Statement {
     // A disabled account opens nothing (it cannot log in): read with the files, no round trip more.
     selects.push(
       branch(["'U'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`) +
-        ` WHERE userid = ? AND ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`,
+        ` WHERE userid = ? AND ((appid = 'core' AND configkey IN (${spec.forSearch === true ? "'enabled', 'lang'" : "'enabled'"})) OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`,
     );
     params.push(spec.viewer);
+  }
+  if (spec.forSearch === true) {
+    // The search resolves the archive account once per context; this row tells whether the
+    // sync add-on still names the same one (open-host.ts, searchArchiveFiles).
+    selects.push(
+      branch(["'A'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`) +
+        ` WHERE appid = 'docs_sync' AND configkey = 'target_user'`,
+    );
   }
   if (recipient !== null && spec.unsupportedSharesOf !== undefined) {
     // Teams (7), Talk rooms (10), Deck (12): membership lives in other apps' tables.

@@ -14,7 +14,7 @@ import { checkSchema } from './schema-check.js';
 import { buildShareObstacles, nearestObstacles } from './share-obstacles.js';
 import { openSqlClient } from './sql-client.js';
 import { homeStorageIds, isInUserFiles } from './storages.js';
-import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, ShareObstacle, SqlClient, SqlRow, SqlValue, TrashedFile, VisibleFile } from './types.js';
+import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, ResolvedArchiveAccount, SearchLookup, ShareObstacle, SqlClient, SqlRow, SqlValue, TrashedFile, VisibleFile } from './types.js';
 import { candidates, FOLDER_MIMETYPE, isEnabledAccount, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
 
 export interface OpenHostOptions {
@@ -154,21 +154,17 @@ class DatabaseHost implements HostAdapter {
   }
 
   #account(uid: string, backend: HostAccount['backend'], displayName: string | null, enabled: boolean, lang: string | null): HostAccount {
-    return {
-      uid,
-      enabled,
-      language: this.#located.forceLanguage ?? (lang !== null && lang !== '' ? lang : this.#located.defaultLanguage),
-      displayName,
-      backend,
-    };
+    return { uid, enabled, language: this.#languageOf(lang), displayName, backend };
+  }
+
+  /** The language the host shows an account in: forced, else its own, else the default. */
+  #languageOf(lang: string | null): string | null {
+    return this.#located.forceLanguage ?? (lang !== null && lang !== '' ? lang : this.#located.defaultLanguage);
   }
 
   async syncAccount(): Promise<string | null> {
     const rows = await this.#query(`SELECT configvalue FROM ${this.#prefix}appconfig WHERE appid = ? AND configkey = ?`, ['docs_sync', 'target_user']);
-    const value = text(rows[0]?.configvalue)?.trim() ?? '';
-    // A sensitive value is encrypted with the host's key (reference §8): not readable here.
-    if (value === '' || value.startsWith('$AppConfigEncryption$')) return null;
-    return value;
+    return syncAccountOf(text(rows[0]?.configvalue));
   }
 
   async isAdmin(uid: string): Promise<boolean> {
@@ -189,6 +185,14 @@ class DatabaseHost implements HostAdapter {
     return this.#answer('visible', user, archiveAccount, documentIds);
   }
 
+  async searchArchiveFiles(user: string, archiveAccount: ResolvedArchiveAccount, documentIds: readonly number[]): Promise<SearchLookup> {
+    const probe: SearchProbe = { language: null, named: null };
+    const files = await this.#answer('visible', user, archiveAccount.uid, documentIds, probe);
+    // A stale cached archive account can only cost results: its files are not admitted.
+    if (archiveAccount.hostNamed !== null && probe.named !== archiveAccount.hostNamed) return { files: new Map(), language: probe.language, archiveChanged: true };
+    return { files, language: probe.language, archiveChanged: false };
+  }
+
   ownedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
     return this.#answer('owned', archiveAccount, archiveAccount, documentIds);
   }
@@ -205,10 +209,10 @@ class DatabaseHost implements HostAdapter {
     return paths.reduce<Candidate | null>((best, c) => (best === null || c.path < best.path ? c : best), null);
   }
 
-  async #answer(question: Question, user: string, archive: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
+  async #answer(question: Question, user: string, archive: string, documentIds: readonly number[], probe?: SearchProbe): Promise<ReadonlyMap<number, VisibleFile>> {
     const ids = cleanIds(documentIds);
     if (ids.length === 0) return new Map();
-    const picked = pickPerDocument(await this.#candidates(question, user, archive, ids));
+    const picked = pickPerDocument(await this.#candidates(question, user, archive, ids, probe));
     // In the order asked, so that callers keep the archive server's order.
     const result = new Map<number, VisibleFile>();
     for (const id of ids) {
@@ -219,26 +223,26 @@ class DatabaseHost implements HostAdapter {
   }
 
   /** Every (document, file, path) the rules admit, in one batch, or per document after the spec's fallback. */
-  async #candidates(question: Question, user: string, archive: string, ids: readonly number[]): Promise<Candidate[]> {
+  async #candidates(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Candidate[]> {
     if (this.#batched) {
       try {
-        return await this.#lookup(question, user, archive, ids, true);
+        return await this.#lookup(question, user, archive, ids, true, probe);
       } catch (error) {
         if (isDusError(error) && error.code === 'host_unreachable') throw error;
         // The spec's fallback: this database does not run the batched form; ask per document.
         this.#batched = false;
       }
     }
-    return this.#perDocument(question, user, archive, ids);
+    return this.#perDocument(question, user, archive, ids, probe);
   }
 
-  async #perDocument(question: Question, user: string, archive: string, ids: readonly number[]): Promise<Candidate[]> {
+  async #perDocument(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Candidate[]> {
     if (!this.#warned) {
       this.#warned = true;
       this.#options.logger?.warn(LOG_MESSAGES.perDocumentLookup());
     }
     const all: Candidate[] = [];
-    for (const id of ids) all.push(...(await this.#lookup(question, user, archive, [id], false)));
+    for (const id of ids) all.push(...(await this.#lookup(question, user, archive, [id], false, probe)));
     return all;
   }
 
@@ -260,7 +264,7 @@ class DatabaseHost implements HostAdapter {
     return index;
   }
 
-  async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean): Promise<Candidate[]> {
+  async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean, probe?: SearchProbe): Promise<Candidate[]> {
     const dataDirectory = this.#located.dataDirectory;
     const sameUser = user === archive;
     // Who counts as "own files", and whose shares to whom are candidates (see visibility.ts).
@@ -281,6 +285,7 @@ class DatabaseHost implements HostAdapter {
         ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
         shareRecipient: recipient,
         ...(question === 'owned' ? {} : { viewer: user }),
+        ...(probe === undefined ? {} : { forSearch: true }),
         now: naiveUtc(this.#options.now?.() ?? new Date()),
         fast,
         breakStatement: fast && this.#options.breakBatchedQuery === true,
@@ -303,6 +308,10 @@ class DatabaseHost implements HostAdapter {
       // only cost omissions.
       if (index === null || snapshot === undefined || sameRoots(rows.rootEtags, snapshot.roots) || attempt >= INDEXED_ATTEMPTS) break;
       await index.catchUp(rows.rootEtags);
+    }
+    if (probe !== undefined) {
+      probe.language = this.#languageOf(rows.viewerLanguage);
+      probe.named = syncAccountOf(rows.syncAccount);
     }
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
@@ -369,7 +378,20 @@ class DatabaseHost implements HostAdapter {
   }
 }
 
-function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean } {
+/** What the search's question 1 reads besides the files (searchArchiveFiles). */
+interface SearchProbe {
+  language: string | null;
+  named: string | null;
+}
+
+/** The sync add-on's account from its stored value; an encrypted value (reference §8) is not readable here. */
+function syncAccountOf(stored: string | null): string | null {
+  const value = stored?.trim() ?? '';
+  if (value === '' || value.startsWith('$AppConfigEncryption$')) return null;
+  return value;
+}
+
+function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
@@ -377,6 +399,7 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
   const disabledUsers = new Set<string>();
   const goneUsers = new Set<string>();
   let unsupportedShares = 0;
+  let syncAccount: string | null = null;
   const viewer = new Map<string, string | null>();
   const node = (row: SqlRow): NodeRow => ({
     fileId: num(row.a),
@@ -426,10 +449,13 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
       case 'U':
         viewer.set(text(row.t3) ?? '', text(row.t2));
         break;
+      case 'A':
+        syncAccount = text(row.t1);
+        break;
       default:
         break;
     }
   }
   const viewerEnabled = isEnabledAccount(viewer.get('enabled') ?? null, viewer.get('isDeleted') ?? null);
-  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows), viewerEnabled };
+  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows), viewerEnabled, viewerLanguage: viewer.get('lang') ?? null, syncAccount };
 }

@@ -100,6 +100,25 @@ export interface MarkerIndexSize {
   readonly folders: number;
 }
 
+/**
+ * The archive account as the search resolves it once per context. `hostNamed`: the sync
+ * add-on's value it was resolved from (question 1 of the search checks it is still the one
+ * named); null when the service's own `archive_owner` setting named it.
+ */
+export interface ResolvedArchiveAccount {
+  readonly uid: string;
+  readonly hostNamed: string | null;
+}
+
+/** Question 1 as the search asks it: the files, and what the search needs besides, from one statement. */
+export interface SearchLookup {
+  readonly files: ReadonlyMap<number, VisibleFile>;
+  /** The user's language (forced, own or default), for the dates of the entries. */
+  readonly language: string | null;
+  /** The sync add-on names another account now: nothing was admitted; resolve the archive account again. */
+  readonly archiveChanged: boolean;
+}
+
 export interface HostAdapter {
   /** Base URL of the host for links and previews (config.php `overwrite.cli.url` or the given one). */
   readonly hostUrl: string | null;
@@ -116,6 +135,11 @@ export interface HostAdapter {
 
   /** Question 1: files of the archive account with the marker that the user can open (one query per call). */
   visibleArchiveFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>>;
+  /**
+   * Question 1 for the search, still one query: with the user's language and a check that the
+   * archive account the search cached is still the one the sync add-on names.
+   */
+  searchArchiveFiles(user: string, archiveAccount: ResolvedArchiveAccount, documentIds: readonly number[]): Promise<SearchLookup>;
   /**
    * Question 1 for one file: whether the user can open this file of the archive account, which
    * carries the markers of `documentIds`, and at which path. Unlike `visibleArchiveFiles`,

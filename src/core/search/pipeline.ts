@@ -1,7 +1,7 @@
 import type { ArchiveClient, SearchHit, SearchPage, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError } from '../errors.js';
-import type { HostAdapter, VisibleFile } from '../host/types.js';
+import type { HostAdapter, ResolvedArchiveAccount, VisibleFile } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { excerptOf } from './excerpt.js';
 import { fileLink, formatDay, previewUrl, typeIconUrl } from './entry-format.js';
@@ -103,18 +103,19 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
 
   const secrets = [input.term, connection.token];
   let host: HostAdapter;
-  let archiveAccount: string | null;
+  let archiveAccount: ResolvedArchiveAccount | null;
   let client: ArchiveClient | null;
   try {
     host = await ctx.host();
-    archiveAccount = await ctx.archiveAccount();
+    // Kept per context: a warm search asks the host nothing before the archive server (docs/search.md).
+    archiveAccount = await ctx.searchArchiveAccount();
     client = ctx.archiveClient(connection);
   } catch (error: unknown) {
     return { ...NOTHING, status: 'failed', failure: reportSearchFailure(ctx, error, secrets) };
   }
   if (archiveAccount === null || client === null) return NOTHING;
-  // The user's language is needed only for the dates of the entries: looked up while the archive server answers.
-  const language = host.findAccount(input.user).then((account) => account?.language ?? null, () => null);
+  // The user's language (for the dates of the entries) comes with question 1's answer.
+  let language: string | null = null;
 
   const now = input.now ?? Date.now;
   const budgetMs = input.budgetMs ?? SEARCH_BUDGET_MS;
@@ -157,7 +158,8 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
       }
       const located = await locate(ctx, host, input.user, archiveAccount, hits);
       leftOut += located === null ? hits.length : 0;
-      const byId = located ?? new Map<number, VisibleFile>();
+      if (located !== null) ({ archiveAccount, language } = located);
+      const byId = located?.files ?? new Map<number, VisibleFile>();
       const taken: Located[] = [];
       let index = 0;
       for (; index < hits.length && entries.length + taken.length < limit; index += 1) {
@@ -167,7 +169,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
         if (file !== undefined) taken.push({ hit, file });
       }
       next += index;
-      entries.push(...(await toEntries(ctx, client, connection.url, host.hostUrl, await language, taken, signal)));
+      entries.push(...(await toEntries(ctx, client, connection.url, host.hostUrl, language, taken, signal)));
       more = next < pageStart + page.hits.length || page.hasMore;
     }
   } finally {
@@ -177,10 +179,28 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   return { status: 'ok', entries, cursor: more ? String(next) : null, found, pages, leftOut };
 }
 
-/** One host lookup for a page; a failure leaves the page's results out (spec Errors rule 2). */
-async function locate(ctx: ServiceContext, host: HostAdapter, user: string, archiveAccount: string, hits: readonly SearchHit[]): Promise<ReadonlyMap<number, VisibleFile> | null> {
+interface PageFiles {
+  readonly files: ReadonlyMap<number, VisibleFile>;
+  readonly language: string | null;
+  /** The archive account the page was judged for (another one when the kept one was stale). */
+  readonly archiveAccount: ResolvedArchiveAccount;
+}
+
+/**
+ * One host lookup for a page; a failure leaves the page's results out (spec Errors rule 2).
+ * When the sync add-on names another archive account than the kept one, the page is asked
+ * again for the account named now (no archive account any more: nothing shows).
+ */
+async function locate(ctx: ServiceContext, host: HostAdapter, user: string, archiveAccount: ResolvedArchiveAccount, hits: readonly SearchHit[]): Promise<PageFiles | null> {
+  const ids = hits.map((hit) => hit.id);
   try {
-    return await host.visibleArchiveFiles(user, archiveAccount, hits.map((hit) => hit.id));
+    const first = await host.searchArchiveFiles(user, archiveAccount, ids);
+    if (!first.archiveChanged) return { files: first.files, language: first.language, archiveAccount };
+    ctx.forgetArchiveAccount();
+    const now = await ctx.searchArchiveAccount();
+    if (now === null) return { files: new Map(), language: first.language, archiveAccount };
+    const again = await host.searchArchiveFiles(user, now, ids);
+    return { files: again.archiveChanged ? new Map() : again.files, language: again.language, archiveAccount: now };
   } catch (error: unknown) {
     ctx.logger.warn(LOG_MESSAGES.resultsLeftOut(hits.length, isDusError(error) ? error.code : 'internal'));
     return null;
