@@ -1,23 +1,22 @@
 /**
  * `serve`'s marker index against real writes (issue 9, item 4). The index trusts Nextcloud to
  * change the etag of the archive account's `files` folder on every change below it. Here each
- * kind of write is made through Nextcloud's own interfaces, and a search through the HTTP
- * wrapper (built as `serve` builds it: marker index on) must reflect it at once: the documents
- * it returns are exactly those whose archive file the user's WebDAV tree holds.
+ * kind of write is made through Nextcloud's own interfaces, and a search through the product's
+ * `serve` (its marker index is always on) must reflect it at once: the documents it returns
+ * are exactly those whose archive file the user's WebDAV tree holds.
  */
 import { expect } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../../src/core/context-types.js';
+import { spawn } from 'node:child_process';
 import { openContext } from '../../src/core/context.js';
 import { saveSettings } from '../../src/core/settings/save-settings.js';
-import { buildServer } from '../../src/http/server.js';
-import { startArchiveEmulator, type ArchiveEmulator } from '../support/archive-emulator/index.js';
+import { startArchiveEmulator } from '../support/archive-emulator/index.js';
 import { ARCHIVE_TOKEN, doc } from '../support/http-harness.js';
 import { passwordOf, type NextcloudUser, type RealNextcloud } from '../support/real-nextcloud/index.js';
 import { markerIds } from './judge.js';
+import { CLI } from './world.js';
 
 const SEARCH = '/ocs/v2.php/search/providers/docs_unified_search_documents/search?term=invoice&limit=50';
 const DOCUMENT_IDS = [1, 2, 3, 4, 5, 6, 7];
@@ -27,32 +26,46 @@ export interface ServeWorld {
   close(): Promise<void>;
 }
 
-/** The HTTP wrapper over the real Nextcloud's database, with the options `serve` gives it. */
-async function startServe(nc: RealNextcloud, archive: string): Promise<ServeWorld & { emulator: ArchiveEmulator; context: ServiceContext; app: FastifyInstance }> {
+/**
+ * The product's `serve` (the built CLI, marker index on as it always is there), configured as
+ * `setup` would be: the archive emulator's URL and token, the Nextcloud directory, the archive
+ * account. Its documents 1–7 stand for the markers the steps write.
+ */
+async function startServe(nc: RealNextcloud, archive: string): Promise<ServeWorld> {
   const emulator = await startArchiveEmulator({ documents: DOCUMENT_IDS.map((id) => doc(id, `Doc ${id}`, `2026-11-0${id}T10:00:00+00:00`)), tokens: [ARCHIVE_TOKEN] });
   const dir = mkdtempSync(join(tmpdir(), 'dus-conformance-serve-'));
-  const hostLocation = { dbUrl: nc.dbUrl, hostUrl: nc.url };
-  const context = openContext({
-    configDir: join(dir, 'config'),
-    hostLocation,
-    logFile: join(dir, 'host.log'),
-    env: { DUS_SECRET: 'conformance-instance-secret' },
-    archiveClientOptions: { isLocalAddress: () => false },
-    markerIndex: true,
+  const hostLocation = { nextcloudDir: nc.serverDir };
+  const setup = openContext({ configDir: dir, hostLocation, env: {} });
+  try {
+    await saveSettings(setup, { url: emulator.url, token: ARCHIVE_TOKEN, allowLocal: true, archiveOwner: archive, hostLocation });
+  } finally {
+    await setup.close();
+  }
+  const child = spawn(process.execPath, [CLI, '--config-dir', dir, 'serve', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const base = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 120_000);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const listening = /Listening on (http:\/\/[^\s]+)/.exec(output);
+      if (listening?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolvePromise(listening[1]);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code ?? 'a signal'}: ${output}`));
+    });
   });
-  await saveSettings(context, { url: emulator.url, token: ARCHIVE_TOKEN, archiveOwner: archive, hostLocation });
-  const app = await buildServer({ context });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
-    base: `http://127.0.0.1:${port}`,
-    emulator,
-    context,
-    app,
+    base,
     close: async () => {
-      await app.close();
-      await context.close();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
       await emulator.close();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -92,8 +105,9 @@ export async function checkServeAgainstRealWrites(nc: RealNextcloud, prefix: str
   const steps: string[] = [];
   try {
     const expectStep = async (what: string, expected: number[]): Promise<void> => {
-      const truth = await opened(reader, archive);
+      await nc.settled();
       const found = await searchAs(serve.base, reader.login);
+      const truth = await opened(reader, archive);
       steps.push(`${what}: serve ${JSON.stringify(found)}, Nextcloud ${JSON.stringify(truth)}`);
       // The scenario did what it meant to in Nextcloud, and the search agrees with Nextcloud.
       expect({ what, truth }).toEqual({ what, truth: expected });

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
 import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type ProductAnswer } from './judge.js';
 
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.js');
+/** The built CLI, as an administrator runs it. */
+export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.js');
 
 /** `why` through the built CLI as a user runs it, with `--nextcloud` (config.php read by php). */
 export function whySpawned(configDir: string, serverDir: string, user: string, id: number): Promise<ProductAnswer> {
@@ -94,6 +95,8 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       const scenario = `${name} · ${label}`;
       const logins = [...users.keys()];
       // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
+      // Nextcloud's trailing work (after its last answer) is done: the suite judges a settled state.
+      await nc.settled();
       const answers = new Map<string, ProductAnswer>();
       const product = await openProduct(configDir, nc.serverDir);
       try {

@@ -56,6 +56,11 @@ export interface RealNextcloud {
   setEnabled(login: string, enabled: boolean): Promise<void>;
   /** occ config:app:set, or config:app:delete for null. */
   setAppConfig(app: string, key: string, value: string | null): Promise<void>;
+  /**
+   * Resolves once every earlier request has finished, the work PHP does after sending its answer
+   * included: php -S serves one request at a time, so a status request answers only after them.
+   */
+  settled(): Promise<void>;
   /** A second php -S for the same instance whose clock runs `offset` (faketime syntax, e.g. '-3d'). */
   startClockedServer(offset: string): Promise<ClockedServer>;
   stop(): Promise<void>;
@@ -195,6 +200,9 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
     async setAppConfig(app, key, value) {
       if (value === null) await occOk(['config:app:delete', app, key]);
       else await occOk(['config:app:set', app, key, `--value=${value}`]);
+    },
+    async settled() {
+      await waitForHttp(`${url}/status.php`);
     },
     async startClockedServer(offset) {
       const clockPort = await freePort();
