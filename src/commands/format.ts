@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { styleText } from 'node:util';
+import type CliTable3 from 'cli-table3';
 import { displayWidth, safeText, shortenMiddle } from './terminal-text.js';
 import type { GlobalOptions } from './types.js';
 
@@ -89,35 +91,42 @@ function fittedWidths(natural: readonly number[], columns: readonly Column[], wi
   return widths;
 }
 
-function padded(text: string, rendered: string, width: number): string {
-  return rendered + ' '.repeat(Math.max(0, width - displayWidth(text)));
-}
+// cli-table3 is CommonJS and drawn only by `search`: required when the first table is drawn, so no other command's start loads it.
+let tableClass: typeof CliTable3 | undefined;
 
-function rule(widths: readonly number[], left: string, middle: string, right: string): string {
-  return `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}`;
+function newTable(options: CliTable3.TableConstructorOptions): CliTable3.Table {
+  tableClass ??= createRequire(import.meta.url)('cli-table3') as typeof CliTable3;
+  return new tableClass(options);
 }
 
 /**
- * A table with a header row and no lines between rows. With `globals.width` (stdout is a
- * terminal) it fits that many columns, shortening titles and paths in the middle; without
- * it every value is printed whole, for pipes and files.
+ * A table with a header row and no lines between rows (cli-table3's compact style). With
+ * `globals.width` (stdout is a terminal) it fits that many columns: the widths are chosen here
+ * and titles and paths shortened in the middle before they reach cli-table3, whose own
+ * truncation (at the end) then never applies. Without it every value is printed whole, for
+ * pipes and files. Cells are made safe and coloured here; cli-table3 measures them without
+ * their colours, with the same string-width as `displayWidth`, so CJK and emoji stay aligned.
  */
 export function table(columns: readonly Column[], rows: readonly (readonly Piece[])[], globals: GlobalOptions): string {
   const painter = paint(globals);
   const plain = rows.map((row) => row.map(plainOf));
   const heads = columns.map((column) => safeText(column.head));
   const natural = heads.map((head, i) => Math.max(displayWidth(head), ...plain.map((row) => displayWidth(row[i] ?? ''))));
-  const widths = globals.width === undefined ? natural : fittedWidths(natural, columns, globals.width);
-  const rowLine = (cells: readonly string[]): string => `│ ${cells.join(' │ ')} │`;
-  const head = rowLine(heads.map((text, i) => padded(text, globals.color ? painter.bold(text) : text, widths[i] ?? 0)));
-  const body = rows.map((row, r) =>
-    rowLine(
+  const widths = globals.width === undefined ? undefined : fittedWidths(natural, columns, globals.width);
+  const t = newTable({
+    head: heads.map((text) => (globals.color ? painter.bold(text) : text)),
+    // Colours come from the painter only (cli-table3's would load @colors/colors and probe the terminal itself).
+    style: { head: [], border: [], compact: true, 'padding-left': 1, 'padding-right': 1 },
+    ...(widths === undefined ? {} : { colWidths: widths.map((w) => w + 2) }),
+  });
+  for (const [r, row] of rows.entries()) {
+    t.push(
       columns.map((_, i) => {
-        const text = shortenMiddle(plain[r]?.[i] ?? '', widths[i] ?? 0);
-        const piece = row[i] ?? '';
-        return padded(text, render(piece, painter, text), widths[i] ?? 0);
+        const whole = plain[r]?.[i] ?? '';
+        const text = widths === undefined ? whole : shortenMiddle(whole, widths[i] ?? 0);
+        return render(row[i] ?? '', painter, text);
       }),
-    ),
-  );
-  return [rule(widths, '┌', '┬', '┐'), head, rule(widths, '├', '┼', '┤'), ...body, rule(widths, '└', '┴', '┘')].join('\n');
+    );
+  }
+  return t.toString();
 }
