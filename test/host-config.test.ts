@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DusError } from '../src/core/errors.js';
-import { parseConfigFile, phpAvailable, readNextcloudConfig } from '../src/core/host/config-php.js';
+import { parseConfigFile, phpAvailable, phpStartCount, readNextcloudConfig } from '../src/core/host/config-php.js';
 import { parseDbHost } from '../src/core/host/connection-params.js';
 import { paramsFromUrl } from '../src/core/host/locate.js';
 import { openHost } from '../src/core/host/open-host.js';
@@ -137,6 +137,26 @@ describe('config.php evaluated by php', () => {
     });
     const config = await readNextcloudConfig(dir, { usePhp: true });
     expect(config.dbname).toBe('fallback');
+  });
+
+  (php ? test : test.skip)('by default php is started only for the file the parser cannot read, and once for it', async () => {
+    const plain = nextcloudDir({
+      'config.php': "<?php\n$CONFIG = array ( 'dbtype' => 'sqlite3', 'dbname' => 'a' );\n",
+      'more.config.php': "<?php\n$CONFIG = array ( 'dbname' => 'b' );\n",
+    });
+    let before = phpStartCount();
+    expect((await readNextcloudConfig(plain)).dbname).toBe('b');
+    expect(phpStartCount() - before).toBe(0);
+    const withEnv = nextcloudDir({
+      'config.php': "<?php\n$CONFIG = array ( 'dbtype' => 'sqlite3', 'dbname' => 'a' );\n",
+      'env.config.php': "<?php\n$CONFIG = array ( 'dbname' => getenv('DUS_TEST_DBNAME') ?: 'fallback' );\n",
+      'z.config.php': "<?php\n$CONFIG = array ( 'dbuser' => 'u' );\n",
+    });
+    before = phpStartCount();
+    const config = await readNextcloudConfig(withEnv);
+    expect(config).toMatchObject({ dbtype: 'sqlite3', dbname: 'fallback', dbuser: 'u' });
+    // The one overlay evaluated (the availability probe ran before, in this file's first line).
+    expect(phpStartCount() - before).toBe(1);
   });
 });
 
