@@ -8,7 +8,6 @@ import type { ScenarioWorld } from './world.js';
 
 export interface Scenario {
   readonly name: string;
-  readonly archive?: string;
   readonly body: (s: ScenarioWorld) => Promise<void>;
 }
 

@@ -39,7 +39,7 @@ export async function runScenarios(context: ConformanceContext, scenarios: reado
   const differencesBefore = context.run.spawnedChecks.differences.length;
   for (const scenario of scenarios) {
     const started = Date.now();
-    await runScenario(context.nc, context.run, scenario.name, scenario.body, scenario.archive === undefined ? {} : { archive: scenario.archive });
+    await runScenario(context.nc, context.run, scenario.name, scenario.body);
     context.timings.push(`${scenario.name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
   return { comparisons: context.run.comparisons.slice(before), cliDifferences: context.run.spawnedChecks.differences.slice(differencesBefore) };

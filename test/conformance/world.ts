@@ -55,11 +55,11 @@ export interface ConformanceRun {
 
 let scenarioCounter = 0;
 
-export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: string, body: (s: ScenarioWorld) => Promise<void>, options: { archive?: string } = {}): Promise<void> {
+export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: string, body: (s: ScenarioWorld) => Promise<void>): Promise<void> {
   scenarioCounter += 1;
   const prefix = `c${scenarioCounter}_`;
   const configDir = mkdtempSync(join(tmpdir(), 'dus-conformance-'));
-  const archive = `${prefix}${options.archive ?? 'archive'}`;
+  const archive = `${prefix}archive`;
   const archiveUser = await nc.createUser(archive);
   await nc.setAppConfig('docs_sync', 'target_user', archive);
   const users = new Map<string, NextcloudUser>([[archive, archiveUser]]);

@@ -1,0 +1,55 @@
+/**
+ * The conformance judge's own rules (test/conformance/judge.ts), without a server: the truth
+ * from WebDAV listings, and what counts as a disagreement or a LEAK. The suite's verdicts are
+ * only as good as these.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { compare, markerIds, truthOf, type ProductAnswer, type UserView } from './conformance/judge.js';
+import type { DavEntry } from './support/real-nextcloud/index.js';
+
+const file = (path: string, ownerId: string): DavEntry => ({ path, name: path.split('/').pop() ?? path, isFolder: false, fileId: 1, ownerId, etag: null, trashName: null });
+const answer = (verdict: string, path: string | null = null): ProductAnswer => ({ verdict, path, raw: JSON.stringify({ verdict, path }) });
+
+describe('the truth read from Nextcloud', () => {
+  const archiveFiles = [file('Private/A [P1].pdf', 'arch'), file('Docs/B [P2].pdf', 'arch')];
+  const anna: UserView = { login: 'anna', files: [file('Docs/B [P2].pdf', 'arch'), file('Mine [P3].pdf', 'anna'), file('Shared [P4].pdf', 'carl')] };
+
+  it('maps the listings to the verdict table in its order', () => {
+    expect(truthOf(anna, archiveFiles, 'arch', 2)).toEqual({ verdict: 'shown', paths: ['/Docs/B [P2].pdf'] });
+    expect(truthOf(anna, archiveFiles, 'arch', 1).verdict).toBe('not shared');
+    expect(truthOf(anna, archiveFiles, 'arch', 3).verdict).toBe('not owned');
+    expect(truthOf(anna, archiveFiles, 'arch', 4).verdict).toBe('not owned');
+    expect(truthOf(anna, archiveFiles, 'arch', 5).verdict).toBe('no file');
+  });
+
+  it('gives a disabled account (no listing) nothing but what question 2 says', () => {
+    const disabled: UserView = { login: 'anna', files: null };
+    expect(truthOf(disabled, archiveFiles, 'arch', 2).verdict).toBe('not shared');
+    expect(truthOf(disabled, archiveFiles, 'arch', 4).verdict).toBe('no file');
+  });
+
+  it('reads markers exactly as the sync add-on writes them', () => {
+    expect(markerIds('L [P80] [p8] [P08] [P8 ] [PP8] P8 [P8].pdf')).toEqual([80, 8]);
+    expect(markerIds('Both [P3] [P4].pdf')).toEqual([3, 4]);
+  });
+});
+
+describe('what the judge calls a disagreement', () => {
+  const shown = { verdict: 'shown' as const, paths: ['/Docs/B [P2].pdf'] };
+  const notShared = { verdict: 'not shared' as const, paths: [] };
+
+  it('names a shown document Nextcloud does not open a LEAK', () => {
+    expect(compare('s', 'anna', 2, notShared, answer('shown', '/Docs/B [P2].pdf')).problem).toMatch(/^LEAK: the product shows document 2 to anna/);
+  });
+
+  it('fails an omission, an error and a shown document at a path the user does not see it at', () => {
+    expect(compare('s', 'anna', 2, shown, answer('not shared')).problem).toBe('product says not shared, Nextcloud says shown');
+    expect(compare('s', 'anna', 2, shown, answer('error')).problem).toBe('product says error, Nextcloud says shown');
+    expect(compare('s', 'anna', 2, shown, answer('shown', '/Elsewhere/B [P2].pdf')).problem).toMatch(/^shown at \/Elsewhere/);
+  });
+
+  it('agrees when verdict and path agree', () => {
+    expect(compare('s', 'anna', 2, shown, answer('shown', '/Docs/B [P2].pdf')).problem).toBeNull();
+    expect(compare('s', 'anna', 1, notShared, answer('not shared', '/Private/A [P1].pdf')).problem).toBeNull();
+  });
+});
