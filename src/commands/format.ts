@@ -111,8 +111,9 @@ export function table(columns: readonly Column[], rows: readonly (readonly Piece
   const painter = paint(globals);
   const plain = rows.map((row) => row.map(plainOf));
   const heads = columns.map((column) => safeText(column.head));
-  const natural = heads.map((head, i) => Math.max(displayWidth(head), ...plain.map((row) => displayWidth(row[i] ?? ''))));
-  const widths = globals.width === undefined ? undefined : fittedWidths(natural, columns, globals.width);
+  const natural = (): number[] => heads.map((head, i) => Math.max(displayWidth(head), ...plain.map((row) => displayWidth(row[i] ?? ''))));
+  // Piped: no widths, cli-table3 sizes each column to its widest value.
+  const widths = globals.width === undefined ? undefined : fittedWidths(natural(), columns, globals.width);
   const t = newTable({
     head: heads.map((text) => (globals.color ? painter.bold(text) : text)),
     // Colours come from the painter only (cli-table3's would load @colors/colors and probe the terminal itself).

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Conf from 'conf';
 import { withCheckedVersions } from '../archive/versions.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
-import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
+import { errnoOf, fileAccessError, withFileAccess, type FileAction } from './file-access.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
 import { appConfigProblems } from './config-validation.js';
@@ -94,8 +94,8 @@ export class FileSettingsStore implements SettingsStore {
       const problems = appConfigProblems(next);
       if (problems !== null) throw new DusError('internal', `The settings were not saved: ${problems.join('; ')}.`);
       this.#last = undefined;
-      withFileAccess(this.path, 'write', () => {
-        this.#engine().store = next as AppConfig;
+      this.#throughConf('write', (conf) => {
+        conf.store = next as AppConfig;
       });
     });
   }
@@ -124,18 +124,26 @@ export class FileSettingsStore implements SettingsStore {
     const nothing: Reading = { stored: Object.freeze({}), checked: Object.freeze({}) };
     // No file (or no directory yet): nothing is configured.
     if (withFileAccess(this.path, 'read', () => statSync(this.path, { throwIfNoEntry: false })) === undefined) return nothing;
-    let raw: AppConfig;
-    try {
-      raw = this.#engine().store;
-    } catch (error: unknown) {
-      if (errnoOf(error) === 'ENOENT') return nothing;
-      if (errnoOf(error) !== undefined) throw fileAccessError(error, this.path, 'read') ?? error;
-      if (error instanceof SyntaxError || error instanceof SettingsShapeError) throw this.#broken(messageOf(error), error);
-      throw error;
-    }
+    // A file removed meanwhile: conf reads it as empty.
+    const raw = this.#throughConf('read', (conf) => conf.store);
     // conf's object has no prototype; a plain copy compares and prints as the callers expect.
     const stored = Object.freeze(withCheckedVersions({ ...raw }));
     return { stored, checked: this.#checkUrl(stored) };
+  }
+
+  /**
+   * Runs `work` on conf with its failures as this store's answers: the file's access as
+   * `config_access`, a file that is not JSON or not a settings object as broken. conf reads the
+   * file when it is made too, so a write can meet a file broken by hand since the last read.
+   */
+  #throughConf<T>(action: FileAction, work: (conf: Conf<AppConfig>) => T): T {
+    try {
+      return work(this.#engine());
+    } catch (error: unknown) {
+      if (errnoOf(error) !== undefined) throw fileAccessError(error, this.path, action) ?? error;
+      if (error instanceof SyntaxError || error instanceof SettingsShapeError) throw this.#broken(messageOf(error), error);
+      throw error;
+    }
   }
 
   /** Made at first use, when the file is there or its directory was made: conf reads the file as it is made. */
