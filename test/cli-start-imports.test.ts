@@ -1,6 +1,9 @@
-import { describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
 /**
  * What the executable loads before it knows the command: the static import graph from
@@ -46,5 +49,55 @@ describe('start-up imports of src/cli.ts', () => {
   test('the graph is followed (the command files are in it)', () => {
     expect(files.has('src/commands/search.ts')).toBe(true);
     expect(files.has('src/commands/serve.ts')).toBe(true);
+  });
+});
+
+/** The packages one run of the installed executable loads, through a module hook (`npm run build` first). */
+function packagesLoaded(args: readonly string[], scratch: string): Set<string> {
+  const hook = join(scratch, 'hook.mjs');
+  const out = join(scratch, 'loaded.txt');
+  writeFileSync(
+    hook,
+    [
+      "import { registerHooks } from 'node:module';",
+      "import { writeFileSync } from 'node:fs';",
+      'const loaded = new Set();',
+      'registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });',
+      `process.on('exit', () => writeFileSync(${JSON.stringify(out)}, [...loaded].join('\\n')));`,
+    ].join('\n'),
+  );
+  const run = spawnSync(process.execPath, ['--no-warnings', '--import', hook, join(root, 'bin', 'docs-unified-search.js'), ...args], { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const names = readFileSync(out, 'utf8').split('\n').flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []);
+  return new Set(names);
+}
+
+describe('what a run loads', () => {
+  const built = existsSync(join(root, 'dist', 'cli.js'));
+  if (!built) console.log('SKIP what a run loads: dist/ is missing (run npm run build)');
+  let world: SearchWorld | undefined;
+  let dir = '';
+  const scratch = mkdtempSync(join(tmpdir(), 'dus-loaded-'));
+  beforeAll(async () => {
+    if (!built) return;
+    world = await buildSearchWorld(12);
+    dir = (await world.context()).dir;
+  });
+  afterAll(async () => {
+    await world?.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser, archive client nor schema library', () => {
+    const loaded = packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch);
+    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'ajv', 'bcryptjs', 'hash-wasm'];
+    expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
+    expect(loaded.has('pino')).toBe(true); // the host log: the hook does see packages
+  });
+
+  (built ? test : test.skip)('--help and --version load no package at all', () => {
+    expect([...packagesLoaded(['--help'], scratch)]).toEqual([]);
+    expect([...packagesLoaded(['--version'], scratch)]).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { Ajv, type JSONSchemaType, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, JSONSchemaType, ValidateFunction } from 'ajv';
 
 /**
  * The shapes of the archive server's answers this project reads. Only what is used is
@@ -101,19 +102,32 @@ const namedObject: JSONSchemaType<NamedObjectJson> = {
   properties: { id: { type: 'integer' }, name: { type: 'string' } },
 };
 
-const ajv = new Ajv({ allErrors: false, strict: true });
+/** A type guard of one answer shape. */
+export type AnswerCheck<T> = (data: unknown) => data is T;
 
-export const validateSearchPage: ValidateFunction<PaperlessPage<SearchHitJson>> = ajv.compile(pageSchema(searchHit));
-export const validateNewestPage: ValidateFunction<PaperlessPage<NewestDocumentJson>> = ajv.compile(pageSchema(newestDocument));
-export const validateIdPage: ValidateFunction<PaperlessPage<IdJson>> = ajv.compile(pageSchema(idOnly));
-export const validateNamePage: ValidateFunction<PaperlessPage<NamedObjectJson>> = ajv.compile(pageSchema(namedObject));
+let ajv: Ajv | undefined;
+
+/** Compiled at the first answer: commands that never ask the archive server (why, --help) load no schema library. */
+function checkOf<T>(schema: JSONSchemaType<T>): AnswerCheck<T> {
+  let compiled: ValidateFunction<T> | undefined;
+  return (data: unknown): data is T => {
+    ajv ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ allErrors: false, strict: true });
+    compiled ??= ajv.compile<T>(schema);
+    return compiled(data);
+  };
+}
+
+export const validateSearchPage = checkOf(pageSchema(searchHit));
+export const validateNewestPage = checkOf(pageSchema(newestDocument));
+export const validateIdPage = checkOf(pageSchema(idOnly));
+export const validateNamePage = checkOf(pageSchema(namedObject));
 
 /** An error answer of the archive server's API (`{"detail": "…"}`), e.g. 404 "Invalid page.". */
 export interface DetailJson {
   detail: string;
 }
 
-export const validateDetail: ValidateFunction<DetailJson> = ajv.compile<DetailJson>({
+export const validateDetail = checkOf<DetailJson>({
   type: 'object',
   required: ['detail'],
   properties: { detail: { type: 'string' } },

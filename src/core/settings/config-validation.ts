@@ -1,28 +1,16 @@
-import { Ajv, type ErrorObject } from 'ajv';
-import { APP_CONFIG_KEYS, KEY_DEFINITIONS } from './schema.js';
-import type { AppConfig } from './types.js';
+import { isAppConfigKey, KEY_DEFINITIONS } from './schema.js';
 
-/** The settings file's shape check, apart from the key list so that `--help` and completion do not load Ajv. */
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: Object.fromEntries(APP_CONFIG_KEYS.map((key) => [key, { type: KEY_DEFINITIONS[key].type }])),
-};
-
-const ajv = new Ajv({ allErrors: true });
-const validate = ajv.compile<AppConfig>(schema);
-
-function describe(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties') {
-    const extra = (error.params as { additionalProperty?: unknown }).additionalProperty;
-    return `unknown key ${JSON.stringify(extra)}`;
-  }
-  const key = error.instancePath.replace(/^\//, '');
-  return key === '' ? `the file ${error.message ?? 'is not valid'}` : `key ${key} ${error.message ?? 'is not valid'}`;
-}
-
-/** Null when the value is a valid AppConfig, else the reasons, one per problem. */
+/**
+ * The settings file's shape check: an object of known keys, each of its one type (the key
+ * list's lexicon). Written out rather than compiled by a schema library: every command reads
+ * the settings, and loading and compiling one would cost each of them its start.
+ */
 export function appConfigProblems(value: unknown): string[] | null {
-  if (validate(value)) return null;
-  return (validate.errors ?? []).map(describe);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['the file must be object'];
+  const problems = Object.entries(value).flatMap(([key, stored]: [string, unknown]) => {
+    if (!isAppConfigKey(key)) return [`unknown key ${JSON.stringify(key)}`];
+    const type = KEY_DEFINITIONS[key].type;
+    return typeof stored === type ? [] : [`key ${key} must be ${type}`];
+  });
+  return problems.length === 0 ? null : problems;
 }
