@@ -11,10 +11,11 @@
  *   npm run build && npm run build:tools && node_modules/.bin/node dist-tools/bench/cli-start.js
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { runRecordingModules } from '../test/support/loaded-modules.js';
 import { buildSearchWorld } from '../test/support/search-world.js';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 21));
@@ -50,23 +51,11 @@ function sample(args: readonly string[]): Sample {
   return { wallMs, cpuMs };
 }
 
-/** How many modules (ours, packages', Node's own ESM builtins) one run loads, through a load hook. */
+/** How many modules (ours and packages', not Node's builtins) one run loads, through a load hook. */
 function moduleCount(args: readonly string[], dir: string): number {
-  const hook = join(dir, 'count-modules.mjs');
-  const out = join(dir, 'modules.txt');
-  writeFileSync(
-    hook,
-    [
-      "import { registerHooks } from 'node:module';",
-      "import { writeFileSync } from 'node:fs';",
-      'const loaded = new Set();',
-      'registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });',
-      `process.on('exit', () => writeFileSync(${JSON.stringify(out)}, [...loaded].join('\\n')));`,
-    ].join('\n'),
-  );
-  const run = spawnSync(node, ['--no-warnings', '--import', hook, ...args], { encoding: 'utf8' });
+  const run = runRecordingModules(args, dir);
   if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`);
-  return readFileSync(out, 'utf8').split('\n').filter((url) => url !== '' && !url.startsWith('node:')).length;
+  return run.urls.filter((url) => !url.startsWith('node:')).length;
 }
 
 const world = await buildSearchWorld(60);

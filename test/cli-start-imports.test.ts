@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { packagesOf, runRecordingModules } from './support/loaded-modules.js';
 import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
 /**
@@ -52,25 +52,12 @@ describe('start-up imports of src/cli.ts', () => {
   });
 });
 
-/** The packages one run of the installed executable loads, through a module hook (`npm run build` first). */
+/** The packages one run of the installed executable loads (`npm run build` first). */
 function packagesLoaded(args: readonly string[], scratch: string): Set<string> {
-  const hook = join(scratch, 'hook.mjs');
-  const out = join(scratch, 'loaded.txt');
-  writeFileSync(
-    hook,
-    [
-      "import { registerHooks } from 'node:module';",
-      "import { writeFileSync } from 'node:fs';",
-      'const loaded = new Set();',
-      'registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });',
-      `process.on('exit', () => writeFileSync(${JSON.stringify(out)}, [...loaded].join('\\n')));`,
-    ].join('\n'),
-  );
-  const run = spawnSync(process.execPath, ['--no-warnings', '--import', hook, join(root, 'bin', 'docs-unified-search.js'), ...args], { encoding: 'utf8' });
+  const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), ...args], scratch);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
-  const names = readFileSync(out, 'utf8').split('\n').flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []);
-  return new Set(names);
+  return packagesOf(run.urls);
 }
 
 describe('what a run loads', () => {
