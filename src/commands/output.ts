@@ -62,8 +62,6 @@ export function argvAsksJson(argv: readonly string[]): 'json' | 'json_pretty' | 
 
 export interface Output {
   readonly io: CommandIO;
-  /** The format asked for; `plain` prints for people. */
-  readonly format: OutputFormat;
   /** Writes one line of human output to stdout: pieces made safe, then coloured (format.ts `line`). */
   say(...pieces: readonly Piece[]): void;
   /** Prints the result: `value` as the one JSON value of the run in a JSON format, else `human()`. */
@@ -95,7 +93,6 @@ function outputOf(format: OutputFormat, context: CommandContext): Output {
   };
   return {
     io,
-    format,
     say: (...pieces) => void io.stdout.write(`${line(globals, ...pieces)}\n`),
     result: (value, human) => {
       if (format === 'plain') human();
