@@ -17,6 +17,7 @@ const LONG = `Annual statement of the pension fund ${'with many annexes and rema
 const WIDE = '請求書 2024年 東京都 株式会社 😀 領収書と明細書の控え 👍 請求書 2024年 東京都 株式会社 領収書と明細書の控え';
 const HOSTILE = 'Quokka \u001b[31mred\u001b[0m\tcolumn\u202eevil\u0007bell\u009b31m';
 const HOSTILE_FILE = 'Docs/\u001b[2Jwiped\tname\u2066 [P100].pdf';
+const HOSTILE_PRIVATE = 'Private/\u001b]0;title\u0007\u202e [P101].pdf';
 
 const COLUMNS: readonly Column[] = [
   { head: 'ID', fit: 'whole' },
@@ -106,6 +107,8 @@ beforeAll(async () => {
   if (template === undefined) throw new Error('the sample has documents');
   documents.push({ ...template, id: 100, title: HOSTILE });
   await cli.world.host.addFile(ARCHIVE_ACCOUNT, HOSTILE_FILE);
+  documents.push({ ...template, id: 101, title: 'Quokka not shared' });
+  await cli.world.host.addFile(ARCHIVE_ACCOUNT, HOSTILE_PRIVATE);
 });
 
 describe('commands with hostile text from the archive server and the host', () => {
@@ -121,11 +124,18 @@ describe('commands with hostile text from the archive server and the host', () =
     expect(items.find((item) => item.id === 100)).toMatchObject({ title: HOSTILE, path: `/Archive/${HOSTILE_FILE.slice('Docs/'.length)}` });
   });
 
-  test('why and its explanation: the path is shown escaped', async () => {
-    const result = await cli.run(['why', 'bob', '100']);
-    expect(result.code).toBe(0);
-    expect(result.out).toContain('\\x1b[2Jwiped\\x09name\\u2066');
-    expect(result.out).not.toContain('\u001b');
+  test('why and explanations: host paths are shown escaped', async () => {
+    const shown = await cli.run(['why', 'bob', '100']);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain('\\x1b[2Jwiped\\x09name\\u2066');
+    expect(shown.out).not.toContain('\u001b');
+    for (const args of [['why', 'bob', '101'], ['search', 'bob', 'quokka', '--explain', '--limit=50']]) {
+      const explained = await cli.run(args);
+      expect(explained.code).toBe(0);
+      expect(explained.out).toMatch(/Document 101: .*\\x1b\]0;title\\x07\\u202e/u);
+      expect(explained.out).not.toContain('\u001b');
+      expect(explained.out).not.toContain('\u202e');
+    }
   });
 
   test('error lines: a user name with control characters is escaped on stderr', async () => {
