@@ -17,6 +17,16 @@ describe('memory cache', () => {
     expect(await cache.get('names')).toBeUndefined();
   });
 
+  test('getMany: the fresh values in the order asked, undefined for missing and expired keys', async () => {
+    const time = clock();
+    const cache = new MemoryCache({ now: time.now });
+    await cache.set('a', 'A', 1_000);
+    await cache.set('b', 'B', 10_000);
+    time.advance(1_000);
+    expect(await cache.getMany(['b', 'a', 'c', 'b'])).toEqual(['B', undefined, undefined, 'B']);
+    expect(await cache.getMany([])).toEqual([]);
+  });
+
   test('caches falsy results and deletes on request', async () => {
     const cache = new MemoryCache();
     await cache.set('zero', 0, 1000);

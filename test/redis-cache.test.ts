@@ -25,6 +25,17 @@ describeRedis('RedisCache', () => {
     }
   });
 
+  test('getMany: one MGET, values in the order asked, undefined for missing and expired keys', async () => {
+    const cache = open('many');
+    await cache.connect();
+    await cache.set('a', { n: 1 }, 60_000);
+    await cache.set('b', 'B', 60_000);
+    await cache.set('gone', 'x', 1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await cache.getMany(['b', 'missing', 'a', 'gone'])).toEqual(['B', undefined, { n: 1 }, undefined]);
+    expect(await cache.getMany([])).toEqual([]);
+  });
+
   test('exclusive: work of two processes under one key never overlaps, and a failing turn lets the next one run', async () => {
     const first = open('turns', { pollMs: 5 });
     const second = open('turns', { pollMs: 5 });

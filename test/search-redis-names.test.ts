@@ -1,6 +1,7 @@
 /** Names fetched by one wrapper process serve the next through a shared Redis cache. */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { runSearch } from '../src/core/search/pipeline.js';
 import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
@@ -37,5 +38,30 @@ describeRedis('names through a shared Redis cache', () => {
     expect(names()).toBe(0);
     expect(two.entries.map((entry) => [entry.correspondent, entry.documentType])).toEqual(one.entries.map((entry) => [entry.correspondent, entry.documentType]));
     expect(one.entries.some((entry) => entry.correspondent !== null)).toBe(true);
+  });
+
+  test('a warm search reads every name it needs from Redis in one command (MGET), seen by MONITOR', async () => {
+    const cache = new RedisCache({ url: REDIS_URL, keyPrefix: prefix });
+    caches.push(cache);
+    const { ctx } = await world.context({ cache });
+    const cold = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 8 });
+    expect(cold.entries.some((entry) => entry.correspondent !== null) && cold.entries.some((entry) => entry.documentType !== null)).toBe(true);
+    const monitor = await new Redis(REDIS_URL).monitor();
+    const seen: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(`${prefix}names:`))) seen.push(args);
+    });
+    try {
+      world.archive.clearRequests();
+      const warm = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 8 });
+      // MONITOR reports a command after it ran; a round trip of its own lets the last one arrive.
+      await cache.get('flush');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(warm.entries.map((e) => [e.correspondent, e.documentType])).toEqual(cold.entries.map((e) => [e.correspondent, e.documentType]));
+      expect(seen.map((args) => args[0]?.toLowerCase())).toEqual(['mget']);
+      expect(world.archive.requests.filter((r) => /\/api\/(correspondents|document_types)\//.test(r.path))).toHaveLength(0);
+    } finally {
+      monitor.disconnect();
+    }
   });
 });

@@ -29,6 +29,10 @@ export class MemoryCache implements Cache {
     return this.#fresh(key)?.value as T | undefined;
   }
 
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    return keys.map((key) => this.#fresh(key)?.value as T | undefined);
+  }
+
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     if (ttlMs <= 0) {
       this.#entries.delete(key);

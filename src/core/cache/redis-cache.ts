@@ -78,6 +78,12 @@ export class RedisCache implements Cache {
     return (await this.readEnvelope<T>(this.prefix + key))?.v;
   }
 
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    if (keys.length === 0) return [];
+    const raws = await this.redis.mget(...keys.map((key) => this.prefix + key));
+    return raws.map((raw) => (raw === null ? undefined : (JSON.parse(raw) as Envelope<T>).v));
+  }
+
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     const envelope: Envelope<T> = { v: value };
     await this.redis.set(this.prefix + key, JSON.stringify(envelope), 'PX', Math.max(1, Math.round(ttlMs)));

@@ -1,4 +1,4 @@
-import type { ArchiveClient, SearchHit, SearchPage, SearchRejection } from '../archive/types.js';
+import type { ArchiveClient, NameKind, SearchHit, SearchPage, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError } from '../errors.js';
 import type { HostAdapter, ResolvedArchiveAccount, VisibleFile } from '../host/types.js';
@@ -220,15 +220,20 @@ async function toEntries(
   if (taken.length === 0) return [];
   const ids = (pick: (hit: SearchHit) => number | null): number[] =>
     taken.map(({ hit }) => pick(hit)).filter((id): id is number => id !== null);
-  const lookUp = (kind: 'correspondents' | 'document_types', wanted: number[]): Promise<Map<number, string>> =>
-    namesOf(ctx.cache, archiveUrl, client, kind, wanted, signal).catch((error: unknown) => {
-      ctx.logger.debug({ code: failureOf(error).code, kind }, 'names of the archive server left blank');
-      return new Map<number, string>();
-    });
-  const [correspondents, documentTypes] = await Promise.all([
-    lookUp('correspondents', ids((hit) => hit.correspondent)),
-    lookUp('document_types', ids((hit) => hit.documentType)),
+  const wanted = new Map<NameKind, number[]>([
+    ['correspondents', ids((hit) => hit.correspondent)],
+    ['document_types', ids((hit) => hit.documentType)],
   ]);
+  const names = await namesOf(ctx.cache, archiveUrl, client, wanted, {
+    signal,
+    onFailure: (kind, error) => ctx.logger.debug({ code: failureOf(error).code, kind }, 'names of the archive server left blank'),
+  }).catch((error: unknown) => {
+    // The shared cache itself failing leaves every name blank, as a failing names request does.
+    ctx.logger.debug({ code: failureOf(error).code }, 'names of the archive server left blank');
+    return new Map<NameKind, ReadonlyMap<number, string>>();
+  });
+  const correspondents = names.get('correspondents') ?? new Map<number, string>();
+  const documentTypes = names.get('document_types') ?? new Map<number, string>();
   return taken.map(({ hit, file }) => ({
     documentId: hit.id,
     fileId: file.fileId,

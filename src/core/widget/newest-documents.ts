@@ -29,17 +29,20 @@ export function newestDocuments(cache: Cache, archiveUrl: string, client: Archiv
   return cache.getOrProduce<NewestState>(`widget:newest:${archiveUrl}`, NEWEST_TTL_MS, async () => {
     try {
       const page = await client.newest();
-      const names = async (kind: NameKind, ids: readonly (number | null)[]): Promise<Record<string, string>> => {
-        const wanted = ids.filter((id): id is number => id !== null);
-        if (wanted.length === 0) return {};
-        // Names are decoration: when their request fails the list still shows title and day.
-        const found = await namesOf(cache, archiveUrl, client, kind, wanted).catch(() => new Map<number, string>());
-        return Object.fromEntries([...found].map(([id, name]) => [String(id), name]));
-      };
-      const [correspondents, documentTypes] = await Promise.all([
-        names('correspondents', page.documents.map((d) => d.correspondent)),
-        names('document_types', page.documents.map((d) => d.documentType)),
-      ]);
+      const present = (ids: readonly (number | null)[]): number[] => ids.filter((id): id is number => id !== null);
+      // Names are decoration: when their request fails the list still shows title and day.
+      const found = await namesOf(
+        cache,
+        archiveUrl,
+        client,
+        new Map<NameKind, number[]>([
+          ['correspondents', present(page.documents.map((d) => d.correspondent))],
+          ['document_types', present(page.documents.map((d) => d.documentType))],
+        ]),
+      ).catch(() => new Map<NameKind, ReadonlyMap<number, string>>());
+      const record = (kind: NameKind): Record<string, string> => Object.fromEntries([...(found.get(kind) ?? [])].map(([id, name]) => [String(id), name]));
+      const correspondents = record('correspondents');
+      const documentTypes = record('document_types');
       return { ok: true, documents: page.documents, correspondents, documentTypes };
     } catch (error: unknown) {
       return { ok: false, code: isDusError(error) ? error.code : 'unreachable' };
