@@ -65,11 +65,37 @@ const toShare = (s: OcsShareJson): ShareInfo => ({
   fileTarget: s.file_target,
 });
 
+/** The cookies of one HTTP session: sent with each request, updated from each answer. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  header(): string | undefined {
+    return this.cookies.size === 0 ? undefined : [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      if (at <= 0) continue;
+      const value = pair.slice(at + 1);
+      if (value === 'deleted' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(pair.slice(0, at));
+      else this.cookies.set(pair.slice(0, at), value);
+    }
+  }
+
+  copy(): CookieJar {
+    const jar = new CookieJar();
+    for (const [k, v] of this.cookies) jar.cookies.set(k, v);
+    return jar;
+  }
+}
+
 export class NextcloudUser {
   readonly login: string;
   private readonly baseUrl: string;
   private readonly authorization: string;
-  private readonly cookies = new Map<string, string>();
+  private readonly cookies = new CookieJar();
 
   constructor(baseUrl: string, login: string, password: string) {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
@@ -84,16 +110,10 @@ export class NextcloudUser {
 
   async request(method: string, path: string, options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
     const headers: Record<string, string> = { authorization: this.authorization, 'ocs-apirequest': 'true', ...options.headers };
-    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const cookie = this.cookies.header();
+    if (cookie !== undefined) headers.cookie = cookie;
     const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: options.body, redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      if (at <= 0) continue;
-      const value = pair.slice(at + 1);
-      if (value === 'deleted' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(pair.slice(0, at));
-      else this.cookies.set(pair.slice(0, at), value);
-    }
+    this.cookies.take(response);
     return { status: response.status, body: await response.text() };
   }
 

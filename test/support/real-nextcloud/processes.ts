@@ -17,6 +17,8 @@ export function run(command: string, args: readonly string[], options: { cwd?: s
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
+    // A child that exits without reading its input closes the pipe first: not a failure of the run.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
