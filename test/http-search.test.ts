@@ -67,6 +67,10 @@ describe('resolving an inserted file link', () => {
   test('links that are not archive files of this host are not this provider\'s', async () => {
     expect(await resolve('alice', `https://elsewhere.example/f/${h.files.get(1)}`)).toBeNull();
     expect(await resolve('alice', `${HOST_URL}/apps/deck/board/1`)).toBeNull();
+    // A file with a marker that the archive account does not own is the host's Files provider's.
+    const foreign = await h.fixture.addFile('alice', 'files/Copy of Invoice one [P1].pdf');
+    expect(await resolve('alice', `${HOST_URL}/f/${foreign}`)).toBeNull();
+    expect(await resolve('bob', `${HOST_URL}/f/${foreign}`)).toBeNull();
     const missing = await call(h, 'GET', RESOLVE, as('alice'));
     expect(missing.status).toBe(400);
   });

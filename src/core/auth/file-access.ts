@@ -7,20 +7,30 @@ interface NameRow {
 }
 
 /**
- * Whether `user` can open the archive file with this file id, and as which path: the smart
- * picker's link check. Only files of the archive account whose name carries a marker are
- * this app's business (the host's own Files reference provider answers for every other
- * file); the answer comes from the same visibility rules as the search (question 1).
+ * `archiveFile: false`: not this app's business (the host's own Files reference provider
+ * answers for it, with its own access check); else whether the reader can open it (`file`).
  */
-export async function openableArchiveFile(host: HostAdapter, user: string, archiveAccount: string, fileId: number): Promise<VisibleFile | null> {
-  if (!Number.isSafeInteger(fileId) || fileId <= 0) return null;
+export type ArchiveFileAccess = { readonly archiveFile: false } | { readonly archiveFile: true; readonly file: VisibleFile | null };
+
+const NOT_ARCHIVE: ArchiveFileAccess = { archiveFile: false };
+
+/**
+ * Whether `user` can open the archive file with this file id, and as which path: the smart
+ * picker's link check. Only files of the archive account under its `files/` whose name
+ * carries a marker are archive files (the archive account's own question 1 says so); the
+ * reader's answer comes from the same visibility rules as the search (question 1).
+ */
+export async function archiveFileAccess(host: HostAdapter, user: string, archiveAccount: string, fileId: number): Promise<ArchiveFileAccess> {
+  if (!Number.isSafeInteger(fileId) || fileId <= 0) return NOT_ARCHIVE;
   const sql = host.sql;
   const rows = await sql.query<NameRow>(`SELECT name FROM ${sql.prefix}filecache WHERE fileid = ?`, [fileId]);
   const name = rows[0]?.name;
-  if (typeof name !== 'string') return null;
+  if (typeof name !== 'string') return NOT_ARCHIVE;
   const documentIds = markersIn(name);
-  if (documentIds.length === 0) return null;
-  return host.visibleArchiveFile(user, archiveAccount, fileId, documentIds);
+  if (documentIds.length === 0) return NOT_ARCHIVE;
+  const owned = await host.visibleArchiveFile(archiveAccount, archiveAccount, fileId, documentIds);
+  if (owned === null) return NOT_ARCHIVE;
+  return { archiveFile: true, file: user === archiveAccount ? owned : await host.visibleArchiveFile(user, archiveAccount, fileId, documentIds) };
 }
 
 /**

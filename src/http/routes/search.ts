@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { fileIdOfLink, openableArchiveFile } from '../../core/auth/file-access.js';
+import { archiveFileAccess, fileIdOfLink } from '../../core/auth/file-access.js';
 import type { ServiceContext } from '../../core/context-types.js';
 import { fileLink, previewUrl } from '../../core/search/entry-format.js';
 import { PROVIDER_LIMIT_MAX } from '../../core/search/inputs.js';
@@ -105,7 +105,8 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
   /**
    * Resolving an inserted link: a rich `file` object only for a reader who can open that
    * archive file; anyone else gets `accessible: false` and no object, like the host's Files
-   * reference provider. Links that are not archive files resolve to null (not this app's).
+   * reference provider. Links that are not archive files (other files too) resolve to null:
+   * they are the host's Files provider's, which checks access itself.
    */
   app.get('/ocs/v2.php/references/resolve', { config: { dus: USER_OCS } }, async (request) => {
     const principal = requirePrincipal(request.principal);
@@ -115,7 +116,9 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
     const fileId = fileIdOfLink(reference, host.hostUrl);
     const archiveAccount = fileId === null ? null : await context.archiveAccount();
     if (fileId === null || archiveAccount === null) return ocsOk({ references: { [reference]: null } });
-    const file = await openableArchiveFile(host, principal.uid, archiveAccount, fileId);
+    const access = await archiveFileAccess(host, principal.uid, archiveAccount, fileId);
+    if (!access.archiveFile) return ocsOk({ references: { [reference]: null } });
+    const file = access.file;
     const link = fileLink(host.hostUrl, fileId);
     const resolved =
       file === null

@@ -17,8 +17,8 @@ use OCP\IUserSession;
 /**
  * The smart-picker provider `docs_unified_search-documents`: the picker searches through the
  * search provider; a file link the service knows as an archive file resolves here (with the
- * preview only for a reader who can open it), every other link is left to Nextcloud's own
- * Files provider.
+ * preview only for a reader who can open it); every other link, other files' too, is left to
+ * Nextcloud's own Files provider.
  */
 class DocumentsReferenceProvider extends ADiscoverableReferenceProvider implements ISearchableReferenceProvider {
 	/** @var array<string, array<mixed>|null> the service's answer per link, for this request */
@@ -67,13 +67,15 @@ class DocumentsReferenceProvider extends ADiscoverableReferenceProvider implemen
 		$reference = new Reference($referenceText);
 		$reference->setAccessible((bool)($answer['accessible'] ?? false));
 		$open = $answer['openGraphObject'] ?? [];
-		if (($answer['accessible'] ?? false) === true && is_array($answer['richObject'] ?? null)) {
+		$rich = ($answer['accessible'] ?? false) === true && is_array($answer['richObject'] ?? null) ? $answer['richObject'] : null;
+		if ($rich !== null) {
 			$reference->setTitle((string)($open['name'] ?? ''));
 			$reference->setDescription((string)($open['description'] ?? ''));
 			$reference->setImageUrl((string)($open['thumb'] ?? ''));
 			$reference->setUrl((string)($open['link'] ?? $referenceText));
-			$reference->setRichObject((string)$answer['richObjectType'], $answer['richObject']);
 		}
+		// Not accessible: the shape Nextcloud's Files provider gives a file the reader cannot open.
+		$reference->setRichObject((string)($answer['richObjectType'] ?? 'file'), $rich);
 		return $reference;
 	}
 
