@@ -31,6 +31,11 @@ export class BrowserSession {
     return copy;
   }
 
+  /** The session's cookies, for a real browser to carry on. */
+  cookieEntries(): [string, string][] {
+    return this.cookies.entries();
+  }
+
   /** GETs an HTML page and keeps its request token. */
   async page(path: string): Promise<{ status: number; body: string }> {
     const answer = await this.request('GET', path, { headers: { accept: 'text/html' } });

@@ -84,6 +84,10 @@ export class CookieJar {
     }
   }
 
+  entries(): [string, string][] {
+    return [...this.cookies];
+  }
+
   copy(): CookieJar {
     const jar = new CookieJar();
     for (const [k, v] of this.cookies) jar.cookies.set(k, v);
