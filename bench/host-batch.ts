@@ -12,8 +12,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
-import { addPropagatedFile, folderDocumentIds, loadBigHost, spreadDocumentIds } from './support/big-host.js';
-import { createHostFixture, FixtureUnavailable, type FixtureDialect, type HostFixture } from '../test/support/host-fixtures/index.js';
+import { addPropagatedFile, bigHostFixture, folderDocumentIds, loadBigHost, spreadDocumentIds } from './support/big-host.js';
+import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = 20;
@@ -46,16 +46,8 @@ async function time(fn: () => Promise<unknown>): Promise<number[]> {
 }
 
 async function benchOne(dialect: FixtureDialect): Promise<void> {
-  let fx: HostFixture;
-  try {
-    fx = await createHostFixture(dialect, { listenerIndexes: false });
-  } catch (error) {
-    if (error instanceof FixtureUnavailable) {
-      console.log(`${dialect}: skipped (${error.reason})`);
-      return;
-    }
-    throw error;
-  }
+  const fx = await bigHostFixture(dialect);
+  if (fx === null) return;
   let host: HostAdapter | null = null;
   let indexed: HostAdapter | null = null;
   try {

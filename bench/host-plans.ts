@@ -13,9 +13,9 @@ import { cpus, loadavg } from 'node:os';
 import { openHost } from '../src/core/host/open-host.js';
 import { toNumberedPlaceholders } from '../src/core/host/placeholders.js';
 import type { HostAdapter, SqlValue } from '../src/core/host/types.js';
-import { createHostFixture, FixtureUnavailable, type FixtureDialect } from '../test/support/host-fixtures/index.js';
+import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 import { mysqlWriter, pgWriter, sqliteWriter, type Writer } from '../test/support/host-fixtures/writer.js';
-import { folderDocumentIds, loadBigHost, spreadDocumentIds } from './support/big-host.js';
+import { bigHostFixture, folderDocumentIds, loadBigHost, spreadDocumentIds } from './support/big-host.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 20);
@@ -59,16 +59,8 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
     dbUrl = dialect === 'pgsql' ? `postgres://postgres@127.0.0.1:5432/${reuse}` : `mysql://root@127.0.0.1:3306/${reuse}`;
     finish = () => writer.close();
   } else {
-    let fx;
-    try {
-      fx = await createHostFixture(dialect, { listenerIndexes: false });
-    } catch (error) {
-      if (error instanceof FixtureUnavailable) {
-        console.log(`${dialect}: skipped (${error.reason})`);
-        return;
-      }
-      throw error;
-    }
+    const fx = await bigHostFixture(dialect);
+    if (fx === null) return;
     const started = Date.now();
     await loadBigHost(fx, ROWS);
     process.stderr.write(`${dialect}: loaded ${ROWS} rows in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

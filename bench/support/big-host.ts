@@ -6,7 +6,7 @@
  * 3·rows + n files added later: distinct at every size.
  */
 import { createHash } from 'node:crypto';
-import type { FixtureDialect, HostFixture } from '../../test/support/host-fixtures/index.js';
+import { createHostFixture, FixtureUnavailable, type FixtureDialect, type HostFixture } from '../../test/support/host-fixtures/index.js';
 
 export const ARCHIVE_EVERY = 10;
 export const OTHER_USERS = 900;
@@ -18,6 +18,19 @@ export interface BigHostIds {
   readonly root: number;
   readonly files: number;
   readonly archiveFolder: number;
+}
+
+/** An empty fixture database without the listener indexes, or null (printed) when the database is not reachable. */
+export async function bigHostFixture(dialect: FixtureDialect): Promise<HostFixture | null> {
+  try {
+    return await createHostFixture(dialect, { listenerIndexes: false });
+  } catch (error) {
+    if (error instanceof FixtureUnavailable) {
+      console.log(`${dialect}: skipped (${error.reason})`);
+      return null;
+    }
+    throw error;
+  }
 }
 
 export function bigHostIds(rows: number): BigHostIds {
