@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { styleText } from 'node:util';
+import { Chalk } from 'chalk';
 import type CliTable3 from 'cli-table3';
 import { displayWidth, safeText, shortenMiddle } from './terminal-text.js';
 import type { GlobalOptions } from './types.js';
@@ -11,10 +11,13 @@ import type { GlobalOptions } from './types.js';
  * host never controls the terminal; the commands build their lines and tables only here.
  */
 export function paint(globals: GlobalOptions): Painter {
-  // Node's own ANSI styles: a colour library (and the terminal probing it does on import) would cost every command's start.
-  const style = (format: Style) => (text: string): string => (globals.color ? styleText(format, text, { validateStream: false }) : text);
-  return { green: style('green'), yellow: style('yellow'), red: style('red'), bold: style('bold') };
+  return globals.color ? COLOURED : PLAIN;
 }
+
+// The level is ours, never chalk's own guess from the terminal: `globals.color` already weighs
+// NO_COLOR, --no-color and whether stdout is a terminal. Level 1 (16 colours) is all we use.
+const COLOURED = new Chalk({ level: 1 });
+const PLAIN = new Chalk({ level: 0 });
 
 export type Style = 'green' | 'yellow' | 'red' | 'bold';
 
