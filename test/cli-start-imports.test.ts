@@ -85,6 +85,15 @@ describe('what a run loads', () => {
     expect(loaded.has('pino')).toBe(true); // the host log: the hook does see packages
   });
 
+  (built ? test : test.skip)('why on SQLite loads neither the archive client nor TLS, DNS or sockets (it never asks the archive server)', () => {
+    const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), '--config-dir', dir, 'why', 'bob', '8'], scratch);
+    expect(run.status).toBe(0);
+    const unwanted = ['node:tls', 'node:dns/promises', 'node:dns', 'node:net'];
+    expect(unwanted.filter((url) => run.urls.includes(url))).toEqual([]);
+    expect(run.urls.filter((url) => url.includes('/dist/core/archive/archive-client.js'))).toEqual([]);
+    expect(run.urls.some((url) => url.includes('/dist/core/context.js'))).toBe(true); // the service context is opened
+  });
+
   (built ? test : test.skip)('--help and --version load no package at all', () => {
     expect([...packagesLoaded(['--help'], scratch)]).toEqual([]);
     expect([...packagesLoaded(['--version'], scratch)]).toEqual([]);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createArchiveClient } from './archive/archive-client.js';
+import { lazyArchiveClient } from './archive/lazy-archive-client.js';
 import type { ArchiveClient, ArchiveConnection, ArchiveVersions } from './archive/types.js';
 import { FileAuditLog } from './audit.js';
 import { MemoryCache } from './cache/memory-cache.js';
@@ -91,7 +91,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     const key = JSON.stringify([connection.url, connection.token, connection.allowLocal]);
     if (current?.key !== key) {
       // The old client is left to its requests still running; its idle connections close after 1 s by themselves.
-      current = { key, client: createArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger), knownVersions: () => storedVersions(settings) }) };
+      current = { key, client: lazyArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger), knownVersions: () => storedVersions(settings) }) };
     }
     return current.client;
   }
