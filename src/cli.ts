@@ -88,15 +88,28 @@ export function buildProgram(io: CommandIO, exit: RunState): Command {
   return program;
 }
 
+// Own keys only: `help constructor` must not find Object's prototype.
+function helpTopic(name: string): ((width: number) => string) | undefined {
+  return Object.hasOwn(HELP_TOPICS, name) ? HELP_TOPICS[name] : undefined;
+}
+
 /** Runs the suite with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   const exit: RunState = { code: EXIT_OK };
   const program = buildProgram(io, exit);
   const json = argvAsksJson(argv);
-  const topic = argv[0] === 'help' && argv.length === 2 ? HELP_TOPICS[argv[1] ?? ''] : undefined;
+  const topic = argv[0] === 'help' && argv.length === 2 ? helpTopic(argv[1] ?? '') : undefined;
   if (topic !== undefined) {
     io.stdout.write(topic(helpWidthOf(io.stdout)));
     return EXIT_OK;
+  }
+  // Commander answers `help <unknown>` with the command list and exit 0, which hides a typo from a script.
+  const asked = argv[0] === 'help' && argv[1] !== undefined && argv[1] !== 'help' && !argv[1].startsWith('-') ? argv[1] : undefined;
+  if (asked !== undefined && helpTopic(asked) === undefined && !program.commands.some((c) => c.name() === asked || c.aliases().includes(asked))) {
+    const said = `no command or help topic '${safeText(redactUsageError(asked))}': the list is in ${program.name()} help`;
+    io.stderr.write(`Error [usage]: ${said}\n`);
+    if (json !== null) io.stdout.write(jsonText(errorJson('usage', said), json));
+    return EXIT_USAGE;
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });

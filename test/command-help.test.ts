@@ -123,4 +123,20 @@ describe('usage errors', () => {
     expect(await main(['docs_unified_search:serach'], io)).toBe(2);
     expect(io.err()).toContain("unknown command 'docs_unified_search:serach'");
   });
+
+  test('help for a command or topic that does not exist is a wrong call, not the command list with exit 0', async () => {
+    const io = captureIO({ env: {} });
+    expect(await main(['help', 'serach'], io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toMatch(/^Error \[usage\]: no command or help topic 'serach'.*help\n$/s);
+    const json = captureIO({ env: {} });
+    expect(await main(['help', 'serach', '--json'], json)).toBe(2);
+    expect(JSON.parse(json.out())).toEqual({ error: { code: 'usage', message: expect.stringContaining("'serach'") } });
+    for (const inherited of ['constructor', 'toString', '__proto__']) {
+      const io2 = captureIO({ env: {} });
+      expect(await main(['help', inherited], io2)).toBe(2);
+      expect(io2.err()).toContain(`'${inherited}'`);
+    }
+    for (const known of ['search', 'docs_unified_search:search', 'environment']) expect((await help(['help', known])).length).toBeGreaterThan(100);
+  });
 });
