@@ -83,7 +83,8 @@ function unitExecStart(serverDir: string): string[] {
 async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset?: string): Promise<{ child: ChildProcess; url: string }> {
   const command = [process.execPath, ...unitExecStart(serverDir)];
   const [file = process.execPath, ...args] = clockOffset === undefined ? command : ['faketime', '-f', clockOffset, ...command];
-  const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // faketime runs serve as its own child: a process group of their own, ended together.
+  const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: clockOffset !== undefined });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out}`)), 30_000);
@@ -104,7 +105,8 @@ async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset
 async function stopServe(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+  if (child.spawnargs[0] === 'faketime' && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  else child.kill('SIGTERM');
   await exited;
 }
 
@@ -326,7 +328,7 @@ describeReal('the bridge app inside a real Nextcloud (%s)', (db) => {
       // Nextcloud's own bundles are missing from the vendored tree; the section's script runs alone.
       await page.locator('#dus-history li').first().waitFor();
       await expect(page.locator('#dus-confirm').isVisible()).resolves.toBe(false);
-      await expect(page.locator('#dus-history').textContent()).resolves.not.toContain('Loading');
+      await page.locator('#dus-history', { hasNotText: 'Loading' }).waitFor();
       await expect(page.locator('#dus-admin .buttons').first().evaluate((element) => (element.ownerDocument.defaultView as { getComputedStyle(e: unknown): { display: string } } | null)?.getComputedStyle(element).display)).resolves.toBe('flex');
       await page.getByLabel('Search term').fill('invoice');
       await page.getByLabel('Search as user').fill('bob');
