@@ -186,6 +186,8 @@ class DatabaseHost implements HostAdapter {
   }
 
   async searchArchiveFiles(user: string, archiveAccount: ResolvedArchiveAccount, documentIds: readonly number[]): Promise<SearchLookup> {
+    // No id to ask about: no statement, and nothing that could say the account changed.
+    if (cleanIds(documentIds).length === 0) return { files: new Map(), language: null, archiveChanged: false };
     const probe: SearchProbe = { language: null, named: null };
     const files = await this.#answer('visible', user, archiveAccount.uid, documentIds, probe);
     // A stale cached archive account can only cost results: its files are not admitted.
