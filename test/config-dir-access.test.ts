@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withFileLock } from '../src/core/settings/file-lock.js';
@@ -153,6 +153,18 @@ describeBuilt('damaged files', () => {
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/^Error \[config_access\]: Cannot read \S+\/secret \(EISDIR\)\. \S+\/secret is a directory where a file is expected/);
     noStackNoInternal(run);
+  });
+
+  test('a --config-dir that names a file is config_access with what to do, not internal EEXIST', async () => {
+    const file = join(freshRoot(), 'not-a-directory');
+    writeFileSync(file, 'x');
+    for (const args of [['test'], ['check', '--json']]) {
+      const run = await dus(file, args);
+      expect(run.code).toBe(1);
+      expect(run.err).toMatch(/^Error \[config_access\]: Cannot create the directory \S+\/not-a-directory \(EEXIST\)\. \S+\/not-a-directory is not a directory: /);
+      noStackNoInternal(run);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('x');
   });
 });
 

@@ -79,6 +79,8 @@ function remedy(code: string, path: string, action: FileAction): string {
       return `${path} is a directory where a file is expected: move it out of the way (the suite creates the file).`;
     case 'ENOTDIR':
       return `A part of the path ${path} is a file where a directory is expected: move it out of the way, ${elsewhere}.`;
+    case 'EEXIST':
+      return `${path} is not a directory: move it out of the way, ${elsewhere}.`;
     case 'ENOSPC':
     case 'EDQUOT':
       return 'The disk or the quota is full: free some space.';
@@ -93,7 +95,9 @@ function remedy(code: string, path: string, action: FileAction): string {
  */
 export function fileAccessError(error: unknown, path: string, action: FileAction): DusError | null {
   const code = errnoOf(error);
-  if (code === undefined || !ACCESS_CODES.has(code)) return null;
+  // A directory that cannot be created because a file holds its name; elsewhere EEXIST is the caller's (a lost race).
+  const blocked = code === 'EEXIST' && action === 'create';
+  if (code === undefined || (!ACCESS_CODES.has(code) && !blocked)) return null;
   const verb = action === 'create' ? 'create the directory' : action;
   return new DusError('config_access', `Cannot ${verb} ${path} (${code}). ${remedy(code, path, action)}`, { cause: error });
 }
