@@ -80,7 +80,7 @@ function remedy(code: string, path: string, action: FileAction): string {
     case 'ENOTDIR':
       return `A part of the path ${path} is a file where a directory is expected: move it out of the way, ${elsewhere}.`;
     case 'EEXIST':
-      return `${path} is not a directory: move it out of the way, ${elsewhere}.`;
+      return `${path} is not a directory: give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns (or move that file away if it is stray).`;
     case 'ENOSPC':
     case 'EDQUOT':
       return 'The disk or the quota is full: free some space.';
