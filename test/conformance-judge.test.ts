@@ -22,6 +22,14 @@ describe('the truth read from Nextcloud', () => {
     expect(truthOf(anna, archiveFiles, 'arch', 5).verdict).toBe('no file');
   });
 
+  it('names a file by its owner\'s name: a received file share keeps its target name in the recipient\'s tree', () => {
+    const renamed = [file('r [P3].pdf', 'arch')];
+    const bob: UserView = { login: 'bob', files: [{ ...file('f [P4].pdf', 'arch'), fileId: 7 }] };
+    const names = new Map([[7, 'r [P3].pdf']]);
+    expect(truthOf(bob, renamed, 'arch', 3, names)).toEqual({ verdict: 'shown', paths: ['/f [P4].pdf'] });
+    expect(truthOf(bob, renamed, 'arch', 4, names).verdict).toBe('no file');
+  });
+
   it('gives a disabled account (no listing) nothing but what question 2 says', () => {
     const disabled: UserView = { login: 'anna', files: null };
     expect(truthOf(disabled, archiveFiles, 'arch', 2).verdict).toBe('not shared');

@@ -42,8 +42,15 @@ export interface Truth {
   readonly paths: readonly string[];
 }
 
-export function truthOf(view: UserView, archiveFiles: readonly DavEntry[], archive: string, id: number): Truth {
-  const marked = (entry: DavEntry): boolean => markerIds(entry.name).includes(id);
+/**
+ * A file's name is its name in its owner's own tree (`ownNames`, by file id): a recipient who
+ * renames a received file share, or a file renamed by its owner after it was shared, shows the
+ * share's target name in the recipient's tree, but the file and the name its owner gave it are
+ * the same. Where the owner's tree was not listed, the name the user sees is taken.
+ */
+export function truthOf(view: UserView, archiveFiles: readonly DavEntry[], archive: string, id: number, ownNames: ReadonlyMap<number, string> = new Map()): Truth {
+  const nameOf = (entry: DavEntry): string => (entry.fileId === null ? entry.name : (ownNames.get(entry.fileId) ?? entry.name));
+  const marked = (entry: DavEntry): boolean => markerIds(nameOf(entry)).includes(id);
   const seen = (view.files ?? []).filter(marked);
   const fromArchive = seen.filter((entry) => entry.ownerId === archive);
   if (fromArchive.length > 0) return { verdict: 'shown', paths: fromArchive.map((entry) => `/${entry.path}`) };

@@ -150,6 +150,19 @@ export const SHARING_SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    // Found by the random sequences (seed 1842590251): a received file keeps the share's target name.
+    name: 'a shared file renamed by its owner to another marker',
+    body: async (s) => {
+      await s.users('anna');
+      await files(s, ['f [P4].pdf']);
+      const team = await s.group('team', ['anna']);
+      await s.archiveUser.share({ path: '/f [P4].pdf', type: 'group', with: team });
+      await s.archiveUser.move('f [P4].pdf', 'r.pdf');
+      await s.archiveUser.move('r.pdf', 'r [P3].pdf');
+      await s.judge('anna still sees it as /f [P4].pdf', [3, 4]);
+    },
+  },
+  {
     name: 'trash and restore',
     body: async (s) => {
       await s.users('anna');

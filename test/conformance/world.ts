@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
-import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type ProductAnswer } from './judge.js';
+import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type UserView, type ProductAnswer } from './judge.js';
 
 /** The built CLI, as an administrator runs it. */
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.js');
@@ -105,14 +105,18 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         await product.close();
       }
       const archiveFiles = await archiveFilesOf(nc, archive);
-      for (const login of logins) {
-        const session = users.get(login);
-        if (session === undefined) continue;
+      const views = new Map<string, UserView>();
+      const ownNames = new Map<number, string>(archiveFiles.flatMap((f) => (f.fileId === null ? [] : [[f.fileId, f.name] as const])));
+      for (const [login, session] of users) {
         const view = await viewOf(session);
+        views.set(login, view);
+        for (const f of view.files ?? []) if (f.fileId !== null && f.ownerId === login) ownNames.set(f.fileId, f.name);
+      }
+      for (const [login, view] of views) {
         for (const id of ids) {
           const answer = answers.get(`${login}/${id}`);
           if (answer === undefined) continue;
-          const comparison = compare(scenario, login, id, truthOf(view, archiveFiles, archive, id), answer);
+          const comparison = compare(scenario, login, id, truthOf(view, archiveFiles, archive, id, ownNames), answer);
           run.comparisons.push(comparison);
           if (process.env.DUS_CONFORMANCE_VERBOSE === '1') process.stdout.write(`${describeProblem(comparison)} [truth ${comparison.truth.verdict}]\n`);
         }

@@ -159,7 +159,10 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
   const provisioning = async (what: string, method: string, path: string, form: Record<string, string | readonly string[]>): Promise<void> => {
     const body = new URLSearchParams();
     for (const [k, v] of Object.entries(form)) for (const one of typeof v === 'string' ? [v] : v) body.append(k, one);
-    const answer = await admin.request(method, `/ocs/v2.php/cloud${path}?format=json`, { body, headers: { accept: 'application/json' } });
+    // A fresh session each time: Basic auth then counts as a password confirmation, which a
+    // session older than 30 minutes would need for account changes (403 otherwise).
+    const fresh = new NextcloudUser(url, 'admin', ADMIN_PASSWORD);
+    const answer = await fresh.request(method, `/ocs/v2.php/cloud${path}?format=json`, { body, headers: { accept: 'application/json' } });
     if (answer.status !== 200) throw new Error(`${what}: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
   };
 
