@@ -29,7 +29,7 @@ export interface SearchWorld {
   readonly archive: ArchiveEmulator;
   readonly host: HostFixture;
   /** A fresh configured context (own config directory and cache); closed by `close()`. */
-  context(options?: { cache?: Cache; configure?: boolean }): Promise<WorldContext>;
+  context(options?: { cache?: Cache; configure?: boolean; markerIndex?: boolean; archiveOwner?: string }): Promise<WorldContext>;
   close(): Promise<void>;
 }
 
@@ -74,9 +74,10 @@ export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sq
         env: { DUS_LOG_LEVEL: 'debug' },
         hostLocation: { dbUrl: host.dbUrl, hostUrl: 'https://cloud.example.com' },
         cache: options.cache ?? new MemoryCache(),
+        ...(options.markerIndex === true ? { markerIndex: true } : {}),
       });
       contexts.push(ctx);
-      if (options.configure !== false) await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true, hostLocation: { dbUrl: host.dbUrl, hostUrl: 'https://cloud.example.com' } });
+      if (options.configure !== false) await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true, hostLocation: { dbUrl: host.dbUrl, hostUrl: 'https://cloud.example.com' }, ...(options.archiveOwner === undefined ? {} : { archiveOwner: options.archiveOwner }) });
       return { ctx, dir, logFile };
     },
     async close() {

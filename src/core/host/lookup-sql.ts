@@ -54,8 +54,20 @@ export interface Statement {
 
 /** Every branch names its columns: the first branch names the result's columns, and it varies. */
 const COLUMNS = ['k', 'a', 'b', 'c', 'd', 'e', 'g', 't1', 't2', 't3', 't4'] as const;
-function branch(values: readonly string[], rest: string): string {
-  return `SELECT ${values.map((v, i) => `${v} AS ${COLUMNS[i] ?? 'x'}`).join(', ')} ${rest}`;
+/** Columns `a` to `g` carry numbers in every branch that fills them. */
+const NUMERIC = new Set(['a', 'b', 'c', 'd', 'e', 'g']);
+function branch(values: readonly string[], rest: string, dialect?: Dialect): string {
+  return `SELECT ${values.map((v, i) => `${typedNull(v, COLUMNS[i], dialect)} AS ${COLUMNS[i] ?? 'x'}`).join(', ')} ${rest}`;
+}
+
+/**
+ * PostgreSQL resolves a UNION's column types pair by pair from the left: two branches with a
+ * bare NULL in a column (the `U` and `A` rows of the archive account's own search come first,
+ * it has no share rows) settle on text, and the file branch's bigint after them is refused.
+ * A NULL typed as a number agrees with every branch.
+ */
+function typedNull(value: string, column: string | undefined, dialect: Dialect | undefined): string {
+  return dialect === 'pgsql' && value === 'NULL' && column !== undefined && NUMERIC.has(column) ? 'CAST(NULL AS BIGINT)' : value;
 }
 
 /** A numeric column of a result row: drivers return numbers, bigints or strings. */
@@ -82,11 +94,11 @@ const FILES_PATH_HASH = createHash('md5').update('files').digest('hex');
  * Propagator changes this etag whenever anything under `files/` is added, renamed, moved,
  * deleted or changed, so an unchanged etag means an unchanged tree.
  */
-function rootEtagBranch(prefix: string, storageIds: readonly string[], params: SqlValue[], broken: boolean): string {
+function rootEtagBranch(prefix: string, storageIds: readonly string[], params: SqlValue[], broken: boolean, dialect?: Dialect): string {
   params.push(FILES_PATH_HASH, ...storageIds);
   const p = prefix;
   return (
-    branch(["'E'", 'st.numeric_id', 'ef.fileid', 'NULL', 'NULL', 'NULL', 'NULL', 'ef.etag', 'NULL', 'NULL', 'NULL'], '') +
+    branch(["'E'", 'st.numeric_id', 'ef.fileid', 'NULL', 'NULL', 'NULL', 'NULL', 'ef.etag', 'NULL', 'NULL', 'NULL'], '', dialect) +
     `FROM ${p}storages st LEFT JOIN ${p}filecache ef ON ef.storage = st.numeric_id AND ef.path_hash = ?` +
     ` WHERE ${broken ? 'dus_no_such_function(st.id) = 1 AND ' : ''}st.id IN (${placeholders(storageIds.length)})`
   );
@@ -192,19 +204,19 @@ export function buildLookup(spec: LookupSpec): Statement {
   const selects: string[] = [];
   if (recipient !== null) {
     selects.push(
-      branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'NULL'], 'FROM cand'),
+      branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'NULL'], 'FROM cand', spec.dialect),
     );
     selects.push(
-      branch(["'R'", 'r.fileid', 'r.storage', 'r.permissions', 'NULL', 'NULL', 'NULL', 'r.path', 'r.name', 'rm.mimetype', 'rs.id'], '') +
+      branch(["'R'", 'r.fileid', 'r.storage', 'r.permissions', 'NULL', 'NULL', 'NULL', 'r.path', 'r.name', 'rm.mimetype', 'rs.id'], '', spec.dialect) +
         `FROM ${p}filecache r JOIN ${p}storages rs ON rs.numeric_id = r.storage JOIN ${p}mimetypes rm ON rm.id = r.mimetype` +
         ` WHERE r.fileid IN (SELECT file_source FROM cand)`,
     );
     selects.push(
-      branch(["'C'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configkey', 'configvalue', 'NULL', 'NULL'], `FROM ${p}appconfig`) +
+      branch(["'C'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configkey', 'configvalue', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
         ` WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')`,
     );
     selects.push(
-      branch(["'D'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`) +
+      branch(["'D'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`, spec.dialect) +
         ` WHERE ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))` +
         ` AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)`,
     );
@@ -212,7 +224,7 @@ export function buildLookup(spec: LookupSpec): Statement {
   if (spec.viewer !== undefined) {
     // A disabled account opens nothing (it cannot log in): read with the files, no round trip more.
     selects.push(
-      branch(["'U'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`) +
+      branch(["'U'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`, spec.dialect) +
         ` WHERE userid = ? AND ((appid = 'core' AND configkey IN (${spec.forSearch === true ? "'enabled', 'lang'" : "'enabled'"})) OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`,
     );
     params.push(spec.viewer);
@@ -221,14 +233,14 @@ export function buildLookup(spec: LookupSpec): Statement {
     // The search resolves the archive account once per context; this row tells whether the
     // sync add-on still names the same one (open-host.ts, searchArchiveFiles).
     selects.push(
-      branch(["'A'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`) +
+      branch(["'A'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
         ` WHERE appid = 'docs_sync' AND configkey = 'target_user'`,
     );
   }
   if (recipient !== null && spec.unsupportedSharesOf !== undefined) {
     // Teams (7), Talk rooms (10), Deck (12): membership lives in other apps' tables.
     selects.push(
-      branch(["'X'", 'COUNT(*)', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'], `FROM ${p}share WHERE uid_owner = ? AND share_type IN (7, 10, 12)`),
+      branch(["'X'", 'COUNT(*)', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'], `FROM ${p}share WHERE uid_owner = ? AND share_type IN (7, 10, 12)`, spec.dialect),
     );
     params.push(spec.unsupportedSharesOf);
   }
@@ -241,7 +253,7 @@ export function buildLookup(spec: LookupSpec): Statement {
       // subquery (kept apart by OFFSET 0) walks fs_parent_name_hash folder by folder, testing
       // names in the index alone, and fetches only the matching rows.
       selects.push(
-        branch(columns, '') +
+        branch(columns, '', spec.dialect) +
           `FROM ${dirs} CROSS JOIN LATERAL (SELECT x.parent, x.name FROM ${p}filecache x WHERE x.parent = ${dirs}.fileid AND ${nameFilter(spec, params, 'x.name')} OFFSET 0) m` +
           ` JOIN ${p}filecache f ON f.parent = m.parent AND f.name = m.name ${joins}`,
       );
@@ -256,19 +268,19 @@ export function buildLookup(spec: LookupSpec): Statement {
           ` FROM (SELECT DISTINCT fileid FROM ${dirs}) dd JOIN ${p}filecache f ON f.parent = dd.fileid ${joins} WHERE ${nameFilter(spec, params, 'f.name')}`,
       );
     } else {
-      selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM ${dirs}) AND ${nameFilter(spec, params, 'f.name')}`);
+      selects.push(branch(columns, '', spec.dialect) + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM ${dirs}) AND ${nameFilter(spec, params, 'f.name')}`);
     }
   }
   if (indexed !== undefined) {
     // The rows are read fresh by primary key and judged like scanned ones: a stale index can
     // only leave a file out, never let one through (docs/host-adapter.md, "Marker index").
     if (indexed.fileIds.length > 0) {
-      selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE f.fileid IN (${placeholders(indexed.fileIds.length)})`);
+      selects.push(branch(columns, '', spec.dialect) + `FROM ${p}filecache f ${joins} WHERE f.fileid IN (${placeholders(indexed.fileIds.length)})`);
       params.push(...indexed.fileIds);
     }
-    selects.push(rootEtagBranch(p, indexed.storageIds, params, spec.breakStatement === true));
+    selects.push(rootEtagBranch(p, indexed.storageIds, params, spec.breakStatement === true, spec.dialect));
   }
-  if (selects.length === 0) selects.push(branch(columns, '') + `FROM ${p}filecache f ${joins} WHERE 1 = 0`);
+  if (selects.length === 0) selects.push(branch(columns, '', spec.dialect) + `FROM ${p}filecache f ${joins} WHERE 1 = 0`);
   const withClause = ctes.length > 0 ? `WITH ${ctes.join(', ')} ` : '';
   return { sql: `${withClause}${selects.join(' UNION ALL ')}`, params };
 }
