@@ -8,6 +8,7 @@ import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonTex
 import { redactUsageError } from './commands/shared-options.js';
 import { afterHelp, HELP_CONFIGURATION, helpWidthOf } from './commands/help-layout.js';
 import { HELP_TOPICS } from './commands/environment.js';
+import { commandNamed, helpRequestOf, usageHint } from './commands/help-request.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -97,19 +98,29 @@ function helpTopic(name: string): ((width: number) => string) | undefined {
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   const exit: RunState = { code: EXIT_OK };
   const program = buildProgram(io, exit);
+  const code = await run(argv, io, program, exit);
+  if (code === EXIT_USAGE) io.stderr.write(`${usageHint(argv, program)}\n`);
+  return code;
+}
+
+async function run(argv: readonly string[], io: CommandIO, program: Command, exit: RunState): Promise<number> {
   const json = argvAsksJson(argv);
-  const topic = argv[0] === 'help' && argv.length === 2 ? helpTopic(argv[1] ?? '') : undefined;
-  if (topic !== undefined) {
-    io.stdout.write(topic(helpWidthOf(io.stdout)));
+  // Help is answered before commander parses: it would show the command list for `help environment --no-color` or `--help search`.
+  const asked = helpRequestOf(argv, program);
+  if (asked !== null) {
+    const topic = helpTopic(asked);
+    const command = commandNamed(program, asked);
+    if (topic !== undefined) io.stdout.write(topic(helpWidthOf(io.stdout)));
+    else if (asked === '') program.outputHelp();
+    else if (command !== undefined) command.outputHelp();
+    else {
+      // Commander answers `help <unknown>` with the command list and exit 0, which hides a typo from a script.
+      const said = `no command or help topic '${safeText(redactUsageError(asked))}'`;
+      io.stderr.write(`Error [usage]: ${said}\n`);
+      if (json !== null) io.stdout.write(jsonText(errorJson('usage', said), json));
+      return EXIT_USAGE;
+    }
     return EXIT_OK;
-  }
-  // Commander answers `help <unknown>` with the command list and exit 0, which hides a typo from a script.
-  const asked = argv[0] === 'help' && argv[1] !== undefined && argv[1] !== 'help' && !argv[1].startsWith('-') ? argv[1] : undefined;
-  if (asked !== undefined && helpTopic(asked) === undefined && !program.commands.some((c) => c.name() === asked || c.aliases().includes(asked))) {
-    const said = `no command or help topic '${safeText(redactUsageError(asked))}': the list is in ${program.name()} help`;
-    io.stderr.write(`Error [usage]: ${said}\n`);
-    if (json !== null) io.stdout.write(jsonText(errorJson('usage', said), json));
-    return EXIT_USAGE;
   }
   try {
     await program.parseAsync([...argv], { from: 'user' });

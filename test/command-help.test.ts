@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { main } from '../src/cli.js';
@@ -128,7 +129,7 @@ describe('usage errors', () => {
     const io = captureIO({ env: {} });
     expect(await main(['help', 'serach'], io)).toBe(2);
     expect(io.out()).toBe('');
-    expect(io.err()).toMatch(/^Error \[usage\]: no command or help topic 'serach'.*help\n$/s);
+    expect(io.err()).toBe("Error [usage]: no command or help topic 'serach'\nRun 'docs-unified-search help' for usage.\n");
     const json = captureIO({ env: {} });
     expect(await main(['help', 'serach', '--json'], json)).toBe(2);
     expect(JSON.parse(json.out())).toEqual({ error: { code: 'usage', message: expect.stringContaining("'serach'") } });
@@ -138,5 +139,78 @@ describe('usage errors', () => {
       expect(io2.err()).toContain(`'${inherited}'`);
     }
     for (const known of ['search', 'docs_unified_search:search', 'environment']) expect((await help(['help', known])).length).toBeGreaterThan(100);
+    const flagged = captureIO({ env: {} });
+    expect(await main(['serach', '--help'], flagged)).toBe(2);
+    expect(flagged.out()).toBe('');
+    expect(flagged.err()).toContain("no command or help topic 'serach'");
+  });
+
+  // Each wrong call: where commander finds it, where the command finds it, and before any command.
+  const wrongCalls: [string, readonly string[], string][] = [
+    ['a missing argument', ['search', 'alice'], "missing required argument 'term'"],
+    ['a value out of range', ['search', 'alice', 'invoice', '--limit', '99'], '--limit must be a whole number from 1 to 50'],
+    ['an unknown option', ['why', 'anna', '412', '--bogus'], "unknown option '--bogus'"],
+    ['a document id that is not one', ['why', 'anna', 'abc'], 'Give the document id as a whole number'],
+    ['another shell', ['completion', 'fish'], 'Name the shell'],
+    ['a missing argument of an occ-style name', ['docs_unified_search:search'], "missing required argument 'user'"],
+    ['a missing argument after global options', ['--no-color', '--config-dir', '/nonexistent/dus', 'config:app:get'], "missing required argument 'app'"],
+  ];
+
+  test.each(wrongCalls)('%s ends with the line naming the help of the command it was meant for', async (_name, args, said) => {
+    const io = captureIO({ env: {} });
+    expect(await main(args, io)).toBe(2);
+    const first = args.find((arg) => COMMANDS.some((command) => command.name === arg || command.aliases.includes(arg))) ?? '';
+    const spec = COMMANDS.find((command) => command.name === first || command.aliases.includes(first));
+    const shown = spec === undefined ? '' : shownName(spec.name, spec.aliases);
+    const lines = io.err().split('\n');
+    expect(lines[0]).toMatch(/^Error \[usage\]: /);
+    expect(lines[0]).toContain(said);
+    expect(lines.slice(1)).toEqual([`Run 'docs-unified-search help ${shown}' for usage.`, '']);
+    expect(io.out()).toBe('');
+    expect((await help(['help', shown])).length).toBeGreaterThan(100);
+  });
+
+  test('a wrong call before any command points to the command list; --json keeps one JSON value without the hint', async () => {
+    for (const args of [['serach'], ['--bogus'], ['--config-dir']]) {
+      const io = captureIO({ env: {} });
+      expect(await main(args, io)).toBe(2);
+      expect(io.err()).toMatch(/^Error \[usage\]: .+\nRun 'docs-unified-search help' for usage\.\n$/s);
+    }
+    const io = captureIO({ env: {} });
+    expect(await main(['search', 'alice', '--json'], io)).toBe(2);
+    expect(JSON.parse(io.out())).toEqual({ error: { code: 'usage', message: "missing required argument 'term'" } });
+    expect(io.err()).toBe("Error [usage]: missing required argument 'term'\nRun 'docs-unified-search help search' for usage.\n");
+  });
+
+  test('a failure that is no wrong call (exit 1) has no usage hint', async () => {
+    const io = captureIO({ env: { DUS_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'dus-hint-')) } });
+    expect(await main(['test'], io)).toBe(1);
+    expect(io.err()).not.toContain('for usage');
+  });
+});
+
+describe('help asked in every spelling', () => {
+  const globals: readonly (readonly string[])[] = [[], ['--no-color'], ['--config-dir', '/nonexistent/dus'], ['--config-dir=/nonexistent/dus'], ['--host-db', 'sqlite:///nonexistent.db'], ['--output', 'json'], ['--json']];
+  const forms = (topic: string): (readonly string[])[] => [['help', topic], [topic, '--help'], [topic, '-h'], ['--help', topic], ['help', topic, '--help']];
+
+  test.each(['environment', 'search', 'docs_unified_search:why', 'config:app:get'])('help %s with every global option before, between or after it', async (topic) => {
+    const expected = await help(['help', topic]);
+    expect(expected).not.toBe(await help(['help']));
+    for (const form of forms(topic)) {
+      for (const global of globals) {
+        for (const args of [[...global, ...form], [...form, ...global], [form[0] ?? '', ...global, ...form.slice(1)]]) {
+          expect([args.join(' '), await help(args)]).toEqual([args.join(' '), expected]);
+        }
+      }
+    }
+  });
+
+  test('the command list in every spelling, and `--` ends the words help reads', async () => {
+    const list = await help(['--help']);
+    for (const args of [['help'], ['-h'], ['help', 'help'], ['--no-color', 'help'], ['help', '--no-color'], ['--config-dir', 'search', '--help']]) expect([args.join(' '), await help(args)]).toEqual([args.join(' '), list]);
+    const io = captureIO({ env: {} });
+    expect(await main(['why', 'anna', '--', '--help'], io)).toBe(2);
+    expect(io.out()).toBe('');
+    expect(io.err()).toContain('Give the document id as a whole number');
   });
 });
