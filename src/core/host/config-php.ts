@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DusError, messageOf } from '../errors.js';
+import { readVarExportConfig } from './config-var-export.js';
 
 export type PhpValue = string | number | boolean | null | PhpValue[] | { [key: string]: PhpValue };
 export type PhpConfig = Record<string, PhpValue>;
@@ -15,7 +16,8 @@ type Node = { readonly kind: string; readonly [key: string]: unknown };
  * Each file is parsed without executing anything; only a file holding something that is not a
  * static value (an overlay calling `getenv()`, say) is evaluated by PHP itself, when `php` is
  * installed (probed once per process), and refused otherwise. A host whose config is plain
- * values, as the installer writes it, never starts `php` (96 ms on opening before).
+ * values, as the installer writes it, never starts `php` (96 ms on opening before), nor loads
+ * the PHP parser: config-var-export.ts reads that layout (bench/host-open.ts).
  * `usePhp`: true evaluates every file with PHP, false never.
  */
 export async function readNextcloudConfig(nextcloudDir: string, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<PhpConfig> {
@@ -102,9 +104,14 @@ function phpEngine(): PhpEngine {
   return engine;
 }
 
-/** Parses one config file without executing it. */
+/** Parses one config file without executing it: the host's own layout at once, anything else with the PHP parser. */
 export function parseConfigFile(file: string): PhpConfig {
   const source = readFileSync(file, 'utf8');
+  return readVarExportConfig(source) ?? parseWithEngine(source, file);
+}
+
+/** The general parser alone (tests compare the two readers). */
+export function parseWithEngine(source: string, file: string): PhpConfig {
   let program: Node;
   try {
     program = asNode(phpEngine().parseCode(source, file)) ?? { kind: 'program', children: [] };
