@@ -3,6 +3,7 @@
  * them), explicit URLs, and the coded, stack-free refusals when something is wrong.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +102,30 @@ describe('config.php parsing without php', () => {
     expect(e.message).toMatch(/install php|--host-db/);
   });
 
+  test('without php on PATH, an overlay only PHP can read is refused as without php, and php is tried once', () => {
+    const dir = nextcloudDir({
+      'config.php': "<?php\n$CONFIG = array ( 'dbtype' => 'sqlite3' );\n",
+      'a.config.php': "<?php\n$CONFIG = array ( 'dbhost' => getenv('DB_HOST') );\n",
+      'b.config.php': "<?php\n$CONFIG = array ( 'dbuser' => getenv('DB_USER') );\n",
+    });
+    const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'config-php.js');
+    const script = [
+      `const { readNextcloudConfig, phpStartCount } = await import(${JSON.stringify(module)});`,
+      `const out = {};`,
+      `for (let i = 0; i < 2; i += 1) { try { await readNextcloudConfig(${JSON.stringify(dir)}); } catch (e) { out.code = e.code; out.message = e.message; } }`,
+      `out.starts = phpStartCount();`,
+      `console.log(JSON.stringify(out));`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: scratch } });
+    expect(run.stderr).toBe('');
+    const out = JSON.parse(run.stdout) as { code: string; message: string; starts: number };
+    expect(out.code).toBe('host_config');
+    expect(out.message).toContain("key 'dbhost'");
+    expect(out.message).toMatch(/install php/);
+    // Tried at the first such file; known missing for the rest of the process.
+    expect(out.starts).toBe(1);
+  });
+
   test('other statements in an overlay are refused', () => {
     const dir = nextcloudDir({ 'config.php': "<?php\nif (true) { $CONFIG = []; }\n" });
     expect(() => parseConfigFile(join(dir, 'config', 'config.php'))).toThrow(/statement other than an assignment/);
@@ -155,8 +180,19 @@ describe('config.php evaluated by php', () => {
     before = phpStartCount();
     const config = await readNextcloudConfig(withEnv);
     expect(config).toMatchObject({ dbtype: 'sqlite3', dbname: 'fallback', dbuser: 'u' });
-    // The one overlay evaluated (the availability probe ran before, in this file's first line).
+    // The one overlay evaluated: the evaluation is its own probe.
     expect(phpStartCount() - before).toBe(1);
+  });
+
+  (php ? test : test.skip)('in a fresh process, an overlay only PHP can read starts php once: no probe before the evaluation', () => {
+    const dir = nextcloudDir({
+      'config.php': "<?php\n$CONFIG = array ( 'dbtype' => 'sqlite3', 'dbname' => 'a' );\n",
+      'env.config.php': "<?php\n$CONFIG = array ( 'dbname' => getenv('DUS_TEST_DBNAME') ?: 'fallback' );\n",
+    });
+    const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'config-php.js');
+    const script = `const { readNextcloudConfig, phpStartCount } = await import(${JSON.stringify(module)}); const c = await readNextcloudConfig(${JSON.stringify(dir)}); console.log(JSON.stringify({ dbname: c.dbname, starts: phpStartCount() }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(JSON.parse(run.stdout)).toEqual({ dbname: 'fallback', starts: 1 });
   });
 });
 

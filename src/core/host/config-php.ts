@@ -15,7 +15,7 @@ type Node = { readonly kind: string; readonly [key: string]: unknown };
  * order, each shallowly merged over the previous (reference §6, the host's `readData`).
  * Each file is parsed without executing anything; only a file holding something that is not a
  * static value (an overlay calling `getenv()`, say) is evaluated by PHP itself, when `php` is
- * installed (probed once per process), and refused otherwise. A host whose config is plain
+ * installed (its first evaluation tells; one start of php per such file), and refused otherwise. A host whose config is plain
  * values, as the installer writes it, never starts `php` (96 ms on opening before), nor loads
  * the PHP parser: config-var-export.ts reads that layout (bench/host-open.ts).
  * `usePhp`: true evaluates every file with PHP, false never.
@@ -41,10 +41,19 @@ async function readConfigFile(file: string, usePhp: boolean | undefined): Promis
   try {
     return parseConfigFile(file);
   } catch (refusal) {
-    if (usePhp === false || !(await phpAvailable())) throw refusal;
-    return evaluateWithPhp(file);
+    if (usePhp === false || phpMissing) throw refusal;
+    // The evaluation is its own probe: one start of php, not a probe and then a run.
+    try {
+      return await evaluateWithPhp(file);
+    } catch (error) {
+      if (phpMissing) throw refusal;
+      throw error;
+    }
   }
 }
+
+/** Set when starting `php` failed with ENOENT: not installed, not tried again in this process. */
+let phpMissing = false;
 
 let phpStarts = 0;
 /** How many times `php` was started in this process (probe and evaluations): tests hold the rule above. */
@@ -75,6 +84,7 @@ function evaluateWithPhp(file: string): Promise<PhpConfig> {
   return new Promise((resolve, reject) => {
     execFile('php', ['-r', code, '--', file], { timeout: 10000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {
       if (error !== null) {
+        if (error.code === 'ENOENT') phpMissing = true;
         reject(new DusError('host_config', `${file} could not be evaluated by php (${error.message.split('\n')[0] ?? ''}); fix the file so that \`php -l\` accepts it.`));
         return;
       }
