@@ -1,7 +1,8 @@
 /**
- * An opt-in, per-process index of where the archive account's marked files are: for every
- * folder under `files/` of its home storage(s), the folder's etag and the (document id, file id)
- * pairs of its direct children whose names carry markers; plus document id → file ids.
+ * An index of where the archive account's marked files are: for every folder under `files/` of
+ * its home storage(s), the folder's etag, and the (document id, file id) pairs of its direct
+ * children whose names carry markers, kept sorted by document id (marker-table.ts). `serve`
+ * keeps one in memory; one-shot commands keep one in a file (marker-index-file.ts).
  *
  * It only says which rows to read. The lookup re-reads those rows by primary key and
  * visibility.ts judges them as it judges scanned rows, so a stale index can leave a file out
@@ -15,27 +16,36 @@
  */
 import { LIKE_ESCAPE, escapeLike, markersIn } from './marker.js';
 import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from './lookup-sql.js';
+import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
 import type { MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
+/** A read handed over in batches as the rows arrive (SqlClient.each). */
+export type IndexStream = (sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void) => Promise<void>;
 
 /** Folders per `parent IN (…)` statement: far below every dialect's parameter limit. */
 const CHILDREN_CHUNK = 500;
-
-interface Folder {
-  readonly etag: string | null;
-  /** Flat (document id, file id) pairs of its marked children: one small array, not an object per file. */
-  readonly pairs: readonly number[];
-}
-
-const NO_PAIRS: readonly number[] = [];
 
 export interface MarkerIndexSnapshot {
   /** File ids the index lists for the asked documents, each once. */
   readonly fileIds: number[];
   /** The `files` folders' etags the index was read at. */
   readonly roots: readonly RootEtag[];
+}
+
+/** Where an index comes from before its first build, and where it goes after a change (the file). */
+export interface MarkerIndexStore {
+  /** A saved index, or null when there is none fit to use (then the index is built). */
+  load(): { readonly roots: readonly RootEtag[]; readonly table: MarkerTable } | null;
+  /** Called after every build or refresh. */
+  changed(): void;
+}
+
+export interface MarkerIndexOptions {
+  /** Streams the big reads (default: `query`, all rows at once). */
+  readonly stream?: IndexStream;
+  readonly store?: MarkerIndexStore;
 }
 
 /** True when both name the same storages with the same `files` folder and etag. */
@@ -47,31 +57,44 @@ export class MarkerIndex {
   /** Stored ids of the indexed home storages (`homeStorageIds`). */
   readonly storageIds: readonly string[];
   readonly #query: IndexQuery;
+  readonly #stream: IndexStream;
+  readonly #store: MarkerIndexStore | undefined;
   readonly #prefix: string;
-  /** null until the first build. */
+  /** null until the first build (or load). */
   #roots: readonly RootEtag[] | null = null;
-  #folders = new Map<number, Folder>();
-  /** One file id as a number, several as an array (a multiset: one entry per listing folder). */
-  readonly #byDocument = new Map<number, number | number[]>();
+  #table: MarkerTable = EMPTY_TABLE;
   #inFlight: Promise<void> | null = null;
+  #loadTried = false;
 
-  constructor(query: IndexQuery, prefix: string, storageIds: readonly string[]) {
+  constructor(query: IndexQuery, prefix: string, storageIds: readonly string[], options: MarkerIndexOptions = {}) {
     this.#query = query;
+    this.#stream = options.stream ?? (async (sql, params, onRows) => onRows(await query(sql, params)));
+    this.#store = options.store;
     this.#prefix = prefix;
     this.storageIds = storageIds;
   }
 
-  /** Builds the index on first use; later calls return at once. */
+  /** Loads the saved index or builds it on first use; later calls return at once. */
   async ready(): Promise<void> {
+    if (this.#roots === null && !this.#loadTried) {
+      this.#loadTried = true;
+      const saved = this.#store?.load() ?? null;
+      if (saved !== null) {
+        this.#table = saved.table;
+        this.#roots = saved.roots;
+      }
+    }
     while (this.#roots === null) await this.refresh();
   }
 
   snapshot(documentIds: readonly number[]): MarkerIndexSnapshot {
     const fileIds = new Set<number>();
-    for (const id of documentIds) {
-      const files = this.#byDocument.get(id);
-      if (typeof files === 'number') fileIds.add(files);
-      else if (files !== undefined) for (const f of files) fileIds.add(f);
+    try {
+      this.#table.fileIdsFor(documentIds, fileIds);
+    } catch {
+      // The file could not be read: nothing listed, and etags no lookup will match, so the
+      // lookup refreshes (which starts over when the file cannot be read either).
+      return { fileIds: [], roots: [{ storage: -1, filesId: null, etag: null }] };
     }
     return { fileIds: [...fileIds], roots: this.#roots ?? [] };
   }
@@ -95,9 +118,20 @@ export class MarkerIndex {
   }
 
   size(): MarkerIndexSize {
-    let markers = 0;
-    for (const v of this.#byDocument.values()) markers += typeof v === 'number' ? 1 : v.length;
-    return { markers, documents: this.#byDocument.size, folders: this.#folders.size };
+    return { markers: this.#table.count, documents: this.#table.documents, folders: this.#table.folderCount };
+  }
+
+  /** The current etags and arrays (the file saves them). */
+  contents(): { readonly roots: readonly RootEtag[]; readonly arrays: IndexArrays } | null {
+    return this.#roots === null ? null : { roots: this.#roots, arrays: this.#table.arrays() };
+  }
+
+  /** The document ids the index lists, sorted, each once (check's coverage). */
+  documentIds(): number[] {
+    const { pairs } = this.#table.arrays();
+    const ids: number[] = [];
+    for (let i = 0; i < pairs.length; i += 2) if (i === 0 || pairs[i] !== pairs[i - 2]) ids.push(pairs[i] ?? 0);
+    return ids;
   }
 
   async #refresh(): Promise<void> {
@@ -106,7 +140,14 @@ export class MarkerIndex {
     // change before it is in what the statements below read.
     const rootStatement = buildRootEtags(p, this.storageIds);
     const roots = rootEtagsOf(await this.#query(rootStatement.sql, rootStatement.params));
-    const next = new Map<number, Folder>();
+    let old: IndexArrays;
+    try {
+      old = this.#table.arrays();
+    } catch {
+      // A saved index that cannot be read in full: built again from nothing.
+      old = EMPTY_TABLE.arrays();
+    }
+    const next = new Map<number, string | null>();
     const changed: number[] = [];
     for (const root of roots) {
       if (root.filesId === null) continue;
@@ -143,69 +184,33 @@ export class MarkerIndex {
       };
       for (const [id, etag] of etagOf) {
         if (!under(id)) continue;
-        const old = this.#folders.get(id);
-        if (old !== undefined && old.etag === etag) {
-          next.set(id, old);
-        } else {
-          next.set(id, { etag, pairs: NO_PAIRS });
-          changed.push(id);
-        }
+        next.set(id, etag);
+        if (!old.folders.has(id) || old.folders.get(id) !== etag) changed.push(id);
       }
     }
-    const pairsOf = new Map<number, number[]>();
+    const added = new PairCollector();
     const pattern = `%${escapeLike('[P')}%`;
     for (let i = 0; i < changed.length; i += CHILDREN_CHUNK) {
       const chunk = changed.slice(i, i + CHILDREN_CHUNK);
-      const rows = await this.#query(`SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`, [
-        ...chunk,
-        pattern,
-      ]);
-      for (const row of rows) {
-        const fileId = rowNumber(row.a);
-        // Folders are never documents (visibility.ts); skip the ones this refresh knows.
-        if (next.has(fileId)) continue;
-        const ids = markersIn(rowText(row.t1) ?? '');
-        if (ids.length === 0) continue;
-        const parent = rowNumber(row.b);
-        const list = pairsOf.get(parent) ?? [];
-        for (const documentId of ids) list.push(documentId, fileId);
-        pairsOf.set(parent, list);
-      }
+      await this.#stream(
+        `SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`,
+        [...chunk, pattern],
+        (rows) => {
+          for (const row of rows) {
+            const fileId = rowNumber(row.a);
+            // Folders are never documents (visibility.ts); skip the ones this refresh knows.
+            if (next.has(fileId)) continue;
+            const parent = rowNumber(row.b);
+            for (const documentId of markersIn(rowText(row.t1) ?? '')) added.add(documentId, fileId, parent);
+          }
+        },
+      );
     }
-    // Everything read: apply in one synchronous step, so no lookup sees half a refresh.
-    for (const [id, old] of this.#folders) if (next.get(id) !== old) this.#apply(old.pairs, -1);
-    for (const id of changed) {
-      const pairs = pairsOf.get(id);
-      if (pairs === undefined) continue;
-      const folder = next.get(id);
-      next.set(id, { etag: folder?.etag ?? null, pairs });
-      this.#apply(pairs, 1);
-    }
-    this.#folders = next;
+    const changedSet = new Set(changed);
+    const merged = mergeKept(old, (parent) => next.has(parent) && !changedSet.has(parent), added.sorted());
+    // Everything read: swapped in one synchronous step, so no lookup sees half a refresh.
+    this.#table = new MemoryTable({ ...merged, folders: next });
     this.#roots = roots;
-  }
-
-  #apply(pairs: readonly number[], sign: 1 | -1): void {
-    for (let i = 0; i + 1 < pairs.length; i += 2) {
-      const documentId = pairs[i] ?? 0;
-      const fileId = pairs[i + 1] ?? 0;
-      const current = this.#byDocument.get(documentId);
-      if (sign === 1) {
-        if (current === undefined) this.#byDocument.set(documentId, fileId);
-        else if (typeof current === 'number') this.#byDocument.set(documentId, [current, fileId]);
-        else current.push(fileId);
-        continue;
-      }
-      if (current === undefined) continue;
-      if (typeof current === 'number') {
-        if (current === fileId) this.#byDocument.delete(documentId);
-        continue;
-      }
-      const at = current.indexOf(fileId);
-      if (at >= 0) current.splice(at, 1);
-      const only = current[0];
-      if (current.length === 1 && only !== undefined) this.#byDocument.set(documentId, only);
-      else if (current.length === 0) this.#byDocument.delete(documentId);
-    }
+    this.#store?.changed();
   }
 }

@@ -9,6 +9,7 @@ import { locateHost, type LocatedHost } from './locate.js';
 import { buildLookup, buildMarkedFiles, buildTrashedFiles, rootEtagsOf, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
 import { cleanIds, markersIn } from './marker.js';
 import { MarkerIndex, sameRoots } from './marker-index.js';
+import { MarkerIndexFile, markerIndexIdentity } from './marker-index-file.js';
 import { otherAccountLookup, presentBackendTables, type BackendTable } from './account-backends.js';
 import { checkSchema } from './schema-check.js';
 import { buildShareObstacles, nearestObstacles } from './share-obstacles.js';
@@ -32,6 +33,11 @@ export interface OpenHostOptions {
    * long-running process (`serve`); a one-shot command would spend more building it than one scan.
    */
   readonly markerIndex?: boolean;
+  /**
+   * One-shot commands: keep the marker index in this file between runs (marker-index-file.ts),
+   * checked against the host's etags like `serve`'s. Ignored when `markerIndex` is on.
+   */
+  readonly markerIndexFile?: string;
   /** Bench and test seam: sees every statement the adapter sends, before it is sent (plans are read with EXPLAIN). */
   readonly onStatement?: (statement: string, params: readonly SqlValue[]) => void;
   /** How long a locked SQLite file is waited for (default `SQLITE_BUSY_WAIT_MS`, 3 s); tests shorten it. */
@@ -73,8 +79,10 @@ class DatabaseHost implements HostAdapter {
   readonly #located: LocatedHost;
   readonly #nestedGroups: boolean;
   readonly #options: OpenHostOptions;
-  /** Marker index per archive account (one in practice), when `markerIndex` is on. */
+  /** Marker index per archive account (one in practice), when `markerIndex` or `markerIndexFile` is on. */
   readonly #indexes = new Map<string, MarkerIndex>();
+  /** The files of the indexes kept in one (`markerIndexFile`). */
+  readonly #indexFiles = new Map<MarkerIndex, MarkerIndexFile>();
 
   readonly #otherBackends: readonly BackendTable[];
 
@@ -100,6 +108,15 @@ class DatabaseHost implements HostAdapter {
     this.#options.onStatement?.(statement, params);
     try {
       return await this.sql.query(statement, params);
+    } catch (error) {
+      throw this.#mapError(error);
+    }
+  }
+
+  async #each(statement: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+    this.#options.onStatement?.(statement, params);
+    try {
+      await this.sql.each(statement, params, onRows);
     } catch (error) {
       throw this.#mapError(error);
     }
@@ -255,15 +272,40 @@ class DatabaseHost implements HostAdapter {
     return index.size();
   }
 
+  /** Whether questions 1 and 2 go through a marker index: in memory (`serve`) or in the file (one-shot commands). */
+  get #indexing(): boolean {
+    return this.#options.markerIndex === true || this.#options.markerIndexFile !== undefined;
+  }
+
   #indexFor(archive: string): MarkerIndex {
     let index = this.#indexes.get(archive);
     if (index === undefined) {
       const oldest = this.#indexes.keys().next();
-      if (this.#indexes.size >= INDEXED_ACCOUNTS && oldest.done !== true) this.#indexes.delete(oldest.value);
-      index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, homeStorageIds(archive, this.#located.dataDirectory));
+      if (this.#indexes.size >= INDEXED_ACCOUNTS && oldest.done !== true) {
+        const dropped = this.#indexes.get(oldest.value);
+        this.#indexes.delete(oldest.value);
+        if (dropped !== undefined) this.#closeIndexFile(dropped);
+      }
+      const storageIds = homeStorageIds(archive, this.#located.dataDirectory);
+      const path = this.#options.markerIndex === true ? undefined : this.#options.markerIndexFile;
+      const file = path === undefined ? undefined : new MarkerIndexFile(path, markerIndexIdentity(this.#located.params, archive, storageIds), this.#options.logger);
+      index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, storageIds, {
+        stream: (statement, params, onRows) => this.#each(statement, params, onRows),
+        ...(file === undefined ? {} : { store: file }),
+      });
+      if (file !== undefined) this.#indexFiles.set(index, file);
       this.#indexes.set(archive, index);
     }
     return index;
+  }
+
+  /** Saves a changed index file (never failing: a file that cannot be written is left) and lets it go. */
+  #closeIndexFile(index: MarkerIndex): void {
+    const file = this.#indexFiles.get(index);
+    if (file === undefined) return;
+    this.#indexFiles.delete(index);
+    file.save(index.contents());
+    file.close();
   }
 
   async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean, probe?: SearchProbe): Promise<Candidate[]> {
@@ -275,7 +317,7 @@ class DatabaseHost implements HostAdapter {
     // Questions 1 and 2 only ever admit files of the archive account's home storages (own
     // files, or files under a mount whose owner and node are the archive account's), which is
     // what the index covers.
-    const index = fast && this.#options.markerIndex === true && question !== 'foreign' ? this.#indexFor(archive) : null;
+    const index = fast && this.#indexing && question !== 'foreign' ? this.#indexFor(archive) : null;
     if (index !== null) await index.ready();
     let rows: ReturnType<typeof splitRows>;
     for (let attempt = 1; ; attempt += 1) {
@@ -376,6 +418,7 @@ class DatabaseHost implements HostAdapter {
   }
 
   async close(): Promise<void> {
+    for (const index of [...this.#indexFiles.keys()]) this.#closeIndexFile(index);
     await this.sql.close();
   }
 }

@@ -5,6 +5,9 @@ import type { ConnectionParams } from './connection-params.js';
 import { toNumberedPlaceholders } from './placeholders.js';
 import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
 
+/** Rows per batch handed over by `each`: big enough to amortise a round trip, small next to the result. */
+export const STREAM_BATCH = 5_000;
+
 /** Distinct statement texts kept compiled per SQLite connection (batch sizes 1…25 times the questions, plus accounts). */
 const PREPARED_STATEMENTS = 128;
 
@@ -49,7 +52,12 @@ abstract class CountingClient implements SqlClient {
     this.#count += 1;
     return (await this.run(sql, params)) as T[];
   }
+  async each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+    this.#count += 1;
+    await this.stream(sql, params, onRows);
+  }
   protected abstract run(sql: string, params: readonly SqlValue[]): Promise<SqlRow[]>;
+  protected abstract stream(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void>;
   abstract close(): Promise<void>;
 }
 
@@ -133,6 +141,22 @@ async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
       return whileBusy(params, busyWaitMs, () => prepared(sql).all(...values) as SqlRow[]);
     }
+    protected async stream(sql: string, values: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+      // A statement of its own: a kept one could be reset by a query run while this one pauses.
+      // Only the first step can meet a lock (a reader keeps its snapshot or lock until the end).
+      const started = await whileBusy(params, busyWaitMs, () => {
+        const rows = opened.prepare(sql).iterate(...values);
+        return { rows, first: rows.next() };
+      });
+      let step = started.first;
+      while (step.done !== true) {
+        const batch: SqlRow[] = [];
+        for (; step.done !== true && batch.length < STREAM_BATCH; step = started.rows.next()) batch.push(step.value);
+        onRows(batch);
+        // serve keeps answering while a big index is read: node:sqlite blocks while it steps.
+        if (step.done !== true) await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
     async close(): Promise<void> {
       if (opened.isOpen) opened.close();
     }
@@ -172,6 +196,17 @@ class Reconnecting<C> {
       if (!this.#dead && !isConnectionLoss(error)) throw error;
       this.#dead = true;
       return work(await this.#connection());
+    }
+  }
+
+  /** Work that must not run twice (a stream whose rows were partly handed over): a lost connection fails it. */
+  async runOnce<T>(work: (connection: C) => Promise<T>): Promise<T> {
+    const connection = await this.#connection();
+    try {
+      return await work(connection);
+    } catch (error) {
+      if (this.#dead || isConnectionLoss(error)) this.#dead = true;
+      throw error;
     }
   }
 
@@ -250,11 +285,35 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       return connections.run(async (client) => (await client.query(text, args)).rows as SqlRow[]);
     }
+    protected async stream(sql: string, values: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+      const text = toNumberedPlaceholders(sql);
+      const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
+      // A cursor in a transaction of its own (read-only, as the session is): plain SQL, no driver add-on.
+      await connections.runOnce(async (client) => {
+        await client.query('BEGIN');
+        try {
+          await client.query(`DECLARE dus_rows NO SCROLL CURSOR FOR ${text}`, args);
+          for (;;) {
+            const batch = (await client.query(`FETCH ${STREAM_BATCH} FROM dus_rows`)).rows as SqlRow[];
+            if (batch.length > 0) onRows(batch);
+            if (batch.length < STREAM_BATCH) break;
+          }
+        } finally {
+          // Ends the cursor too; a failed statement has aborted the transaction, which this clears.
+          await client.query('ROLLBACK').catch(() => undefined);
+        }
+      });
+    }
     async close(): Promise<void> {
       await connections.close();
     }
   }
   return new PgClient(params.prefix);
+}
+
+/** What `each` needs of mysql2's callback connection. */
+interface StreamingConnection {
+  query(sql: string, values: SqlValue[]): { stream(options: { highWaterMark: number }): AsyncIterable<unknown> };
 }
 
 async function openMysql(params: ConnectionParams): Promise<SqlClient> {
@@ -299,6 +358,25 @@ async function openMysql(params: ConnectionParams): Promise<SqlClient> {
       return connections.run(async (connection) => {
         const [rows] = await connection.query(sql, values as SqlValue[]);
         return Array.isArray(rows) ? (rows as SqlRow[]) : [];
+      });
+    }
+    protected async stream(sql: string, values: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+      await connections.runOnce(async (connection) => {
+        // The promise wrapper keeps the callback connection, whose queries stream with backpressure.
+        const core = (connection as unknown as { connection?: StreamingConnection }).connection;
+        if (core === undefined) {
+          onRows((await connection.query(sql, values as SqlValue[]))[0] as SqlRow[]);
+          return;
+        }
+        let batch: SqlRow[] = [];
+        for await (const row of core.query(sql, values as SqlValue[]).stream({ highWaterMark: STREAM_BATCH })) {
+          batch.push(row as SqlRow);
+          if (batch.length >= STREAM_BATCH) {
+            onRows(batch);
+            batch = [];
+          }
+        }
+        if (batch.length > 0) onRows(batch);
       });
     }
     async close(): Promise<void> {

@@ -15,6 +15,14 @@ export interface SqlClient {
   /** Table prefix, `oc_` by default. */
   readonly prefix: string;
   query<T extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /**
+   * The same read for results too large to hold at once (the marker index's build): rows are
+   * handed to `onRows` in batches as the database sends them (SQLite steps a statement,
+   * PostgreSQL fetches from a cursor, MariaDB streams the result), so memory holds one batch.
+   * Counts as one statement. A lost connection fails the read instead of running it again: the
+   * caller has already seen part of the rows.
+   */
+  each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void>;
   /** Round trips made so far (tests count queries per batch with it). */
   readonly queryCount: number;
   close(): Promise<void>;

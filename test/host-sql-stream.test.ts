@@ -1,0 +1,51 @@
+/**
+ * SqlClient.each, the streamed read the marker index is built with: the same rows as `query`,
+ * handed over in batches of at most STREAM_BATCH, counted as one statement; a statement that
+ * fails leaves the connection usable (PostgreSQL's cursor transaction is ended).
+ */
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { openSqlClient, STREAM_BATCH } from '../src/core/host/sql-client.js';
+import { paramsFromUrl } from '../src/core/host/locate.js';
+import type { SqlClient, SqlRow } from '../src/core/host/types.js';
+import { reachableDialects } from './support/host-fixtures/dialects.js';
+import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+
+const dialects = await reachableDialects('sql stream');
+const opened: { fixture: HostFixture; sql: SqlClient }[] = [];
+afterAll(async () => {
+  for (const { fixture, sql } of opened) {
+    await sql.close();
+    await fixture.drop();
+  }
+});
+
+const ROWS = 2 * STREAM_BATCH + 7;
+
+describe.each(dialects)('%s', (dialect) => {
+  test('rows in batches as they arrive, the same as one read, one statement; a failed read leaves the connection usable', async () => {
+    const fixture = await createHostFixture(dialect);
+    const sql = await openSqlClient(paramsFromUrl(fixture.dbUrl, fixture.prefix));
+    opened.push({ fixture, sql });
+    // Digits cross-joined (MariaDB stops recursive CTEs at 1000 levels).
+    const digits = `(${Array.from({ length: 10 }, (_, d) => `SELECT ${d} AS d`).join(' UNION ALL ')})`;
+    const series = `(SELECT d0.d + 10 * d1.d + 100 * d2.d + 1000 * d3.d + 10000 * d4.d + 1 AS i FROM ${digits} d0, ${digits} d1, ${digits} d2, ${digits} d3, ${digits} d4) c`;
+    const statement = `SELECT i AS a, ? AS t1 FROM ${series} WHERE i <= ? AND i > ? ORDER BY i`;
+    const params = ['x', ROWS, 0];
+    const whole = await sql.query(statement, params);
+    expect(whole).toHaveLength(ROWS);
+    const batches: (readonly SqlRow[])[] = [];
+    const before = sql.queryCount;
+    await sql.each(statement, params, (rows) => batches.push(rows));
+    expect(sql.queryCount - before).toBe(1);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(STREAM_BATCH);
+    expect(batches.flat().map((r) => [Number(r.a), String(r.t1)])).toEqual(whole.map((r) => [Number(r.a), String(r.t1)]));
+
+    await expect(sql.each('SELECT no_such_column FROM no_such_table', [], () => undefined)).rejects.toThrow();
+    // Nothing left behind: the next reads, streamed or not, answer.
+    const again: SqlRow[] = [];
+    await sql.each(statement, ['y', 3, 1], (rows) => again.push(...rows));
+    expect(again.map((r) => Number(r.a))).toEqual([2, 3]);
+    expect(await sql.query('SELECT 1 AS a')).toHaveLength(1);
+  });
+});
