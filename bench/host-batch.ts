@@ -8,24 +8,15 @@
  *   npm run build:tools && node dist-tools/bench/host-batch.js [sqlite|pgsql|mysql ...]
  */
 import { cpus, loadavg } from 'node:os';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
+import { heapUsed } from './support/heap.js';
 import { addPropagatedFile, bigHostFixture, folderDocumentIds, loadBigHost, spreadDocumentIds } from './support/big-host.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = 20;
 const REFRESHES = 5;
-
-/** A full collection before each heap reading, so the difference is what stays reachable. */
-setFlagsFromString('--expose-gc');
-const collected: unknown = runInNewContext('gc');
-function heapUsed(): number {
-  if (typeof collected === 'function') collected();
-  return process.memoryUsage().heapUsed;
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

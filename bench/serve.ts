@@ -20,12 +20,10 @@
  * BENCH_WARM_UP (2000), BENCH_LATENCY_SEARCHES (2000 per client count), BENCH_LATENCIES (0,5).
  * Takes about 2 minutes in all on a quiet 2-core machine (latency alone about 45 s).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Pool, request } from 'undici';
 import { Authenticator } from '../src/core/auth/authenticator.js';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
@@ -35,6 +33,7 @@ import { saveSettings } from '../src/core/settings/save-settings.js';
 import type { EmulatorDocument } from '../test/support/archive-emulator/types.js';
 import { createHostFixture, type HostFixture } from '../test/support/host-fixtures/index.js';
 import { startEmulatorProcess, type EmulatorProcess } from './support/emulator-process.js';
+import { load, startServer, statusMiB, stopServer, type Server } from './support/serve-process.js';
 
 const REDIS = process.env.BENCH_REDIS ?? 'redis://127.0.0.1:6379';
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
@@ -47,18 +46,9 @@ const WIDGET_LOADS = 500;
 const PROCESSES = 3;
 const PARTS = ['login', 'widget', 'searches', 'latency'] as const;
 type Part = (typeof PARTS)[number];
-const CLI = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'cli.js')).href;
-// What bin/docs-unified-search.js does, against this build's copy of the CLI.
-const RUNNER = `import { main } from ${JSON.stringify(CLI)}; process.exitCode = await main(process.argv.slice(1), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });`;
 const WIDGET = '/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=docs_unified_search-recent';
 const SEARCH = '/ocs/v2.php/search/providers/docs_unified_search_documents/search';
 const TERMS = ['invoice', 'electricity', 'number', 'invoice electricity'];
-
-interface Server {
-  readonly child: ChildProcess;
-  readonly base: string;
-  output: string;
-}
 
 /** What every part shares: the host, the emulator process, the config directory. */
 interface World {
@@ -78,43 +68,6 @@ function documents(): EmulatorDocument[] {
     const day = String((i % 28) + 1).padStart(2, '0');
     return { id, title: `Invoice ${id}`, content: `invoice number ${id} electricity`, created: `2026-10-${day}`, added: `2026-10-${day}T09:${String(i % 60).padStart(2, '0')}:00+00:00`, correspondent: (i % 3) + 1, documentType: (i % 2) + 1 };
   });
-}
-
-const load = (): string => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`;
-
-function startServer(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER, '--', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const server: Server = { child, base: '', output: '' };
-  return new Promise((resolve, reject) => {
-    child.stderr?.on('data', (chunk: Buffer) => {
-      server.output += chunk.toString('utf8');
-    });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      server.output += chunk.toString('utf8');
-      const match = /Listening on (http:\/\/[^\s]+)/.exec(server.output);
-      if (match?.[1] !== undefined && server.base === '') resolve({ ...server, base: match[1], child });
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${server.output}`)));
-  });
-}
-
-async function stopServer(server: Server): Promise<string> {
-  if (server.child.exitCode !== null) return `exit ${server.child.exitCode} before the end`;
-  let output = '';
-  server.child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  const code = await exited;
-  return `exit ${code}${output.includes('Stopped.') ? ', stopped cleanly' : ''}`;
-}
-
-/** A /proc/<pid>/status figure in MiB: VmRSS now, VmHWM the peak so far. */
-function statusMiB(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return kib / 1024;
 }
 
 async function login(base: string, user: string, password: string): Promise<{ cookie: string; token: string }> {

@@ -1,0 +1,180 @@
+/**
+ * `serve` start on a big host: 10 M file-cache rows, 1 M of them the archive account's marked
+ * files (bench/support/big-host.ts). A real `serve` process builds the marker index at start
+ * (src/core/search/warm-up.ts logs "marker index of the archive account built" with its size
+ * and build time); the bench waits for that line and prints:
+ *  - the index build time (warm-up's own figure) and the time from spawn to ready;
+ *  - what the index keeps: the JS heap it holds, measured in this process by building the same
+ *    index through openHost({ markerIndex: true }) between two heap readings, each after a
+ *    full collection (the index has no byte count of its own: MarkerIndex.size() counts
+ *    markers, documents and folders);
+ *  - serve's peak resident memory (VmHWM of the child, from /proc), the same for a bare serve
+ *    on an empty host, and the ratios peak ÷ index and (peak − bare) ÷ index (target ≤ 2).
+ *
+ *   npm run build && npm run build:tools && nice -n 10 node_modules/.bin/node dist-tools/bench/serve-start.js [sqlite|pgsql|mysql ...]
+ * Env: BENCH_ROWS (10000000 file-cache rows; the archive account has one in 10), BENCH_DB_URL
+ * (a big host kept by `BENCH_KEEP=1` of this bench or of host-batch.js: skips the load; one
+ * dialect then), BENCH_KEEP=1 (keep the loaded host, its URL printed), BENCH_READY_TIMEOUT
+ * (seconds, 900). Loading 10 M rows takes 15–40 min a dialect on the shared 2-core machine;
+ * the start itself takes under a minute.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openContext } from '../src/core/context.js';
+import { openHost } from '../src/core/host/open-host.js';
+import { saveSettings } from '../src/core/settings/save-settings.js';
+import { startArchiveEmulator } from '../test/support/archive-emulator/index.js';
+import { createHostFixture, type FixtureDialect, type HostFixture } from '../test/support/host-fixtures/index.js';
+import { bigHostFixture, loadBigHost } from './support/big-host.js';
+import { heapUsed } from './support/heap.js';
+import { load, startServer, statusMiB, stopServer } from './support/serve-process.js';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
+const READY_TIMEOUT_MS = Number(process.env.BENCH_READY_TIMEOUT ?? 900) * 1000;
+const ARCHIVE = 'archive';
+const BUILT = 'marker index of the archive account built';
+const MiB = 1024 * 1024;
+
+interface Started {
+  /** Spawn to "Listening on", ms. */
+  readonly listeningMs: number;
+  /** Spawn to the warm-up's log line, ms. */
+  readonly readyMs: number;
+  /** What warm-up logged: the index's counts and its own build time. */
+  readonly built: { readonly markers: number; readonly documents: number; readonly folders: number; readonly ms: number };
+  readonly peakMiB: number;
+  readonly rssMiB: number;
+}
+
+/** The warm-up's line in serve's log file, once written. */
+function builtLine(logFile: string): Started['built'] | null {
+  let text: string;
+  try {
+    text = readFileSync(logFile, 'utf8');
+  } catch {
+    return null;
+  }
+  for (const line of text.split('\n')) {
+    if (!line.includes(BUILT)) continue;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    const n = (key: string): number => (typeof entry[key] === 'number' ? entry[key] : Number.NaN);
+    return { markers: n('markers'), documents: n('documents'), folders: n('folders'), ms: n('ms') };
+  }
+  return null;
+}
+
+/** Starts serve on the host, waits until its marker index is built, reads its memory, stops it. */
+async function startAndMeasure(dbUrl: string, prefix: string, archiveUrl: string, label: string): Promise<Started> {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-bench-start-'));
+  try {
+    const env = { ...process.env, DUS_SECRET: 'bench-start-secret' };
+    const configDir = join(dir, 'config');
+    const hostArgs = ['--host-db', dbUrl, '--table-prefix', prefix];
+    const context = openContext({ configDir, hostLocation: { dbUrl, tablePrefix: prefix }, logFile: join(dir, 'setup.log'), env });
+    // Saving tests the connection; serve asks nothing of the archive server at start.
+    await saveSettings(context, { url: archiveUrl, token: 'emulator-token', archiveOwner: ARCHIVE, allowLocal: true });
+    await context.close();
+    const logFile = join(dir, 'serve.log');
+    const t0 = performance.now();
+    const server = await startServer(['--config-dir', configDir, ...hostArgs, '--host-url', 'http://cloud.bench', '--log-file', logFile, 'serve', '--listen', '127.0.0.1:0'], env);
+    const listeningMs = performance.now() - t0;
+    try {
+      let built = builtLine(logFile);
+      while (built === null) {
+        if (server.child.exitCode !== null) throw new Error(`${label}: serve exited before its index was built: ${server.output}`);
+        if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`${label}: no "${BUILT}" in serve's log after ${READY_TIMEOUT_MS / 1000} s: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
+        await sleep(50);
+        built = builtLine(logFile);
+      }
+      const readyMs = performance.now() - t0;
+      return { listeningMs, readyMs, built, peakMiB: statusMiB(server.child.pid, 'VmHWM'), rssMiB: statusMiB(server.child.pid, 'VmRSS') };
+    } finally {
+      const stopped = await stopServer(server);
+      if (!stopped.includes('stopped cleanly')) process.stdout.write(`${label}: serve ${stopped}\n`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same index built in this process: the heap it holds after a full collection, and its build time. */
+async function indexHeap(dbUrl: string, prefix: string): Promise<{ bytes: number; ms: number; markers: number }> {
+  const host = await openHost({ dbUrl, tablePrefix: prefix }, { markerIndex: true });
+  try {
+    await host.findAccount(ARCHIVE);
+    const before = heapUsed();
+    const t0 = performance.now();
+    const size = await host.prepareMarkerIndex(ARCHIVE);
+    const ms = performance.now() - t0;
+    const bytes = heapUsed() - before;
+    if (size === null) throw new Error('the marker index was not built');
+    return { bytes, ms, markers: size.markers };
+  } finally {
+    await host.close();
+  }
+}
+
+/** A bare serve: the same dialect, the archive account with an empty archive folder. */
+async function bareServe(dialect: FixtureDialect, archiveUrl: string): Promise<Started> {
+  const fx = await createHostFixture(dialect, { listenerIndexes: false });
+  try {
+    await fx.addUser(ARCHIVE);
+    await fx.addFolder(ARCHIVE, 'files/Archive');
+    return await startAndMeasure(fx.dbUrl, fx.prefix, archiveUrl, `${dialect} empty host`);
+  } finally {
+    await fx.drop();
+  }
+}
+
+async function benchOne(dialect: FixtureDialect, kept: string | undefined): Promise<void> {
+  let fx: HostFixture | null = null;
+  let dbUrl = kept;
+  const prefix = process.env.BENCH_TABLE_PREFIX ?? 'oc_';
+  const archive = await startArchiveEmulator({ documents: [] });
+  try {
+    if (dbUrl === undefined) {
+      fx = await bigHostFixture(dialect);
+      if (fx === null) return;
+      const t0 = Date.now();
+      await loadBigHost(fx, ROWS);
+      process.stdout.write(`${dialect}: ${ROWS} file-cache rows loaded in ${((Date.now() - t0) / 1000).toFixed(0)} s (${load()})\n`);
+      dbUrl = fx.dbUrl;
+    }
+    const bare = await bareServe(dialect, archive.url);
+    const big = await startAndMeasure(dbUrl, fx?.prefix ?? prefix, archive.url, `${dialect} big host`);
+    const loadAtStart = load();
+    const heap = await indexHeap(dbUrl, fx?.prefix ?? prefix);
+    const indexMiB = heap.bytes / MiB;
+    process.stdout.write(
+      `${dialect}: serve start, ${big.built.markers} markers (${big.built.documents} documents) in ${big.built.folders} folders: index built in ${(big.built.ms / 1000).toFixed(2)} s` +
+        ` (spawn to listening ${(big.listeningMs / 1000).toFixed(2)} s, to index built ${(big.readyMs / 1000).toFixed(2)} s); ${loadAtStart}\n`,
+    );
+    process.stdout.write(
+      `${dialect}: index keeps ${indexMiB.toFixed(1)} MiB of heap (built in this process between two heap readings after full collections: ${heap.markers} markers, ${(heap.ms / 1000).toFixed(2)} s)\n`,
+    );
+    process.stdout.write(
+      `${dialect}: serve's peak RSS (VmHWM) ${big.peakMiB.toFixed(0)} MiB, RSS when ready ${big.rssMiB.toFixed(0)} MiB; bare serve on an empty host: peak ${bare.peakMiB.toFixed(0)} MiB;` +
+        ` peak ÷ index ${(big.peakMiB / indexMiB).toFixed(2)}; (peak − bare) ÷ index ${((big.peakMiB - bare.peakMiB) / indexMiB).toFixed(2)}` +
+        ` (target ≤ 2: ${(big.peakMiB - bare.peakMiB) / indexMiB <= 2 ? 'met' : 'MISSED'})\n`,
+    );
+  } finally {
+    await archive.close();
+    if (fx !== null) {
+      if (process.env.BENCH_KEEP === '1') {
+        await fx.release();
+        process.stdout.write(`kept ${fx.dbUrl}\n`);
+      } else await fx.drop();
+    }
+  }
+}
+
+const dialects = process.argv.slice(2).filter((a): a is FixtureDialect => a === 'sqlite' || a === 'pgsql' || a === 'mysql');
+const kept = process.env.BENCH_DB_URL;
+if (kept !== undefined && dialects.length !== 1) {
+  process.stderr.write('BENCH_DB_URL names one host: name its dialect (sqlite, pgsql or mysql)\n');
+  process.exitCode = 2;
+} else {
+  for (const dialect of dialects.length > 0 ? dialects : (['sqlite'] as const)) await benchOne(dialect, kept);
+}
