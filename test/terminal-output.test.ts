@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { styled, table, type Column } from '../src/commands/format.js';
+import { failure, line, prose, styled, success, table, type Column, type Piece } from '../src/commands/format.js';
 import { displayWidth, safeText, shortenMiddle } from '../src/commands/terminal-text.js';
 import { useCliWorld } from './support/cli-world.js';
 import { ptyUnavailable, runOnPty } from './support/pty.js';
@@ -95,6 +95,78 @@ describe('shortenMiddle and table widths', () => {
   });
 });
 
+/** The text of wrapped lines put back on one line: each line's indent dropped, joined by one space. */
+function unwrapped(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .join(' ');
+}
+
+describe('prose: sentences for people fit the terminal, broken at spaces', () => {
+  const EXPLANATION =
+    'Document 21: the archive account archive has /Paperless/Contracts/Document [P21].pdf but bob cannot open it: bob has not accepted the share of /Paperless/Contracts from archive: bob accepts it in Files, under Shares.';
+
+  test.each([40, 80, 200])('at %i columns no line is wider, no word is cut, and the following lines hang under the first', (width) => {
+    const out = prose({ color: false, width }, 2, EXPLANATION);
+    const outLines = out.split('\n');
+    expect(Math.max(...outLines.map(displayWidth))).toBeLessThanOrEqual(width);
+    expect(unwrapped(out)).toBe(EXPLANATION);
+    for (const l of outLines.slice(1)) expect(l).toMatch(/^ {2}\S/);
+    // Filled: the next word would not have fitted on the line before.
+    for (const [i, l] of outLines.slice(0, -1).entries()) {
+      const next = (outLines[i + 1] ?? '').trim().split(' ')[0] ?? '';
+      expect(displayWidth(l) + 1 + displayWidth(next)).toBeGreaterThan(width);
+    }
+  });
+
+  test('a sentence that fits the terminal stays one line', () => {
+    expect(prose({ color: false, width: displayWidth(EXPLANATION) }, 2, EXPLANATION)).toBe(EXPLANATION);
+    expect(prose({ color: false, width: displayWidth(EXPLANATION) - 1 }, 2, EXPLANATION)).toContain('\n');
+  });
+
+  test('not on a terminal the sentence is one line, exactly as line() prints it', () => {
+    expect(prose({ color: false }, 2, EXPLANATION)).toBe(EXPLANATION);
+    expect(prose({ color: true }, 2, styled('yellow', 'Note:'), ' ', EXPLANATION)).toBe(line({ color: true }, styled('yellow', 'Note:'), ' ', EXPLANATION));
+  });
+
+  test('wide characters count two columns, colours none; a coloured word keeps its colour on whichever line it lands', () => {
+    const pieces: Piece[] = ['Document 7 for ', WIDE, ': ', styled('yellow', 'not shared'), '.'];
+    const out = prose({ color: true, width: 30 }, 2, ...pieces);
+    expect(Math.max(...out.split('\n').map(displayWidth))).toBeLessThanOrEqual(30);
+    expect(out).toContain('\u001b[33mnot\u001b[39m');
+    expect(out).toContain('\u001b[33mshared\u001b[39m');
+    expect(unwrapped(out).replace(/\u001b\[\d+m/g, '')).toBe(`Document 7 for ${WIDE}: not shared.`);
+  });
+
+  test('a word wider than the terminal stays whole on a line of its own; control characters are escaped before measuring', () => {
+    const path = `/Paperless/${'x'.repeat(90)}/File[P1].pdf`;
+    const out = prose({ color: false, width: 40 }, 2, `Document 1: see ${path} \u001b[2J now.`);
+    expect(out.split('\n')).toContain(`  ${path}`);
+    expect(out).toContain('\\x1b[2J');
+    expect(out).not.toContain('\u001b');
+  });
+
+  test('check marks hang their text under the text, after their indent', () => {
+    const out = success({ color: false, width: 40 }, 'Connected to the archive server at http://127.0.0.1:8000: version 2.20.15, API version 9.', '  ');
+    const outLines = out.split('\n');
+    expect(outLines[0]).toMatch(/^ {2}✓ Connected/);
+    for (const l of outLines.slice(1)) expect(l).toMatch(/^ {4}\S/);
+    expect(failure({ color: false }, 'x y')).toBe('✗ x y');
+  });
+
+  test('property: whatever the words and the width, lines fit unless one word alone is wider, and no text is lost', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 30 }).map((w) => w.replace(/\s/g, '_')), { minLength: 1, maxLength: 40 }), fc.integer({ min: 10, max: 200 }), (words, width) => {
+        const text = words.map(safeText).join(' ');
+        const out = prose({ color: false, width }, 2, text);
+        expect(unwrapped(out)).toBe(text.trim());
+        for (const l of out.split('\n')) if (displayWidth(l) > width) expect(l.trim()).not.toContain(' ');
+      }),
+    );
+  });
+});
+
 const cli = useCliWorld(16);
 
 /** Long, wide and hostile titles; a host file name with control characters. */
@@ -160,6 +232,29 @@ describe('commands with hostile text from the archive server and the host', () =
   });
 });
 
+describe('explanations fit the terminal', () => {
+  const explained: readonly (readonly string[])[] = [
+    ['why', 'bob', '101'],
+    ['search', 'bob', 'quokka', '--explain', '--limit=50'],
+  ];
+
+  test.each(explained)('%s %s %s at 80 and 200 columns: every sentence line fits, words whole; piped: one line per sentence', async (...args) => {
+    const piped = await cli.run(args);
+    expect(piped.code).toBe(0);
+    const sentences = piped.out.split('\n').filter((l) => l.startsWith('Document ') || l.startsWith('The archive server found'));
+    expect(sentences.some((l) => displayWidth(l) > 80)).toBe(true);
+    for (const columns of [80, 200]) {
+      const run = await cli.run(args, { tty: true, columns, env: { NO_COLOR: '1' } });
+      expect(run.code).toBe(0);
+      const prosePart = run.out.split('\n').filter((l) => !/^[│┌└├]/u.test(l));
+      expect(Math.max(...prosePart.map(displayWidth))).toBeLessThanOrEqual(columns);
+      // The same sentences, only broken at spaces: put back together they are the piped lines.
+      const joined = prosePart.join('\n').replace(/\n {2}/g, ' ').split('\n').filter((l) => l !== '');
+      expect(joined).toEqual(sentences);
+    }
+  });
+});
+
 const noPty = ptyUnavailable();
 if (noPty !== null) console.log(`SKIP pseudo-terminal tests: ${noPty}`);
 
@@ -174,6 +269,18 @@ if (noPty !== null) console.log(`SKIP pseudo-terminal tests: ${noPty}`);
     expect(new Set(widths).size).toBe(1);
     expect(run.screen).toContain('…');
     expect(run.screen).not.toContain(LONG);
+  });
+});
+
+(noPty === null ? describe : describe.skip)('why on a real pseudo-terminal', () => {
+  test.each([80, 200])('at %i columns the explanation is broken at spaces within the terminal', async (columns) => {
+    const run = await runOnPty(columns, ['--config-dir', cli.dir, 'why', 'bob', '101']);
+    expect(run.code).toBe(0);
+    const screen = run.screen.replace(/\u001b\[\d+m/g, '').split(/\r?\n/).filter((l) => l !== '');
+    expect(Math.max(...screen.map(displayWidth))).toBeLessThanOrEqual(columns);
+    expect(screen[1]).toMatch(/^Document 101: /);
+    if (columns === 80) expect(screen.length).toBeGreaterThan(2);
+    for (const l of screen.slice(2)) expect(l).toMatch(/^ {2}\S/);
   });
 });
 

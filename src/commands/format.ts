@@ -49,16 +49,95 @@ export function line(globals: GlobalOptions, ...pieces: readonly Piece[]): strin
   return pieces.map((piece) => render(piece, painter)).join('');
 }
 
-export function success(globals: GlobalOptions, text: string): string {
-  return line(globals, styled('green', '✓'), ' ', text);
+/** A run of a piece's text: a word (or part of one) in the piece's style, or the spaces between words. */
+interface Fragment {
+  readonly text: string;
+  readonly style: Style | undefined;
 }
 
-export function warning(globals: GlobalOptions, text: string): string {
-  return line(globals, styled('yellow', '!'), ' ', text);
+type Token = { readonly space: true; readonly text: string } | { readonly space: false; readonly fragments: readonly Fragment[]; readonly width: number };
+
+/** The words and spaces of a line; a word may span pieces (`7` and `:` of `Document 7:`). */
+function tokensOf(pieces: readonly Piece[]): Token[] {
+  const tokens: Token[] = [];
+  let word: Fragment[] = [];
+  const endWord = (): void => {
+    if (word.length > 0) tokens.push({ space: false, fragments: word, width: word.reduce((sum, f) => sum + displayWidth(f.text), 0) });
+    word = [];
+  };
+  for (const piece of pieces) {
+    const style = typeof piece === 'object' ? piece.style : undefined;
+    for (const part of plainOf(piece).split(/( +)/)) {
+      if (part === '') continue;
+      if (part.startsWith(' ')) {
+        endWord();
+        tokens.push({ space: true, text: part });
+      } else {
+        word.push({ text: part, style });
+      }
+    }
+  }
+  endWord();
+  return tokens;
 }
 
-export function failure(globals: GlobalOptions, text: string): string {
-  return line(globals, styled('red', '✗'), ' ', text);
+/**
+ * A sentence for people (an explanation, a check's result, a summary), without its line end.
+ * On a terminal (`globals.width`) it is broken at spaces into lines of at most that many
+ * columns, the following lines indented by `hang` columns, so that the terminal never cuts a
+ * word at its edge; a word wider than the room (a long path) stays whole. Not on a terminal it
+ * stays one line, as tables keep whole values there: a pipe or a file gets one line per sentence.
+ */
+export function prose(globals: GlobalOptions, hang: number, ...pieces: readonly Piece[]): string {
+  const width = globals.width;
+  if (width === undefined) return line(globals, ...pieces);
+  const painter = paint(globals);
+  const indent = ' '.repeat(Math.min(hang, Math.floor(width / 2)));
+  const lines: string[] = [];
+  let current = '';
+  let used = 0;
+  let gap = '';
+  let started = false;
+  for (const token of tokensOf(pieces)) {
+    if (token.space) {
+      // Spaces before the first word are the line's own indent; later ones separate words.
+      if (started) gap += token.text;
+      else {
+        current += token.text;
+        used += token.text.length;
+      }
+      continue;
+    }
+    if (started && used + gap.length + token.width > width) {
+      lines.push(current);
+      current = indent;
+      used = indent.length;
+      gap = '';
+    }
+    current += gap + token.fragments.map((f) => (f.style === undefined ? f.text : painter[f.style](f.text))).join('');
+    used += gap.length + token.width;
+    gap = '';
+    started = true;
+  }
+  lines.push(current);
+  return lines.join('\n');
+}
+
+/** A check's result line (`✓`, `!`, `✗` and the text), after `indent`; on a terminal wrapped under its text. */
+function marked(globals: GlobalOptions, mark: Styled, text: string, indent: string): string {
+  return prose(globals, indent.length + 2, indent, mark, ' ', text);
+}
+
+export function success(globals: GlobalOptions, text: string, indent = ''): string {
+  return marked(globals, styled('green', '✓'), text, indent);
+}
+
+export function warning(globals: GlobalOptions, text: string, indent = ''): string {
+  return marked(globals, styled('yellow', '!'), text, indent);
+}
+
+export function failure(globals: GlobalOptions, text: string, indent = ''): string {
+  return marked(globals, styled('red', '✗'), text, indent);
 }
 
 export interface Column {

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { wordedFor } from '../core/archive/failures.js';
 import { DusError, isDusError, messageOf } from '../core/errors.js';
 import { safeText } from './terminal-text.js';
-import { line, type Piece } from './format.js';
+import { line, prose, type Piece } from './format.js';
 import type { CommandContext, CommandIO } from './types.js';
 
 /**
@@ -64,6 +64,8 @@ export interface Output {
   readonly io: CommandIO;
   /** Writes one line of human output to stdout: pieces made safe, then coloured (format.ts `line`). */
   say(...pieces: readonly Piece[]): void;
+  /** Writes a sentence for people to stdout: as `say`, and on a terminal wrapped at spaces to its width (format.ts `prose`). */
+  tell(...pieces: readonly Piece[]): void;
   /** Prints the result: `value` as the one JSON value of the run in a JSON format, else `human()`. */
   result(value: unknown, human: () => void): void;
   /** Reports a failure: the coded line on stderr and, in a JSON format, the error object on stdout. Returns the exit code. */
@@ -94,6 +96,7 @@ function outputOf(format: OutputFormat, context: CommandContext): Output {
   return {
     io,
     say: (...pieces) => void io.stdout.write(`${line(globals, ...pieces)}\n`),
+    tell: (...pieces) => void io.stdout.write(`${prose(globals, 2, ...pieces)}\n`),
     result: (value, human) => {
       if (format === 'plain') human();
       else io.stdout.write(jsonText(value, format));

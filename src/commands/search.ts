@@ -3,7 +3,7 @@ import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
 import type { VerdictReport } from '../core/search/verdicts.js';
 import { cliAdmin } from './cli-admin.js';
-import { line, styled, table, type Column } from './format.js';
+import { prose, styled, table, type Column, type Piece } from './format.js';
 import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { withService } from './shared-options.js';
 import { waitingFor } from './status-line.js';
@@ -37,12 +37,13 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
   const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), item.path ?? '—']);
   if (rows.length > 0) write(`${table(COLUMNS, rows, globals)}\n`);
   const shown = report.items.filter((item) => item.verdict === 'shown').length;
-  write(`${line(globals, `The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to `, report.user, '.')}\n`);
+  const tell = (...pieces: readonly Piece[]): void => write(`${prose(globals, 2, ...pieces)}\n`);
+  tell(`The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to `, report.user, '.');
   if (explain) {
-    for (const item of report.items) if (item.explanation !== null) write(`${line(globals, item.explanation)}\n`);
-    if (report.caveat !== null) write(`${line(globals, styled('yellow', 'Note:'), ' ', report.caveat)}\n`);
+    for (const item of report.items) if (item.explanation !== null) tell(item.explanation);
+    if (report.caveat !== null) tell(styled('yellow', 'Note:'), ' ', report.caveat);
   } else if (shown < report.items.length) {
-    write('Run again with --explain to learn why the others do not show.\n');
+    tell('Run again with --explain to learn why the others do not show.');
   }
 }
 

@@ -111,7 +111,7 @@ export const command: CommandSpec = {
         const { saveSettings } = await import('../core/settings/save-settings.js');
         const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input));
         out.result(saved, () => {
-          for (const said of describe(saved)) out.say(said);
+          for (const said of describe(saved)) out.tell(said);
         });
         return EXIT_OK;
       });

@@ -1,5 +1,5 @@
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
-import { success, warning } from './format.js';
+import { prose, success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
 import { withService } from './shared-options.js';
 import type { CommandSpec } from './types.js';
@@ -27,9 +27,9 @@ export const command: CommandSpec = {
         out.result(json, () => {
           io.stdout.write('Document archive unified search:\n');
           for (const message of result.messages) {
-            io.stdout.write(`  ${result.severity === 'success' ? success(globals, message) : warning(globals, message)}\n`);
+            io.stdout.write(`${result.severity === 'success' ? success(globals, message, '  ') : warning(globals, message, '  ')}\n`);
           }
-          if (result.severity !== 'success') out.say('  Correct it in the app settings: ', result.link);
+          if (result.severity !== 'success') io.stdout.write(`${prose(globals, 4, '  Correct it in the app settings: ', result.link)}\n`);
         });
         return result.severity === 'success' ? EXIT_OK : EXIT_FAILURE;
       });

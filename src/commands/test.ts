@@ -44,7 +44,7 @@ export const command: CommandSpec = {
         });
         const { version, apiVersion } = answer.versions;
         out.result({ url: connection.url, version, apiVersion, documents: answer.count }, () =>
-          out.say(`The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`),
+          out.tell(`The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`),
         );
         return EXIT_OK;
       });

@@ -38,9 +38,9 @@ export const command: CommandSpec = {
         const { item } = answer;
         out.result({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation }, () => {
           const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
-          out.say(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
-          if (item.explanation !== null) out.say(item.explanation);
-          if (answer.caveat !== null) out.say(styled('yellow', 'Note:'), ' ', answer.caveat);
+          out.tell(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
+          if (item.explanation !== null) out.tell(item.explanation);
+          if (answer.caveat !== null) out.tell(styled('yellow', 'Note:'), ' ', answer.caveat);
         });
         return EXIT_OK;
       });

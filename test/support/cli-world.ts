@@ -17,7 +17,7 @@ export interface CliWorld {
   readonly world: SearchWorld;
   /** The configured settings directory the commands use. */
   readonly dir: string;
-  run(args: readonly string[], options?: { tty?: boolean; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
+  run(args: readonly string[], options?: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
 }
 
 export function useCliWorld(count = 60): CliWorld {
@@ -42,7 +42,7 @@ export function useCliWorld(count = 60): CliWorld {
       return built(dir);
     },
     async run(args, options = {}) {
-      const io = captureIO({ env: options.env ?? {}, tty: options.tty ?? false });
+      const io = captureIO({ env: options.env ?? {}, tty: options.tty ?? false, ...(options.columns === undefined ? {} : { columns: options.columns }) });
       const code = await main(['--config-dir', built(dir), ...args], io);
       return { code, out: io.out(), err: io.err() };
     },
