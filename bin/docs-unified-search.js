@@ -2,50 +2,71 @@
 // Plain JavaScript that every Node since 14 parses: the version check runs before the suite
 // (which needs node:sqlite, unflagged from Node 22.13) is loaded, so an old Node gets one
 // coded line instead of `No such built-in module: node:sqlite` from deep inside.
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const NEEDED = [22, 13];
 const running = process.versions.node.split('.').map(Number);
 const major = running[0] ?? 0;
 const minor = running[1] ?? 0;
-if (major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1])) {
+const tooOld = major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1]);
+const args = process.argv.slice(2);
+
+// In a checkout (`npm ci && npm link`), npm ci has installed the Node the suite is tested on
+// (the `node` devDependency): an older Node on PATH hands the run over to it, so the README's
+// commands run as written where the machine's own Node is older. Signals given to this process
+// reach the run; the run's exit code or signal is this process's.
+const ownNode = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
+if (tooOld && existsSync(ownNode) && realpathSync(ownNode) !== realpathSync(process.execPath)) {
+  const child = spawn(ownNode, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    if (signal === null) process.exit(code === null ? 1 : code);
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  });
+} else if (tooOld) {
   process.stderr.write(
     `Error [usage]: docs-unified-search needs Node.js ${NEEDED.join('.')} or later (for node:sqlite); ` +
       `this is Node.js ${process.versions.node} at ${process.execPath}. Install a current Node.js LTS and run it again.\n`,
   );
   process.exit(1);
+} else {
+  await run();
 }
 
-// A reader that stops early (`dus search --help | head -1`) closes the pipe: the rest of the
-// output is dropped and the command ends as it would have, without a stack trace. git and gh
-// are ended by SIGPIPE instead (status 141 under `set -o pipefail`); exit 0 keeps such pipelines green.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
+async function run() {
+  // A reader that stops early (`dus search --help | head -1`) closes the pipe: the rest of the
+  // output is dropped and the command ends as it would have, without a stack trace. git and gh
+  // are ended by SIGPIPE instead (status 141 under `set -o pipefail`); exit 0 keeps such pipelines green.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+
+  // `--version` alone is answered here, from package.json: nothing else needs loading for it.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+    process.exit(0);
+  }
+
+  // A bare `--help` prints the command list written at build time (dist/help.txt, what the program
+  // prints at 80 columns, help's widest) without loading the suite; a narrower terminal gets it laid out anew.
+  const HELP = new URL('../dist/help.txt', import.meta.url);
+  const helpFits = process.stdout.isTTY !== true || (process.stdout.columns ?? 0) >= 80;
+  if (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]) && helpFits && existsSync(HELP)) {
+    process.stdout.write(readFileSync(HELP));
+    process.exit(0);
+  }
+
+  const { main } = await import('../dist/cli.js');
+  const code = await main(args, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
   });
+  process.exitCode = code;
 }
-
-// `--version` alone is answered here, from package.json: nothing else needs loading for it.
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
-  process.exit(0);
-}
-
-// A bare `--help` prints the command list written at build time (dist/help.txt, what the program
-// prints at 80 columns, help's widest) without loading the suite; a narrower terminal gets it laid out anew.
-const HELP = new URL('../dist/help.txt', import.meta.url);
-const helpFits = process.stdout.isTTY !== true || (process.stdout.columns ?? 0) >= 80;
-if (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]) && helpFits && existsSync(HELP)) {
-  process.stdout.write(readFileSync(HELP));
-  process.exit(0);
-}
-
-const { main } = await import('../dist/cli.js');
-const code = await main(args, {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-});
-process.exitCode = code;

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
@@ -60,13 +61,38 @@ function oldNodes(): { path: string; version: string }[] {
 describe('Node version check', () => {
   const old = oldNodes()[0];
   if (old === undefined) console.log('SKIP the old-Node check: no node older than 22.13 on PATH');
-  (old === undefined ? test.skip : test)('a Node older than 22.13 gets one coded line naming what is needed, exit 1', () => {
-    const run = spawnSync(old?.path ?? 'node', [bin, 'why', 'anna', '412'], { encoding: 'utf8' });
+  (old === undefined ? test.skip : test)('a Node older than 22.13, where no newer one was installed beside the executable, gets one coded line naming what is needed, exit 1', () => {
+    // The executable alone, outside a checkout: no node_modules/.bin/node to hand over to.
+    const alone = join(mkdtempSync(join(tmpdir(), 'dus-bin-')), 'bin');
+    mkdirSync(alone);
+    copyFileSync(bin, join(alone, 'docs-unified-search.js'));
+    const run = spawnSync(old?.path ?? 'node', [join(alone, 'docs-unified-search.js'), 'why', 'anna', '412'], { encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
       `Error [usage]: docs-unified-search needs Node.js 22.13 or later (for node:sqlite); this is Node.js ${old?.version ?? ''} at ${old?.path ?? ''}. Install a current Node.js LTS and run it again.\n`,
     );
+  });
+
+  const ownNode = existsSync(join(root, 'node_modules', '.bin', 'node'));
+  if (old !== undefined && !ownNode) console.log('SKIP the hand-over to the checkout\'s Node: node_modules/.bin/node is missing');
+  (old === undefined || !ownNode || !built ? test.skip : test)("in a checkout, an older Node hands the run over to the Node npm ci installed: same output, exit code and signal", async () => {
+    const io = captureIO();
+    expect(await main(['help', 'environment'], io)).toBe(0);
+    const helped = spawnSync(old?.path ?? 'node', [bin, 'help', 'environment'], { encoding: 'utf8' });
+    expect({ status: helped.status, stderr: helped.stderr, stdout: helped.stdout }).toEqual({ status: 0, stderr: '', stdout: io.out() });
+    const wrong = spawnSync(old?.path ?? 'node', [bin, 'why', 'anna', 'abc'], { encoding: 'utf8' });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toMatch(/^Error \[usage\]: Give the document id/);
+    expect(wrong.stderr).not.toContain('needs Node.js');
+    // A run that waits (setup reading its token from a pipe that stays open) ends by the signal the old Node was given.
+    const dir = mkdtempSync(join(tmpdir(), 'dus-handover-'));
+    const child = spawn(old?.path ?? 'node', [bin, '--config-dir', dir, '--host-db', `sqlite://${join(dir, 'none.db')}`, 'setup', '--url', 'http://127.0.0.1:9', '--token-stdin'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    child.kill('SIGTERM');
+    expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
+    child.stdin.destroy();
   });
 
   whenBuilt('the Node the suite runs on passes the check; --version, answered by bin/ itself, says what the program says', async () => {
