@@ -8,7 +8,7 @@ import { suiteModel, type SuiteModel } from '../src/commands/command-model.js';
 import { BINARIES } from '../src/commands/completion.js';
 import { bashCompletion, zshCompletion } from '../src/commands/completion-scripts.js';
 import { COMMANDS } from '../src/commands/index.js';
-import { renderManPages } from '../src/commands/man-pages.js';
+import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/commands/man-pages.js';
 import { buildProgram } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
 import { APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
@@ -39,12 +39,42 @@ describe('man pages', () => {
       const page = [...pages.entries()].find(([file]) => file === `docs-unified-search-${command.name.replace(/^docs_unified_search:/, '').replace(/:/g, '-')}.1`)?.[1] ?? '';
       expect(page).toContain('.SH SYNOPSIS');
       for (const option of command.options) expect(page).toContain((option.long ?? '').replace(/-/g, '\\-'));
-      for (const example of command.examples) expect(page).toContain(example.replace(/\\/g, '\\e').replace(/-/g, '\\-'));
+      // Laid out as --help does: continuations joined, a trailing comment on the line above.
+      const [, shown = ''] = page.split('.SH EXAMPLES');
+      const joined = shown.replace(/ \\e\n\s+/g, ' ');
+      for (const example of command.examples) {
+        const [line = '', comment] = example.split(/\s{2,}# /);
+        expect(joined).toContain(`$ ${line}`.replace(/\\/g, '\\e').replace(/-/g, '\\-'));
+        if (comment !== undefined) expect(joined).toContain(`# ${comment}`.replace(/-/g, '\\-'));
+      }
       expect(overview).toContain(command.name.replace(/-/g, '\\-'));
       // Its own exit codes, not a generic line.
       const [, exit = ''] = page.split('.SH EXIT STATUS');
       for (const [code, meaning] of command.exitCodes) expect(exit).toContain(`.B ${code}\n${meaning.replace(/-/g, '\\-')}.`);
       expect(page).toContain('.SH GLOBAL OPTIONS');
+    }
+  });
+
+  test('examples fit 80 columns: each unfilled line within the page\'s 71 columns, wider ones broken with \\ continuations', () => {
+    for (const [file, page] of pages) {
+      const [, shown = ''] = page.split('.SH EXAMPLES');
+      const unfilled = [...shown.matchAll(/^\.nf\n([\s\S]*?)\n\.fi$/gm)].flatMap((match) => (match[1] ?? '').split('\n'));
+      // Every command page has examples; the suite page has none.
+      expect([file, unfilled.length > 0]).toEqual([file, file !== 'docs-unified-search.1']);
+      for (const line of unfilled) expect([file, line, line.replace(/\\([e-])/g, (_m, c: string) => (c === 'e' ? '\\' : '-')).length <= MAN_EXAMPLE_WIDTH]).toEqual([file, line, true]);
+    }
+  });
+
+  const man = spawnSync('man', ['--version'], { encoding: 'utf8' });
+  if (man.status !== 0) console.log('SKIP man pages rendered at 80 columns: man is not installed');
+  (man.status === 0 ? test : test.skip)('rendered by man at 80 columns, no line of any page is wider, and no word is hyphenated', () => {
+    for (const file of pages.keys()) {
+      const run = spawnSync('man', ['-l', join(root, 'man', file)], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '80', MAN_KEEP_FORMATTING: '', PAGER: 'cat' } });
+      expect(run.status).toBe(0);
+      const text = run.stdout.replace(/.\u0008/g, '');
+      for (const line of text.split('\n')) expect([file, line, line.length <= 80]).toEqual([file, line, true]);
+      // groff marks a hyphenation break with U+2010 at a line end.
+      expect([file, text.match(/\u2010\n/g)]).toEqual([file, null]);
     }
   });
 

@@ -65,8 +65,8 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   return lines;
 }
 
-/** An example as a shell would take it: broken with ` \` continuations where it is wider than the help. */
-function exampleLines(example: string, width: number): string[] {
+/** An example as a shell would take it: broken with ` \` continuations where it is wider than the help (also the man pages' width). */
+export function exampleLines(example: string, width: number): string[] {
   const [command = '', comment] = example.split(/\s{2,}# /);
   const lines = comment === undefined ? [] : wrap(`# ${comment}`, width, '  ');
   const words = command.split(' ');

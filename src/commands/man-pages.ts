@@ -1,6 +1,7 @@
 import type { CommandModel, OptionModel, SuiteModel } from './command-model.js';
 import { pageName } from './command-model.js';
 import { ENVIRONMENT, FILES, NAMED_VARIABLE, type Entry } from './environment.js';
+import { exampleLines } from './help-layout.js';
 import type { ExitCode } from './types.js';
 
 /**
@@ -18,8 +19,15 @@ function esc(text: string): string {
     .replace(/^([.'])/gm, '\\&$1');
 }
 
+/**
+ * The suite and its version stand in the footer, the centre of the top line stays empty: a
+ * command page's title (DOCS-UNIFIED-SEARCH-CONFIG-APP-DELETE(1)) stands at both ends of that
+ * line, and a centre title ran into them at 80 columns. After it: no hyphenation and a ragged
+ * right edge (`.nh`, `.ad l`, as asciidoctor's pages have), so page names, options and paths
+ * stay whole and no line is stretched.
+ */
 function header(title: string, version: string): string {
-  return `.TH "${title.toUpperCase()}" "${SECTION}" "" "${version}" "docs-unified-search"\n`;
+  return `.TH "${title.toUpperCase()}" "${SECTION}" "" "docs-unified-search ${version}" ""\n.nh\n.ad l\n`;
 }
 
 function options(list: readonly OptionModel[]): string {
@@ -36,9 +44,13 @@ function synopsis(program: string, command: CommandModel): string {
   return `${program} [global options] ${command.shown} ${command.options.length > 0 ? '[options] ' : ''}${args.join(' ')}`.trim();
 }
 
+/** Columns an example may take: man's 78 at 80 columns less its 7-column indent (unfilled lines are never broken by man). */
+export const MAN_EXAMPLE_WIDTH = 71;
+
+/** Examples as `--help` lays them out: a trailing comment on the line above, ` \` continuations where wider. */
 function examples(list: readonly string[]): string {
   if (list.length === 0) return '';
-  return `.SH EXAMPLES\n${list.map((line) => `.PP\n.nf\n.RS 2\n${esc(`$ ${line}`)}\n.RE\n.fi\n`).join('')}`;
+  return `.SH EXAMPLES\n${list.map((example) => `.PP\n.nf\n${exampleLines(example, MAN_EXAMPLE_WIDTH).map(esc).join('\n')}\n.fi\n`).join('')}`;
 }
 
 function entries(list: readonly Entry[]): string {
