@@ -16,7 +16,7 @@ const { BINARIES } = await import(join(root, 'dist/commands/completion.js'));
 const { SUITE_VERSION } = await import(join(root, 'dist/core/version.js'));
 
 const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
-const suite = suiteModel(buildProgram(io, { code: 0 }), COMMANDS);
+const suite = suiteModel(buildProgram(io, { code: 0 }, COMMANDS), COMMANDS);
 
 const manDir = join(root, 'man');
 mkdirSync(manDir, { recursive: true });

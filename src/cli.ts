@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { isDusError } from './core/errors.js';
 import { SUITE_VERSION } from './core/version.js';
-import { COMMANDS } from './commands/index.js';
+import { commandOfArgv } from './commands/catalog.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
 import { safeText } from './commands/terminal-text.js';
 import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
@@ -57,7 +57,8 @@ export interface RunState {
   usage?: string;
 }
 
-export function buildProgram(io: CommandIO, exit: RunState): Command {
+/** The program with `commands` (every command, or only the one a run needs: see catalog.ts). */
+export function buildProgram(io: CommandIO, exit: RunState, commands: readonly CommandSpec[]): Command {
   const program = new Command('docs-unified-search');
   program
     .version(SUITE_VERSION)
@@ -84,7 +85,7 @@ export function buildProgram(io: CommandIO, exit: RunState): Command {
         write(`Error [usage]: ${said}`);
       },
     });
-  for (const spec of COMMANDS) register(program, spec, io, exit);
+  for (const spec of commands) register(program, spec, io, exit);
   program.addHelpText('after', `\nHelp topics:\n  help environment  the environment variables and the files it reads\n\nA command's options, exit codes and examples: ${program.name()} help <command>\n`);
   return program;
 }
@@ -97,7 +98,9 @@ function helpTopic(name: string): ((width: number) => string) | undefined {
 /** Runs the suite with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   const exit: RunState = { code: EXIT_OK };
-  const program = buildProgram(io, exit);
+  const named = commandOfArgv(argv);
+  const commands = named === undefined ? (await import('./commands/index.js')).COMMANDS : [await named.load()];
+  const program = buildProgram(io, exit, commands);
   const code = await run(argv, io, program, exit);
   if (code === EXIT_USAGE) io.stderr.write(`${usageHint(argv, program)}\n`);
   return code;

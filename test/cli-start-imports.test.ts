@@ -2,13 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { buildProgram } from '../src/cli.js';
+import { CATALOG, commandOfArgv, FLAG_GLOBALS, VALUED_GLOBALS } from '../src/commands/catalog.js';
+import { COMMANDS } from '../src/commands/index.js';
+import { captureIO } from './support/capture-io.js';
 import { packagesOf, runRecordingModules } from './support/loaded-modules.js';
 import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
 /**
  * What the executable loads before it knows the command: the static import graph from
  * src/cli.ts (an `import type` is erased, an `import()` waits for the command that needs it).
- * The HTTP stack, the database drivers, Redis, the PHP parser, the archive client and the
+ * The commands' modules are loaded by name (src/commands/catalog.ts), only the one that runs;
+ * the HTTP stack, the database drivers, Redis, the PHP parser, the archive client and the
  * settings and log libraries are loaded by the commands that use them, never at start.
  */
 const root = join(import.meta.dirname, '..');
@@ -47,9 +52,40 @@ describe('start-up imports of src/cli.ts', () => {
     expect([...files].filter((file) => file.startsWith('src/http/'))).toEqual([]);
   });
 
-  test('the graph is followed (the command files are in it)', () => {
-    expect(files.has('src/commands/search.ts')).toBe(true);
-    expect(files.has('src/commands/serve.ts')).toBe(true);
+  test('no command module is imported at start: the catalog loads the one that runs', () => {
+    expect(files.has('src/commands/catalog.ts')).toBe(true); // the graph is followed
+    const commandFiles = CATALOG.map((entry) => `src/commands/${(COMMANDS.find((spec) => spec.name === entry.names[0])?.name ?? '').replace(/^docs_unified_search:/, '').replaceAll(':', '-')}.ts`);
+    expect(commandFiles.filter((file) => existsSync(join(root, file)))).toHaveLength(CATALOG.length);
+    expect(commandFiles.filter((file) => files.has(file))).toEqual([]);
+    expect(files.has('src/commands/index.ts')).toBe(false);
+  });
+});
+
+describe('the command catalog (what a run loads by name)', () => {
+  test('names every command with its name and aliases, in the order --help lists them, and loads that command', async () => {
+    expect(CATALOG.map((entry) => entry.names)).toEqual(COMMANDS.map((spec) => [spec.name, ...spec.aliases]));
+    const loaded = await Promise.all(CATALOG.map((entry) => entry.load()));
+    expect(loaded).toEqual(COMMANDS);
+  });
+
+  test('knows every global option of the program, with or without a value', () => {
+    const program = buildProgram(captureIO(), { code: 0 }, COMMANDS);
+    const globals = program.options.filter((option) => option.long !== '--version' && option.long !== '--help');
+    expect(globals.filter((option) => option.required).map((option) => option.long).sort()).toEqual([...VALUED_GLOBALS].sort());
+    expect(globals.filter((option) => !option.required && !option.optional).map((option) => option.long).sort()).toEqual([...FLAG_GLOBALS].sort());
+  });
+
+  test.each([
+    [['why', 'anna', '412'], 'docs_unified_search:why'],
+    [['--config-dir', 'search', 'docs_unified_search:why', 'anna', '412'], 'docs_unified_search:why'],
+    [['--config-dir=/tmp/x', '--no-color', '--host-db', 'sqlite:///x.db', 'search', 'anna', 'x'], 'docs_unified_search:search'],
+    [['config:get', 'docs_unified_search'], 'config:app:get'],
+  ])('%j runs %s alone', (argv, name) => {
+    expect(commandOfArgv(argv)?.names[0]).toBe(name);
+  });
+
+  test.each([[[]], [['help', 'why']], [['--help']], [['--verbose', 'why', 'anna', '1']], [['wyh', 'anna', '1']], [['--config-dir']], [['--', 'why']]])('%j loads every command (commander answers)', (argv) => {
+    expect(commandOfArgv(argv)).toBeUndefined();
   });
 });
 
@@ -77,13 +113,23 @@ describe('what a run loads', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser nor archive client', () => {
+  (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser, archive client, settings writer nor log library', () => {
+    packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch); // a first run after the build records installed_version (a write)
     const loaded = packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch);
-    // ajv is not listed: conf, the settings store's library, loads it (the archive answers' schemas do not).
-    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm'];
+    // conf (with ajv and semver) writes the settings, pino writes a line of the host log: `why` reads settings and logs nothing.
+    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm', 'conf', 'ajv', 'ajv-formats', 'semver', 'atomically', 'pino', 'thread-stream'];
     expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
-    expect(loaded.has('pino')).toBe(true); // the host log: the hook does see packages
+    expect(loaded.has('commander')).toBe(true); // the hook does see packages
   });
+
+  (built ? test : test.skip)('why loads its own command module and no other', () => {
+    const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), '--config-dir', dir, 'why', 'bob', '8'], scratch);
+    expect(run.status).toBe(0);
+    const commandModules = CATALOG.map((entry) => `/dist/commands/${entry.names[0]?.replace(/^docs_unified_search:/, '').replaceAll(':', '-') ?? ''}.js`);
+    expect(commandModules.filter((file) => run.urls.some((url) => url.endsWith(file)))).toEqual(['/dist/commands/why.js']);
+    expect(run.urls.filter((url) => url.endsWith('/dist/commands/index.js'))).toEqual([]);
+  });
+
 
   (built ? test : test.skip)('why on SQLite loads neither the archive client nor TLS, DNS or sockets (it never asks the archive server)', () => {
     const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), '--config-dir', dir, 'why', 'bob', '8'], scratch);

@@ -16,7 +16,7 @@ import { ENVIRONMENT, FILES } from '../src/commands/environment.js';
 import { captureIO } from './support/capture-io.js';
 
 const root = join(import.meta.dirname, '..');
-const suite: SuiteModel = suiteModel(buildProgram(captureIO(), { code: 0 }), COMMANDS);
+const suite: SuiteModel = suiteModel(buildProgram(captureIO(), { code: 0 }, COMMANDS), COMMANDS);
 const bashScript = join(root, 'completion', 'docs-unified-search.bash');
 
 describe('man pages', () => {

@@ -9,7 +9,7 @@ const SHELLS = ['bash', 'zsh'] as const;
 /** The suite as the running program declares it (loaded late: the program lists this command too). */
 export async function loadSuite(io: CommandIO): Promise<SuiteModel> {
   const [{ buildProgram }, { COMMANDS }] = await Promise.all([import('../cli.js'), import('./index.js')]);
-  return suiteModel(buildProgram(io, { code: 0 }), COMMANDS);
+  return suiteModel(buildProgram(io, { code: 0 }, COMMANDS), COMMANDS);
 }
 
 export const command: CommandSpec = {

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from './log.js';
 import type { ArchiveClient, ArchiveClientOptions, ArchiveConnection } from './archive/types.js';
 import type { Cache } from './cache/types.js';
 import type { HostAdapter, HostLocation, ResolvedArchiveAccount } from './host/types.js';

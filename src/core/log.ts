@@ -1,9 +1,28 @@
 import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { pino, type Logger } from 'pino';
+import type * as Pino from 'pino';
 import { APP_ID } from './version.js';
 
-export type { Logger };
+/** Fields of a log line beside its message (never a term, a token or a URL query). */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+export interface LogMethod {
+  (message: string): void;
+  (fields: LogFields, message: string): void;
+}
+
+/**
+ * The host log as the suite uses it: a line at a level, and `flush` when the context closes.
+ * A pino logger is one (tests hand theirs in); `createLogger`'s writes through pino.
+ */
+export interface Logger {
+  readonly debug: LogMethod;
+  readonly info: LogMethod;
+  readonly warn: LogMethod;
+  readonly error: LogMethod;
+  flush(): void;
+}
 
 /**
  * The host log: JSON lines with `app: docs_unified_search`. The spec's messages are built
@@ -15,17 +34,54 @@ export interface LogOptions {
   readonly level?: string;
 }
 
+/** pino's levels by name, the ones `DUS_LOG_LEVEL` may name. */
+const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+
 export function createLogger(options: LogOptions): Logger {
   const level = options.level ?? process.env.DUS_LOG_LEVEL ?? 'info';
-  if (options.destination === null) {
-    return pino({ level: 'silent' });
+  const threshold = Object.hasOwn(LEVELS, level) ? LEVELS[level] : undefined;
+  // As pino would refuse it, when the context opens.
+  if (threshold === undefined) throw new Error(`unknown level ${level}`);
+  if (options.destination === null) return new LazyLogger(Number.POSITIVE_INFINITY, () => null);
+  // The file is opened (created 0600, or its warning given) now, whether or not a line follows.
+  const fd = options.destination === '-' ? 2 : (openLogFile(options.destination) ?? 2);
+  return new LazyLogger(threshold, () => {
+    const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
+    return pino({ level, base: { app: APP_ID } }, pino.destination({ fd, sync: true }));
+  });
+}
+
+/**
+ * pino (with its serializers, redaction and worker-thread transport support, a fifth of what
+ * `why` would load) is loaded at the first line that passes the level: a command that logs
+ * nothing never loads it. Lines are written synchronously, so nothing waits in between.
+ */
+class LazyLogger implements Logger {
+  readonly #threshold: number;
+  readonly #make: () => Pino.Logger | null;
+  #pino: Pino.Logger | null | undefined;
+
+  constructor(threshold: number, make: () => Pino.Logger | null) {
+    this.#threshold = threshold;
+    this.#make = make;
   }
-  const base = { app: APP_ID };
-  if (options.destination === '-') {
-    return pino({ level, base }, pino.destination({ fd: 2, sync: true }));
+
+  readonly debug: LogMethod = (first: LogFields | string, message?: string) => this.#write(20, 'debug', first, message);
+  readonly info: LogMethod = (first: LogFields | string, message?: string) => this.#write(30, 'info', first, message);
+  readonly warn: LogMethod = (first: LogFields | string, message?: string) => this.#write(40, 'warn', first, message);
+  readonly error: LogMethod = (first: LogFields | string, message?: string) => this.#write(50, 'error', first, message);
+
+  flush(): void {
+    this.#pino?.flush();
   }
-  const fd = openLogFile(options.destination);
-  return pino({ level, base }, pino.destination({ fd: fd ?? 2, sync: true }));
+
+  #write(level: number, name: 'debug' | 'info' | 'warn' | 'error', first: LogFields | string, message: string | undefined): void {
+    if (level < this.#threshold) return;
+    if (this.#pino === undefined) this.#pino = this.#make();
+    if (this.#pino === null) return;
+    if (typeof first === 'string') this.#pino[name](first);
+    else this.#pino[name](first, message);
+  }
 }
 
 /**

@@ -144,5 +144,5 @@ export interface ArchiveClientOptions {
    */
   readonly knownVersions?: () => ArchiveVersions;
   /** Host log for the spec's debug line on rejected queries. */
-  readonly logger?: import('pino').Logger;
+  readonly logger?: import('../log.js').Logger;
 }

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../log.js';
 import type { AppConfigKey, SettingsStore } from '../settings/types.js';
 import { SUITE_VERSION } from '../version.js';
 import { messageOf } from '../errors.js';

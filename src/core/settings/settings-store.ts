@@ -1,6 +1,7 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import Conf from 'conf';
+import type Conf from 'conf';
 import { withCheckedVersions } from '../archive/versions.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { errnoOf, fileAccessError, withFileAccess, type FileAction } from './file-access.js';
@@ -21,12 +22,12 @@ interface Reading {
   readonly checked: AppConfig | DusError;
 }
 
-/** Thrown by the deserializer conf calls: the file is JSON but not a settings object. */
+/** Thrown by the deserializer: the file is JSON but not a settings object. */
 class SettingsShapeError extends Error {}
 
 /**
  * conf reads the file as `Object.assign({}, data)`, so `[]`, `null` or `1` would read as "not
- * configured": the shape is checked here, inside conf's read, and such a file is broken.
+ * configured": the shape is checked here, in this store's read and inside conf's, and such a file is broken.
  */
 function parseSettings(text: string): AppConfig {
   const raw: unknown = JSON.parse(text);
@@ -40,16 +41,29 @@ function serializeSettings(config: AppConfig): string {
 }
 
 /**
- * The app configuration in `<dir>/settings.json` through `conf`, which writes atomically
- * (temporary file, then rename; mode 0600 set by chmod, so whatever the umask). Every read goes
- * to the file, so several processes see each other's writes; a read-modify-write holds a lock
- * file so concurrent updates of different keys are all kept. What is read passes the rules of
- * what is saved: the schema (schema.ts) and, for `docs_url`, the URL rules (url-rules.ts), so a
- * hand-edited file cannot reach a command in a form `setup` would have refused.
+ * conf, loaded at the first write: with its schema validator (ajv, semver) and atomic writer it
+ * is most of what a command would load before it starts, and reading needs none of it.
+ * Synchronous, as `update` is: conf is an ES module without top-level await, which `require`
+ * loads from Node 22.12.
+ */
+function loadConf(): typeof Conf {
+  const loaded = createRequire(import.meta.url)('conf') as { default: typeof Conf };
+  return loaded.default;
+}
+
+/**
+ * The app configuration in `<dir>/settings.json`, written through `conf`, which writes
+ * atomically (temporary file, then rename; mode 0600 set by chmod, so whatever the umask).
+ * Every read goes to the file, so several processes see each other's writes; a
+ * read-modify-write holds a lock file so concurrent updates of different keys are all kept.
+ * What is read passes the rules of what is saved: the schema (schema.ts) and, for `docs_url`,
+ * the URL rules (url-rules.ts), so a hand-edited file cannot reach a command in a form `setup`
+ * would have refused.
  *
- * conf is asked to read only a file that is there and to write only inside `transaction`, after
- * the directory was made 0700: on a missing file it would create the directory with the
- * umask's mode, and a first read creates nothing.
+ * Reading is this store's own, as conf reads without a schema: the file as JSON, through
+ * `parseSettings`; a file removed meanwhile reads as empty. conf is made only to write, inside
+ * `transaction`, after the directory was made 0700: on a missing file it would create the
+ * directory with the umask's mode, and a read creates nothing.
  */
 export class FileSettingsStore implements SettingsStore {
   readonly directory: string;
@@ -124,21 +138,32 @@ export class FileSettingsStore implements SettingsStore {
     const nothing: Reading = { stored: Object.freeze({}), checked: Object.freeze({}) };
     // No file (or no directory yet): nothing is configured.
     if (withFileAccess(this.path, 'read', () => statSync(this.path, { throwIfNoEntry: false })) === undefined) return nothing;
-    // A file removed meanwhile: conf reads it as empty.
-    const raw = this.#throughConf('read', (conf) => conf.store);
-    // conf's object has no prototype; a plain copy compares and prints as the callers expect.
+    const raw = this.#checked('read', () => {
+      try {
+        return parseSettings(readFileSync(this.path, 'utf8'));
+      } catch (error: unknown) {
+        // A file removed meanwhile reads as empty, as conf reads it.
+        if (errnoOf(error) === 'ENOENT') return {};
+        throw error;
+      }
+    });
     const stored = Object.freeze(withCheckedVersions({ ...raw }));
     return { stored, checked: this.#checkUrl(stored) };
   }
 
+  /** Runs `work` on conf with its failures as this store's answers (see #checked). */
+  #throughConf<T>(action: FileAction, work: (conf: Conf<AppConfig>) => T): T {
+    return this.#checked(action, () => work(this.#engine()));
+  }
+
   /**
-   * Runs `work` on conf with its failures as this store's answers: the file's access as
+   * Runs `work` with its failures as this store's answers: the file's access as
    * `config_access`, a file that is not JSON or not a settings object as broken. conf reads the
    * file when it is made too, so a write can meet a file broken by hand since the last read.
    */
-  #throughConf<T>(action: FileAction, work: (conf: Conf<AppConfig>) => T): T {
+  #checked<T>(action: FileAction, work: () => T): T {
     try {
-      return work(this.#engine());
+      return work();
     } catch (error: unknown) {
       if (errnoOf(error) !== undefined) throw fileAccessError(error, this.path, action) ?? error;
       if (error instanceof SyntaxError || error instanceof SettingsShapeError) throw this.#broken(messageOf(error), error);
@@ -146,9 +171,11 @@ export class FileSettingsStore implements SettingsStore {
     }
   }
 
-  /** Made at first use, when the file is there or its directory was made: conf reads the file as it is made. */
+  /** Made at the first write, inside `transaction` (the directory is there, 0700): conf reads the file as it is made. */
   #engine(): Conf<AppConfig> {
-    this.#conf ??= new Conf<AppConfig>({
+    if (this.#conf !== undefined) return this.#conf;
+    const ConfClass = loadConf();
+    this.#conf = new ConfClass<AppConfig>({
       cwd: this.directory,
       configName: SETTINGS_FILE.replace(/\.json$/, ''),
       accessPropertiesByDotNotation: false,

@@ -1,0 +1,87 @@
+import { describe, expect, test } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, LOG_MESSAGES } from '../src/core/log.js';
+
+/**
+ * The host log as the spec writes it: JSON lines with `app: docs_unified_search`, pino's level
+ * numbers and `msg`. pino is loaded at the first line that passes the level, so these lines are
+ * what a command writes whether it logged before or not.
+ */
+function withDir<T>(work: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-log-'));
+  try {
+    return work(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function linesOf(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('the host log', () => {
+  test('writes a JSON line per call at or above its level, with the app name, level number, time, fields and message', () => {
+    withDir((dir) => {
+      const file = join(dir, 'host.log');
+      const logger = createLogger({ destination: file, level: 'info' });
+      logger.debug('not written: below info');
+      logger.info({ admin: 'cli:root', user: 'anna' }, 'Administrator cli:root tried a search as anna');
+      logger.warn(LOG_MESSAGES.searchFailed('timeout'));
+      logger.error({ detail: 'disk full' }, LOG_MESSAGES.saveFailed('internal'));
+      logger.flush();
+      const lines = linesOf(file);
+      expect(lines.map((line) => [line.level, line.msg])).toEqual([
+        [30, 'Administrator cli:root tried a search as anna'],
+        [40, 'Unified search failed (timeout)'],
+        [50, 'The settings of the app could not be saved (internal)'],
+      ]);
+      expect(Object.keys(lines[0] ?? {}).sort()).toEqual(['admin', 'app', 'level', 'msg', 'time', 'user']);
+      expect(lines.every((line) => line.app === 'docs_unified_search' && typeof line.time === 'number')).toBe(true);
+      expect(lines[2]?.detail).toBe('disk full');
+    });
+  });
+
+  test('debug writes the debug lines too; silent writes none', () => {
+    withDir((dir) => {
+      const debugFile = join(dir, 'debug.log');
+      const debug = createLogger({ destination: debugFile, level: 'debug' });
+      debug.debug({ code: 'http' }, LOG_MESSAGES.queryRejected(400));
+      expect(linesOf(debugFile).map((line) => [line.level, line.msg, line.code])).toEqual([[20, 'The archive server rejected the query of a search with HTTP status 400', 'http']]);
+      const silentFile = join(dir, 'silent.log');
+      const silent = createLogger({ destination: silentFile, level: 'silent' });
+      silent.error('never written');
+      silent.flush();
+      expect(readFileSync(silentFile, 'utf8')).toBe('');
+    });
+  });
+
+  test('the file is created private at once, before any line (a read-only directory is warned about when the context opens)', () => {
+    withDir((dir) => {
+      const file = join(dir, 'logs', 'host.log');
+      createLogger({ destination: file });
+      expect(existsSync(file)).toBe(true);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    });
+  });
+
+  test('an unknown level is refused when the logger is made, as pino refuses it', () => {
+    withDir((dir) => {
+      expect(() => createLogger({ destination: join(dir, 'host.log'), level: 'loud' })).toThrow('unknown level loud');
+      expect(() => createLogger({ destination: join(dir, 'host.log'), level: 'constructor' })).toThrow('unknown level constructor');
+    });
+  });
+
+  test('no destination discards every line', () => {
+    const logger = createLogger({ destination: null, level: 'trace' });
+    expect(() => {
+      logger.error('discarded');
+      logger.flush();
+    }).not.toThrow();
+  });
+});
