@@ -90,7 +90,7 @@ describe('check command', () => {
     }
   });
 
-  test('a progress line on stderr only when stderr is a terminal, while paging through a large account', async () => {
+  test('a progress line on stderr only when stderr is a terminal, while reading a large account', async () => {
     await world.host.addUser('dave');
     for (let id = 1; id <= 520; id += 1) await world.host.addFile('dave', `Big/B [P${id}].pdf`);
     const { dir, ctx } = await world.context();
@@ -100,7 +100,7 @@ describe('check command', () => {
     expect(quiet.err).toBe('');
     const drawn = await run(dir, ['check'], true);
     expect(drawn.code).toBe(0);
-    expect(drawn.err).toContain('Reading marked files: 500/520');
+    expect(drawn.err).toContain('Reading the marked files of the archive account dave…');
     expect(drawn.out).toContain('60 of 60 document(s)');
   });
 });

@@ -1,10 +1,16 @@
 /**
- * The marker index (OpenHostOptions.markerIndex) once warm: every change to the archive's files
- * and shares shows on the very next batch when the host propagates etags as Nextcloud does; a
- * change the etags do not show can only leave a file out, never show one the user cannot open,
- * because the rows are re-read and re-judged. One round trip per warm batch.
+ * The marker index once warm, in memory as `serve` keeps it (OpenHostOptions.markerIndex) and in
+ * the index file as one-shot commands keep it (markerIndexFile: every question asked by a fresh
+ * adapter, as a new CLI run would, reading and saving a real file in a temporary directory):
+ * every change to the archive's files and shares shows on the very next batch when the host
+ * propagates etags as Nextcloud does; a change the etags do not show can only leave a file
+ * out, never show one the user cannot open, because the rows are re-read and re-judged. One
+ * round trip per warm batch.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
@@ -41,30 +47,45 @@ async function build(fx: HostFixture): Promise<void> {
 }
 
 const dialects = await reachableDialects('host marker index');
+type Mode = 'memory' | 'file';
+const MODES: readonly Mode[] = ['memory', 'file'];
 
-describe.each(dialects)('marker index on %s', (dialect) => {
-  const world = useHostWorld(dialect, build, {}, { markerIndex: true });
+describe.each(dialects.flatMap((dialect) => MODES.map((mode) => [dialect, mode] as const)))('marker index on %s, kept in %s', (dialect, mode) => {
+  const world = useHostWorld(dialect, build, {}, mode === 'memory' ? { markerIndex: true } : {});
   let plain: HostAdapter;
+  let directory = '';
   beforeAll(async () => {
     plain = await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix });
+    directory = mkdtempSync(join(tmpdir(), 'dus-index-'));
   });
   afterAll(async () => {
     await plain?.close();
+    if (directory !== '') rmSync(directory, { recursive: true, force: true });
   });
 
-  /** The indexed answer, after checking that the scanning adapter gives the same one. */
-  const ask = async (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> => {
-    const indexed = await askPaths(world.host, q, user, A, ids);
-    expect(indexed).toEqual(await askPaths(plain, q, user, A, ids));
-    return indexed;
+  /**
+   * Runs a call on the indexed adapter: serve's, kept open; or, in file mode, a fresh one on
+   * the index file, closed (which saves the file) afterwards. Counts the call's statements.
+   */
+  const indexed = async <T>(call: (host: HostAdapter) => Promise<T>): Promise<{ value: T; statements: number }> => {
+    const host = mode === 'memory' ? world.host : await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { markerIndexFile: join(directory, 'marker-index.bin') });
+    try {
+      const before = host.sql.queryCount;
+      const value = await call(host);
+      return { value, statements: host.sql.queryCount - before };
+    } finally {
+      if (mode === 'file') await host.close();
+    }
   };
   /** The indexed answer alone, where the index may legitimately miss what the scan finds. */
-  const askIndexed = (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> => askPaths(world.host, q, user, A, ids);
-  const roundTrips = async (call: () => Promise<unknown>): Promise<number> => {
-    const before = world.host.sql.queryCount;
-    await call();
-    return world.host.sql.queryCount - before;
+  const askIndexed = async (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> => (await indexed((host) => askPaths(host, q, user, A, ids))).value;
+  /** The indexed answer, after checking that the scanning adapter gives the same one. */
+  const ask = async (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> => {
+    const answer = await askIndexed(q, user, ids);
+    expect(answer).toEqual(await askPaths(plain, q, user, A, ids));
+    return answer;
   };
+  const roundTrips = async (call: (host: HostAdapter) => Promise<unknown>): Promise<number> => (await indexed(call)).statements;
   const fileOf = (name: string): number => [...world.fx.model.files.values()].find((f) => f.name === name)?.fileid ?? -1;
 
   test('warm: the same answers as the scan, one round trip per batch for every question', async () => {
@@ -85,10 +106,10 @@ describe.each(dialects)('marker index on %s', (dialect) => {
     expect(await ask('foreign', 'bob')).toEqual({ 9: '/c [P9].pdf' });
     for (const size of [1, 5, 25]) {
       const ids = IDS.slice(0, size);
-      expect(await roundTrips(() => world.host.visibleArchiveFiles('bob', A, ids))).toBe(1);
-      expect(await roundTrips(() => world.host.ownedArchiveFiles(A, ids))).toBe(1);
-      expect(await roundTrips(() => world.host.visibleArchiveFiles(A, A, ids))).toBe(1);
-      expect(await roundTrips(() => world.host.visibleForeignFiles('bob', A, ids))).toBe(1);
+      expect(await roundTrips((host) => host.visibleArchiveFiles('bob', A, ids))).toBe(1);
+      expect(await roundTrips((host) => host.ownedArchiveFiles(A, ids))).toBe(1);
+      expect(await roundTrips((host) => host.visibleArchiveFiles(A, A, ids))).toBe(1);
+      expect(await roundTrips((host) => host.visibleForeignFiles('bob', A, ids))).toBe(1);
     }
   });
 
@@ -104,13 +125,13 @@ describe.each(dialects)('marker index on %s', (dialect) => {
     const owned = await ask('owned', A, [1, 2, 4]);
     expect(owned).toEqual({ 2: '/Private/mov [P2].pdf' });
     // The refresh happened once; the next batch is one round trip again.
-    expect(await roundTrips(() => world.host.visibleArchiveFiles('bob', A, IDS))).toBe(1);
+    expect(await roundTrips((host) => host.visibleArchiveFiles('bob', A, IDS))).toBe(1);
   });
 
   test('a share deleted: gone on the next batch, in one round trip (shares are read fresh)', async () => {
     await world.fx.exec(`DELETE FROM ${world.fx.prefix}share WHERE file_target = ?`, ['/Shared2']);
     let visible: Record<number, string> = {};
-    expect(await roundTrips(async () => (visible = await askIndexed('visible', 'bob')))).toBe(1);
+    expect(await roundTrips(async (host) => (visible = await askPaths(host, 'visible', 'bob', A, IDS)))).toBe(1);
     expect(visible).not.toHaveProperty('3');
     expect(await ask('visible', 'bob')).toEqual(visible);
   });
@@ -123,7 +144,7 @@ describe.each(dialects)('marker index on %s', (dialect) => {
     await world.fx.moveNode(A, fileOf('trash-quiet [P15].pdf'), 'files_trashbin/files/trash-quiet [P15].pdf.d1', { propagate: false });
     let visible: Record<number, string> = {};
     // The etags did not move, so the index is not refreshed: the re-read rows alone decide.
-    expect(await roundTrips(async () => (visible = await askIndexed('visible', 'bob')))).toBe(1);
+    expect(await roundTrips(async (host) => (visible = await askPaths(host, 'visible', 'bob', A, IDS)))).toBe(1);
     for (const gone of ['10', '11', '12', '13', '15']) expect(visible).not.toHaveProperty(gone);
     // What is still shown is exactly what the scan shows; [P14] may be missing (an omission).
     const scanned = await askPaths(plain, 'visible', 'bob', A, IDS);
@@ -152,14 +173,14 @@ describe.each(dialects)('marker index on %s', (dialect) => {
 
   test('concurrent batches after a change share one refresh', async () => {
     await world.fx.addFile(A, 'Shared/one [P17].pdf');
-    const single = await roundTrips(() => world.host.visibleArchiveFiles('bob', A, [17]));
+    const single = await roundTrips((host) => host.visibleArchiveFiles('bob', A, [17]));
     // The stale statement, the refresh, the re-run.
     expect(single).toBeGreaterThan(2);
     const refreshCost = single - 2;
     await world.fx.addFile(A, 'Shared/two [P18].pdf');
     let answers: Record<number, string>[] = [];
-    const parallel = await roundTrips(async () => {
-      answers = await Promise.all(Array.from({ length: 5 }, () => askIndexed('visible', 'bob', [17, 18])));
+    const parallel = await roundTrips(async (host) => {
+      answers = await Promise.all(Array.from({ length: 5 }, () => askPaths(host, 'visible', 'bob', A, [17, 18])));
     });
     for (const answer of answers) expect(answer).toEqual({ 17: '/Shared/one [P17].pdf', 18: '/Shared/two [P18].pdf' });
     // At most two statements per caller plus one refresh; five refreshes would cost far more.
@@ -169,6 +190,17 @@ describe.each(dialects)('marker index on %s', (dialect) => {
   test('an archive account whose home storage appears after the index was built', async () => {
     expect(await ask('owned', 'late', [20])).toEqual({});
     await world.fx.addFile('late', 'x [P20].pdf');
-    expect(await askPaths(world.host, 'owned', 'late', 'late', [20])).toEqual({ 20: '/x [P20].pdf' });
+    expect((await indexed((host) => askPaths(host, 'owned', 'late', 'late', [20]))).value).toEqual({ 20: '/x [P20].pdf' });
+  });
+
+  test("check's coverage (markedDocuments) comes from the index, brought to the current etags as a lookup's is", async () => {
+    await world.fx.addFile(A, 'Private/cov [P21].pdf');
+    // The new file's folder was re-read, which also picks up the quiet move into it earlier.
+    const covered = await indexed((host) => host.markedDocuments(A));
+    expect(covered.value).toContain(21);
+    expect(covered.value).toEqual(await plain.markedDocuments(A));
+    // The etags, the folders, the changed folders' children; then the etags alone once current.
+    expect(covered.statements).toBe(4);
+    expect((await indexed((host) => host.markedDocuments(A))).statements).toBe(1);
   });
 });

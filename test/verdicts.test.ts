@@ -30,6 +30,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     isAdmin: (uid) => host.isAdmin(uid),
     groupsOf: (uid) => host.groupsOf(uid),
     markedFiles: (account, offset, limit) => host.markedFiles(account, offset, limit),
+    markedDocuments: (account) => host.markedDocuments(account),
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
     visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
     visibleArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.visibleArchiveFiles(user, account, ids); },

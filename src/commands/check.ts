@@ -1,4 +1,4 @@
-import { checkCoverage, COVERAGE_PAGE, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
+import { checkCoverage, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
 import { failure, success, warning } from './format.js';
 import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
@@ -51,9 +51,6 @@ function progressOn(status: StatusLine): CoverageProgress {
       if (step === 'connection') status.show(`Waiting for the archive server at ${subject} to answer…`);
       else if (step === 'archive account') status.show(`Looking up the archive account${subject === '' ? '' : ` ${subject}`} in the host…`);
       else status.show(`Reading the marked files of the archive account ${subject}…`);
-    },
-    files: (done, total) => {
-      if (total > COVERAGE_PAGE) status.show(`Reading marked files: ${done}/${total}`);
     },
   };
 }

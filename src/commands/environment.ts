@@ -1,5 +1,5 @@
 import { BRIDGE_SECRET_FILE } from '../core/bridge/secret.js';
-import { AUDIT_FILE, CREDENTIALS_FILE, LOG_FILE, SECRET_FILE, SETTINGS_FILE } from '../core/settings/paths.js';
+import { AUDIT_FILE, CREDENTIALS_FILE, LOG_FILE, MARKER_INDEX_FILE, SECRET_FILE, SETTINGS_FILE } from '../core/settings/paths.js';
 import { wrap } from './help-layout.js';
 
 /** A name and what it means, for `help environment` and the man pages' ENVIRONMENT and FILES. */
@@ -18,6 +18,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'DUS_LOG_FILE', meaning: 'the host log file, as --log-file ("-" for stderr)' },
   { name: 'DUS_LOG_LEVEL', meaning: 'the host log level: fatal, error, warn, info (default), debug, trace or silent' },
   { name: 'DUS_SECRET', meaning: `the instance secret the stored token is encrypted under, used instead of the file ${SECRET_FILE}` },
+  { name: 'DUS_MARKER_INDEX', meaning: `off: one-shot commands scan the archive account's file names every time instead of keeping the marker index in ${MARKER_INDEX_FILE} (serve keeps its own in memory)` },
   { name: 'DUS_DEBUG', meaning: '1 adds the stack of an unexpected (internal) error to its one-line message' },
   { name: 'NEXTCLOUD_CONFIG_DIR', meaning: "Nextcloud's own: the directory config.php is read from, instead of <nextcloud>/config" },
   { name: 'NO_COLOR', meaning: 'any value: no colours (as --no-color); colours are only used on a terminal anyway' },
@@ -35,6 +36,7 @@ export const FILES: readonly Entry[] = [
   { name: CREDENTIALS_FILE, meaning: 'the API token, AES-256-GCM encrypted under the instance secret, bound to its server' },
   { name: LOG_FILE, meaning: 'the host log, JSON lines; never a term, token or URL query (or --log-file)' },
   { name: AUDIT_FILE, meaning: 'who searched as whom and when (never the term)' },
+  { name: MARKER_INDEX_FILE, meaning: 'where the archive account\'s marked files are, for one-shot commands; rebuilt when missing, broken or of another host; safe to delete (DUS_MARKER_INDEX=off: not used)' },
   { name: BRIDGE_SECRET_FILE, meaning: 'the secret the Nextcloud bridge app signs its calls with (bridge:secret)' },
 ];
 

@@ -16,9 +16,9 @@ export interface ServiceOptions {
   readonly archiveClientOptions?: ArchiveClientOptions;
   readonly cache?: Cache;
   /**
-   * Keep the host adapter's marker index (docs/host-adapter.md): for long-running processes,
-   * whose searches then skip the scan of the archive account's names. One-shot commands scan:
-   * building the index costs more than one scan.
+   * Keep the host adapter's marker index in memory (docs/host-adapter.md): for long-running
+   * processes (`serve`). Without it, the index is kept in the config directory's index file
+   * between runs, unless `DUS_MARKER_INDEX=off` (then every question scans the names).
    */
   readonly markerIndex?: boolean;
 }

@@ -12,7 +12,7 @@ import { createLogger, type Logger } from './log.js';
 import { FileCredentialStore } from './settings/credential-store.js';
 import { withFileAccess } from './settings/file-access.js';
 import { effectiveHostLocation } from './settings/host-location.js';
-import { AUDIT_FILE, configDirectory, LOG_FILE } from './settings/paths.js';
+import { AUDIT_FILE, configDirectory, LOG_FILE, MARKER_INDEX_FILE } from './settings/paths.js';
 import { FileSettingsStore } from './settings/settings-store.js';
 import type { SettingsStore } from './settings/types.js';
 import { originOf } from './settings/url-rules.js';
@@ -43,6 +43,11 @@ function storedVersions(settings: SettingsStore): ArchiveVersions {
   }
 }
 
+/** `DUS_MARKER_INDEX=off` (or `0`): one-shot commands neither read nor write the index file. */
+function markerIndexOff(value: string | undefined): boolean {
+  return value !== undefined && /^(off|0|no|false)$/i.test(value.trim());
+}
+
 export function openContext(options: ServiceOptions = {}): ServiceContext {
   const env = options.env ?? process.env;
   const directory = configDirectory(options.configDir, env);
@@ -63,7 +68,11 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
       if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
         throw new DusError('host_config', 'Where the host is is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
       }
-      return openHost(location, { logger, markerIndex: options.markerIndex === true });
+      // serve keeps its index in memory; one-shot commands keep theirs in the config directory
+      // between runs, unless DUS_MARKER_INDEX=off asks them to scan the names every time.
+      const inMemory = options.markerIndex === true;
+      const inFile = !inMemory && !markerIndexOff(env.DUS_MARKER_INDEX);
+      return openHost(location, { logger, markerIndex: inMemory, ...(inFile ? { markerIndexFile: join(directory, MARKER_INDEX_FILE) } : {}) });
     })();
     const opening = hostPromise;
     // A host that could not be opened (a database restarting, say) is tried again at the next call.

@@ -2,8 +2,6 @@ import type { ConnectionTestResult } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 
-/** Marked files read per host query while counting coverage. */
-export const COVERAGE_PAGE = 500;
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
 
@@ -26,13 +24,11 @@ export type CoverageStep = 'connection' | 'archive account' | 'marked files';
 export interface CoverageProgress {
   /** A step begins; `subject` is the archive server's URL or the archive account. */
   step(step: CoverageStep, subject: string): void;
-  /** Marked files read so far, after each page. */
-  files(done: number, total: number): void;
 }
 
 /**
  * `check`: the connection test, the archive account, then the documents that have a file: the
- * connection test's `all` ids against the archive account's marked files, read in pages.
+ * connection test's `all` ids against the archive account's marked files (host.markedDocuments).
  * Throws a DusError naming what to correct when the connection or the account fails.
  */
 export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProgress): Promise<CoverageReport> {
@@ -50,15 +46,11 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   }
   progress?.step('marked files', archiveAccount);
   const host = await ctx.host();
-  const marked = new Set<number>();
-  let total = 0;
-  for (let offset = 0; ; offset += COVERAGE_PAGE) {
-    const page = await host.markedFiles(archiveAccount, offset, COVERAGE_PAGE);
-    total = page.total;
-    for (const file of page.files) marked.add(file.documentId);
-    progress?.files(Math.min(offset + page.files.length, total), total);
-    if (page.files.length < COVERAGE_PAGE || offset + COVERAGE_PAGE >= total) break;
-  }
+  // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
+  // marked files used to scan them all again each time.
+  const documents = await host.markedDocuments(archiveAccount);
+  const marked = new Set(documents);
+  const total = documents.length;
   const all = tested.allIds;
   const withFile = all === null ? null : all.filter((id) => marked.has(id)).length;
   const examples = all === null ? [] : all.filter((id) => !marked.has(id)).sort((a, b) => a - b).slice(0, EXAMPLES);

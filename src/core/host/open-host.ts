@@ -6,7 +6,7 @@
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES, type Logger } from '../log.js';
 import { locateHost, type LocatedHost } from './locate.js';
-import { buildLookup, buildMarkedFiles, buildTrashedFiles, rootEtagsOf, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
+import { buildLookup, buildMarkedFiles, buildRootEtags, buildTrashedFiles, rootEtagsOf, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
 import { cleanIds, markersIn } from './marker.js';
 import { MarkerIndex, sameRoots } from './marker-index.js';
 import { MarkerIndexFile, markerIndexIdentity } from './marker-index-file.js';
@@ -415,6 +415,28 @@ class DatabaseHost implements HostAdapter {
       total: picked.length,
       files: picked.slice(start, start + Math.max(0, Math.floor(limit))).map((c) => ({ documentId: c.documentId, fileId: c.fileId, path: c.path })),
     };
+  }
+
+  async markedDocuments(archiveAccount: string): Promise<readonly number[]> {
+    if (this.#indexing && this.#batched) {
+      const index = this.#indexFor(archiveAccount);
+      await index.ready();
+      // The same freshness rule as a lookup's: the `files` etags now, and a refresh when they moved.
+      const statement = buildRootEtags(this.#prefix, index.storageIds);
+      const seen = rootEtagsOf(await this.#query(statement.sql, statement.params));
+      if (!sameRoots(seen, index.snapshot([]).roots)) await index.catchUp(seen);
+      return index.documentIds();
+    }
+    const statement = buildMarkedFiles(this.#prefix, homeStorageIds(archiveAccount, this.#located.dataDirectory));
+    const documents = new Set<number>();
+    await this.#each(statement.sql, statement.params, (rows) => {
+      for (const row of rows) {
+        const path = text(row.t1);
+        if (!isInUserFiles(path) || !path.startsWith('files/') || text(row.t3) === FOLDER_MIMETYPE) continue;
+        for (const id of markersIn(text(row.t2) ?? '')) documents.add(id);
+      }
+    });
+    return [...documents].sort((a, b) => a - b);
   }
 
   async close(): Promise<void> {

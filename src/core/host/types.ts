@@ -166,8 +166,14 @@ export interface HostAdapter {
   shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>>;
   /** Explain only: marked files of the archive account in its trash, for documents without a file (one query per call). */
   trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>>;
-  /** Marked files of the archive account, ordered by document id, for `check`'s coverage. */
+  /** Marked files of the archive account, ordered by document id, one page (a scan per call). */
   markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage>;
+  /**
+   * `check`'s coverage: the documents that have a marked file in the archive account's own
+   * folders, sorted, each once. From the marker index, brought to the host's current etags,
+   * when the adapter keeps one (in memory or in its file); else from one scan.
+   */
+  markedDocuments(archiveAccount: string): Promise<readonly number[]>;
   /**
    * Builds the marker index of the archive account now, when the adapter keeps one (a no-op
    * otherwise), so that the first search after start does not pay for it.
