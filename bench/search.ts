@@ -1,39 +1,66 @@
 /**
- * Wall time of one provider search with the archive-server emulator adding a fixed latency L
- * to every answer, for L = 0, 5, 20, 50 ms. A warm search (names cached) needs one archive
- * round trip and question 1: printed as ratios to L + question 1 and to the bare floor (one
- * raw GET with node:http outside the product's client, plus question 1). A cold search needs
- * the search page, then both names requests at the same time: ratio to 2L + question 1.
- * The emulator still runs in this process (not yet in its own).
+ * Wall time of one provider search with the archive-server emulator adding a latency L to every
+ * answer, for L = 0, 5, 20, 50 ms, on SQLite and PostgreSQL. The emulator runs in a process of
+ * its own (bench/support/emulator-process.ts) and sends each answer L after the request arrived
+ * (its timer set early, the rest waited turn by turn), so L is what it says.
+ *
+ * A warm search (names cached) needs one archive round trip and question 1: printed as ratios to
+ * L + question 1 (the issue's target) and to the bare floor (one raw GET with node:http, outside
+ * the product's client, to the same emulator, plus question 1); "own" is warm − floor, the
+ * product's own time. A cold search needs the search page, then both names requests at the same
+ * time: ratio to 2L + question 1. Runs interleave warm, cold, raw GET and question 1; medians.
  *
  *   npm run build:tools && node dist-tools/bench/search.js [latencyMs ...]
+ * Env: BENCH_RUNS (31), BENCH_DIALECTS (sqlite,pgsql; PostgreSQL at 127.0.0.1:5432 user postgres).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MemoryCache } from '../src/core/cache/memory-cache.js';
+import { openContext } from '../src/core/context.js';
 import type { ServiceContext } from '../src/core/context-types.js';
+import type { HostAdapter, ResolvedArchiveAccount } from '../src/core/host/types.js';
 import { runSearch } from '../src/core/search/pipeline.js';
-import { buildSearchWorld } from '../test/support/search-world.js';
+import { saveSettings } from '../src/core/settings/save-settings.js';
+import { sampleArchive } from '../test/support/archive-emulator/index.js';
+import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
+import { buildSearchHost, TOKEN } from '../test/support/search-world.js';
+import { startEmulatorProcess, type EmulatorProcess } from './support/emulator-process.js';
 
 const LATENCIES = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [0, 5, 20, 50];
-const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const RUNS = Number(process.env.BENCH_RUNS ?? 31);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,pgsql').split(',').map((name) => name.trim()) as FixtureDialect[];
+const DOCUMENTS = 60;
+const HOST_URL = 'https://cloud.example.com';
+const SEARCH_PATH = '/api/documents/?query=invoice&page=1&page_size=25&fields=id,title,created,correspondent,document_type,__search_hit__';
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
+function load(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+}
+
 /** Kept alive like the product's client's connections, so the floor is not raised by connection set-up. */
 const rawAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One GET with node:http alone, outside the product's archive client. */
-function rawGet(url: string, token: string): Promise<number> {
+/** One GET with node:http alone, outside the product's archive client: the same request as a warm search's. */
+function rawGet(url: string): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent: rawAgent, headers: { authorization: `Token ${token}`, accept: 'application/json; version=9' } }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(performance.now() - started));
+    const req = request(url, { agent: rawAgent, headers: { authorization: `Token ${TOKEN}`, accept: 'application/json; version=9' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`raw GET answered ${res.statusCode}`));
+        else resolve(performance.now() - started);
+      });
     });
     req.on('error', reject);
     req.end();
@@ -48,59 +75,69 @@ async function timed(ctx: ServiceContext): Promise<number> {
   return elapsed;
 }
 
-const world = await buildSearchWorld(60);
-try {
-  const warmCache = new MemoryCache();
-  const { ctx } = await world.context({ cache: warmCache });
-  world.archive.latencyMs = 0;
-  await timed(ctx); // fills the names cache, opens the host database
-  // The fixed cost with no latency at all: the emulator's full-text work, the host lookup, our own steps.
-  const fixed: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) fixed.push(await timed(ctx));
-  // Its parts that do not belong to the pipeline: one emulator page and one host lookup.
-  const client = ctx.archiveClient();
-  const host = await ctx.host();
-  if (client === null) throw new Error('not configured');
-  const page = await client.search({ term: 'invoice', page: 1 });
-  const ids = page.hits.map((hit) => hit.id);
-  const archivePart: number[] = [];
-  const hostPart: number[] = [];
-  for (let run = 0; run < RUNS; run += 1) {
-    let started = performance.now();
-    await client.search({ term: 'invoice', page: 1 });
-    archivePart.push(performance.now() - started);
-    started = performance.now();
-    await host.visibleArchiveFiles('bob', 'archive', ids);
-    hostPart.push(performance.now() - started);
-  }
-  console.log(`${RUNS} runs each; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
-  console.log(`without latency: warm search ${median(fixed).toFixed(1)} ms = emulator page ${median(archivePart).toFixed(1)} ms + host lookup ${median(hostPart).toFixed(1)} ms + the pipeline's own steps`);
-  const connection = ctx.archiveConnection();
-  if (connection === null) throw new Error('not configured');
-  for (const latency of LATENCIES) {
-    world.archive.latencyMs = latency;
-    const warm: number[] = [];
-    const cold: number[] = [];
-    const bare: number[] = [];
-    const question1: number[] = [];
-    for (let run = 0; run < RUNS; run += 1) {
-      warm.push(await timed(ctx));
-      // The same context with an empty names cache: both kinds of names are fetched again.
-      cold.push(await timed({ ...ctx, cache: new MemoryCache() }));
-      bare.push(await rawGet(`${connection.url.replace(/\/$/, '')}/api/documents/?query=invoice&page=1&page_size=25`, connection.token));
-      const started = performance.now();
-      await host.visibleArchiveFiles('bob', 'archive', ids);
-      question1.push(performance.now() - started);
+/** Question 1 as the search asks it, for the ids of the first archive page. */
+async function question1(host: HostAdapter, account: ResolvedArchiveAccount, ids: readonly number[]): Promise<number> {
+  const started = performance.now();
+  await host.searchArchiveFiles('bob', account, ids);
+  return performance.now() - started;
+}
+
+async function benchDialect(dialect: FixtureDialect, emulator: EmulatorProcess): Promise<void> {
+  const host = await buildSearchHost(sampleArchive(DOCUMENTS).documents, dialect);
+  const dir = mkdtempSync(join(tmpdir(), 'dus-bench-search-'));
+  const hostLocation = { dbUrl: host.dbUrl, hostUrl: HOST_URL };
+  const ctx = openContext({ configDir: dir, logFile: join(dir, 'host.log'), env: {}, hostLocation, cache: new MemoryCache() });
+  try {
+    await saveSettings(ctx, { url: emulator.url, token: TOKEN, allowLocal: true, hostLocation });
+    await emulator.setLatency(0);
+    await timed(ctx); // fills the names cache, opens the host database, resolves the archive account
+    const adapter = await ctx.host();
+    const account = await ctx.searchArchiveAccount();
+    const client = ctx.archiveClient();
+    if (account === null || client === null) throw new Error('the world is not configured');
+    const ids = (await client.search({ term: 'invoice', page: 1 })).hits.map((hit) => hit.id);
+    const rawUrl = `${emulator.url}${SEARCH_PATH}`;
+    for (let run = 0; run < 20; run += 1) {
+      await timed(ctx);
+      await rawGet(rawUrl);
+      await question1(adapter, account, ids);
     }
-    const floor = median(bare) + median(question1);
-    console.log(
-      `L = ${latency} ms: warm ${median(warm).toFixed(2)} ms; ratio to L + question 1 (${(latency + median(question1)).toFixed(2)} ms) ${(median(warm) / (latency + median(question1))).toFixed(3)}` +
-        `, to the bare floor (raw GET ${median(bare).toFixed(2)} ms + question 1 = ${floor.toFixed(2)} ms) ${(median(warm) / floor).toFixed(3)}` +
-        `; cold ${median(cold).toFixed(2)} ms, ratio to 2L + question 1 ${(median(cold) / (2 * latency + median(question1))).toFixed(3)}`,
-    );
+    console.log(`${dialect}: ${RUNS} runs each, interleaved; load average before ${load()} on ${cpus().length} cores`);
+    for (const latency of LATENCIES) {
+      await emulator.setLatency(latency);
+      // The child records every request; thousands of them need not be kept.
+      await emulator.clearRequests();
+      const warm: number[] = [];
+      const cold: number[] = [];
+      const bare: number[] = [];
+      const q1: number[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        warm.push(await timed(ctx));
+        // The same context with an empty names cache: both kinds of names are fetched again.
+        cold.push(await timed({ ...ctx, cache: new MemoryCache() }));
+        bare.push(await rawGet(rawUrl));
+        q1.push(await question1(adapter, account, ids));
+      }
+      const w = median(warm);
+      const q = median(q1);
+      const floor = median(bare) + q;
+      console.log(
+        `  L = ${latency} ms: warm ${w.toFixed(2)} ms; ÷ (L + question 1 = ${(latency + q).toFixed(2)}) ${(w / (latency + q)).toFixed(3)}` +
+          `; ÷ floor (raw GET ${median(bare).toFixed(2)} + question 1 ${q.toFixed(2)} = ${floor.toFixed(2)}) ${(w / floor).toFixed(3)}, own ${(w - floor).toFixed(2)} ms` +
+          `; cold ${median(cold).toFixed(2)} ms ÷ (2L + question 1) ${(median(cold) / (2 * latency + q)).toFixed(3)}; load ${load()}`,
+      );
+    }
+  } finally {
+    await ctx.close();
+    await host.drop();
+    rmSync(dir, { recursive: true, force: true });
   }
-  rawAgent.destroy();
-  process.exitCode = 0;
+}
+
+const emulator = await startEmulatorProcess({ ...sampleArchive(DOCUMENTS), tokens: [TOKEN] });
+try {
+  for (const dialect of DIALECTS) await benchDialect(dialect, emulator);
 } finally {
-  await world.close();
+  rawAgent.destroy();
+  await emulator.close();
 }

@@ -41,6 +41,49 @@ describe('the token step', () => {
     expect(scrub(`İstanbul ${TOKEN.toUpperCase()} K`)).toBe(`İstanbul ${REDACTED} K`);
   });
 
+  it('a letter that folds to one of the token (the Kelvin sign to k) still counts as that letter', () => {
+    expect(scrub(`Invoice HOSTILE-TO\u212A3N 2024`)).toBe(`Invoice ${REDACTED} 2024`);
+  });
+
+  it('replaces exactly what a window-by-window comparison finds, on 3000 random texts of token letters and others', () => {
+    // The reference: fold each unit, mark every window equal to a piece of the token, one REDACTED per marked run.
+    const fold = (text: string): string => text.split('').map((unit) => (unit.toLowerCase().length === 1 ? unit.toLowerCase() : unit)).join('');
+    const folded = fold(TOKEN);
+    const reference = (text: string): string => {
+      const haystack = fold(text);
+      const marked = new Array<boolean>(text.length).fill(false);
+      for (let at = 0; at + FRAGMENT_LENGTH <= text.length; at += 1) {
+        if (folded.includes(haystack.slice(at, at + FRAGMENT_LENGTH))) marked.fill(true, at, at + FRAGMENT_LENGTH);
+      }
+      let out = '';
+      for (let at = 0; at < text.length; at += 1) {
+        if (!marked[at]) out += text[at];
+        else if (at === 0 || !marked[at - 1]) out += REDACTED;
+      }
+      return out;
+    };
+    let state = 7;
+    const random = (n: number): number => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state % n;
+    };
+    const alphabet = `${TOKEN}${TOKEN.toUpperCase()}xyz 09-\u212AİÄ`;
+    let replaced = 0;
+    for (let round = 0; round < 3000; round += 1) {
+      let text = '';
+      const length = random(40);
+      while (text.length < length) {
+        text += random(4) === 0 ? TOKEN.slice(random(TOKEN.length), random(TOKEN.length) + FRAGMENT_LENGTH + random(4)) : (alphabet[random(alphabet.length)] ?? '');
+      }
+      const expected = reference(text);
+      if (expected !== text) replaced += 1;
+      expect(scrub(text)).toBe(expected);
+    }
+    // Both kinds occur: texts with a piece and texts without.
+    expect(replaced).toBeGreaterThan(300);
+    expect(replaced).toBeLessThan(2700);
+  });
+
   it('takes only versions that look like versions', () => {
     expect(['2.20.15', '3.0.5', '3.0.0-beta.rc1', '10', '2.16'].map(isServerVersion)).toEqual([true, true, true, true, true]);
     expect(['9', '10', '11'].map(isApiVersion)).toEqual([true, true, true]);

@@ -11,7 +11,7 @@ import type { Cache } from '../../src/core/cache/types.js';
 import type { ServiceContext } from '../../src/core/context-types.js';
 import { openContext } from '../../src/core/context.js';
 import { saveSettings } from '../../src/core/settings/save-settings.js';
-import { sampleArchive, startArchiveEmulator, type ArchiveEmulator } from './archive-emulator/index.js';
+import { sampleArchive, startArchiveEmulator, type ArchiveEmulator, type EmulatorDocument } from './archive-emulator/index.js';
 import { createHostFixture, type FixtureDialect, type HostFixture } from './host-fixtures/index.js';
 
 export const TOKEN = 'emulator-token';
@@ -39,10 +39,23 @@ export interface WorldContext {
   readonly logFile: string;
 }
 
-export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sqlite'): Promise<SearchWorld> {
-  const sample = sampleArchive(count);
-  const archive = await startArchiveEmulator({ ...sample, tokens: [TOKEN] });
+/**
+ * The host side of the world on a fresh fixture: the archive account, bob, carol, the sync
+ * add-on's account and a file (or none) per document as `expectedVerdict` says. Used by the
+ * world and by bench/search.ts, whose emulator runs in a process of its own.
+ */
+export async function buildSearchHost(documents: readonly EmulatorDocument[], dialect: FixtureDialect = 'sqlite'): Promise<HostFixture> {
   const host = await createHostFixture(dialect);
+  try {
+    await populateSearchHost(host, documents);
+  } catch (error: unknown) {
+    await host.drop().catch(() => undefined);
+    throw error;
+  }
+  return host;
+}
+
+async function populateSearchHost(host: HostFixture, documents: readonly EmulatorDocument[]): Promise<void> {
   await host.addUser(ARCHIVE_ACCOUNT);
   await host.addUser('bob', { lang: 'de' });
   await host.addUser('carol');
@@ -50,7 +63,7 @@ export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sq
   const shared = await host.addFolder(ARCHIVE_ACCOUNT, 'Docs');
   await host.share({ owner: ARCHIVE_ACCOUNT, fileId: shared, type: 'user', with: 'bob', target: '/Archive' });
   await host.addFolder(ARCHIVE_ACCOUNT, 'Private');
-  for (const document of sample.documents) {
+  for (const document of documents) {
     const verdict = expectedVerdict(document.id);
     if (verdict === 'shown') await host.addFile(ARCHIVE_ACCOUNT, `Docs/Doc [P${document.id}].pdf`);
     if (verdict === 'not shared') await host.addFile(ARCHIVE_ACCOUNT, `Private/Doc [P${document.id}].pdf`);
@@ -59,6 +72,12 @@ export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sq
       await host.share({ owner: 'carol', fileId: file, type: 'user', with: 'bob' });
     }
   }
+}
+
+export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sqlite'): Promise<SearchWorld> {
+  const sample = sampleArchive(count);
+  const archive = await startArchiveEmulator({ ...sample, tokens: [TOKEN] });
+  const host = await buildSearchHost(sample.documents, dialect);
   const dirs: string[] = [];
   const contexts: ServiceContext[] = [];
   return {

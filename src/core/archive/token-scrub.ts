@@ -32,35 +32,63 @@ function foldCase(text: string): string {
   return folded;
 }
 
+/** One UTF-16 unit as `foldCase` folds it. */
+function foldUnit(code: number): number {
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
+  const lower = String.fromCharCode(code).toLowerCase();
+  return lower.length === 1 ? lower.charCodeAt(0) : code;
+}
+
 export function tokenScrubber(token: string): Scrubber {
   const folded = foldCase(token);
   if (folded === '') return (text) => text;
   const width = Math.min(FRAGMENT_LENGTH, folded.length);
   const pieces = new Set<string>();
   for (let at = 0; at + width <= folded.length; at += 1) pieces.add(folded.slice(at, at + width));
+  const units = new Set<number>();
+  for (let at = 0; at < folded.length; at += 1) units.add(folded.charCodeAt(at));
+  // ASCII, nearly all of a page, looked up in a table: 1 where the unit, folded, occurs in the token.
+  const ascii = new Uint8Array(0x80);
+  for (let code = 0; code < 0x80; code += 1) ascii[code] = units.has(foldUnit(code)) ? 1 : 0;
+  const inToken = (code: number): boolean => (code < 0x80 ? ascii[code] === 1 : units.has(foldUnit(code)));
 
+  /**
+   * A piece of the token can only lie in a run of units that all occur in the token. Ordinary text
+   * (spaces, letters the token lacks) has few such runs of `width` or more, so only those are
+   * folded and compared window by window: comparing every window of every string cost more than
+   * the rest of a search's own steps (a page of 25 hits: 0.45 ms). Matches in different runs are
+   * apart by at least one other unit, so they are never merged, exactly as on the whole text.
+   */
   return (text) => {
     if (text.length < width) return text;
-    const haystack = foldCase(text);
     let result = '';
     let copied = 0;
-    let runStart = -1;
-    let runEnd = -1;
-    for (let at = 0; at + width <= haystack.length; at += 1) {
-      if (!pieces.has(haystack.slice(at, at + width))) continue;
-      if (at <= runEnd) {
-        runEnd = at + width;
-        continue;
+    let redactStart = -1;
+    let redactEnd = -1;
+    let runStart = 0;
+    for (let end = 0; end <= text.length; end += 1) {
+      if (end < text.length && inToken(text.charCodeAt(end))) continue;
+      if (end - runStart >= width) {
+        const haystack = foldCase(text.slice(runStart, end));
+        for (let at = 0; at + width <= haystack.length; at += 1) {
+          if (!pieces.has(haystack.slice(at, at + width))) continue;
+          const position = runStart + at;
+          if (position <= redactEnd) {
+            redactEnd = position + width;
+            continue;
+          }
+          if (redactStart !== -1) {
+            result += text.slice(copied, redactStart) + REDACTED;
+            copied = redactEnd;
+          }
+          redactStart = position;
+          redactEnd = position + width;
+        }
       }
-      if (runStart !== -1) {
-        result += text.slice(copied, runStart) + REDACTED;
-        copied = runEnd;
-      }
-      runStart = at;
-      runEnd = at + width;
+      runStart = end + 1;
     }
-    if (runStart === -1) return text;
-    return `${result}${text.slice(copied, runStart)}${REDACTED}${text.slice(runEnd)}`;
+    if (redactStart === -1) return text;
+    return `${result}${text.slice(copied, redactStart)}${REDACTED}${text.slice(redactEnd)}`;
   };
 }
 

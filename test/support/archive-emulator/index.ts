@@ -7,6 +7,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { testCertificate } from '../tls/index.js';
 import { handle, type AppState } from './app.js';
 import { dataset } from './dataset.js';
@@ -24,6 +25,12 @@ export { sampleArchive } from './sample.js';
 const NOT_FOUND_PAGE = '<!doctype html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>';
 const HUGE_CHUNK = 64 * 1024;
 const SLOW_CHUNKS = 20;
+/**
+ * A timer fires up to a millisecond or more after its time; the latency wait sets its timer this
+ * much early and yields turn by turn (setImmediate) for the rest, so an answer leaves L after its
+ * request arrived, not L plus the timer's lateness (bench/search.ts measures ratios to L).
+ */
+const TIMER_SLACK_MS = 1.5;
 
 function normalisePrefix(prefix: string | undefined): string {
   if (prefix === undefined || prefix === '' || prefix === '/') return '';
@@ -133,6 +140,16 @@ class Emulator implements ArchiveEmulator {
     await closing;
   }
 
+  /**
+   * Until `at` (performance.now() time), precisely: a timer set a little early, then turns of the
+   * event loop until the moment, never blocking the loop. close() cuts it short.
+   */
+  private async waitUntil(at: number): Promise<void> {
+    const early = at - performance.now() - TIMER_SLACK_MS;
+    if (early >= 1) await this.wait(Math.floor(early));
+    while (!this.closed && performance.now() < at) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
   /** A delay that close() cuts short, so a hanging fault never keeps a test run alive. */
   private wait(ms: number): Promise<void> {
     if (ms <= 0 || this.closed) return Promise.resolve();
@@ -148,6 +165,7 @@ class Emulator implements ArchiveEmulator {
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
     req.resume();
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
@@ -160,23 +178,36 @@ class Emulator implements ArchiveEmulator {
     const inside = this.prefix === '' || fullPath === this.prefix || fullPath.startsWith(`${this.prefix}/`);
     const path = inside ? fullPath.slice(this.prefix.length) || '/' : fullPath;
 
-    await this.wait(this.latencyMs);
     const fault = this.faultBook.take(this.faults, path);
-    if (fault?.hangMs !== undefined) await this.wait(fault.hangMs);
+    if (fault === undefined) {
+      // The usual answer leaves latencyMs after the request arrived, the emulator's own work inside
+      // that time (a server answering in L), unless the work itself took longer.
+      const reply = this.echoed(this.answer(method, path, fullPath, query, headers, inside), headers);
+      await this.waitUntil(arrived + this.latencyMs);
+      if (this.closed || res.destroyed) return;
+      await this.send(res, reply, method === 'HEAD', 0);
+      return;
+    }
+    await this.waitUntil(arrived + this.latencyMs);
+    if (fault.hangMs !== undefined) await this.wait(fault.hangMs);
     if (this.closed || res.destroyed) return;
-    if (fault?.destroySocket === true) {
+    if (fault.destroySocket === true) {
       req.socket.destroy();
       return;
     }
-    if (fault?.hugeBodyBytes !== undefined) {
+    if (fault.hugeBodyBytes !== undefined) {
       await this.streamHuge(res, fault.hugeBodyBytes, fault.headers ?? {});
       return;
     }
-    let reply = (fault === undefined ? null : faultReply(fault)) ?? this.answer(method, path, fullPath, query, headers, inside);
-    if (fault?.headers !== undefined) reply = { ...reply, headers: { ...reply.headers, ...fault.headers } };
+    let reply = faultReply(fault) ?? this.answer(method, path, fullPath, query, headers, inside);
+    if (fault.headers !== undefined) reply = { ...reply, headers: { ...reply.headers, ...fault.headers } };
+    await this.send(res, this.echoed(reply, headers), method === 'HEAD', fault.slowBodyMs ?? 0);
+  }
+
+  /** The reply with the sent token echoed into it when `echoToken` asks (hostile.ts). */
+  private echoed(reply: Reply, headers: Record<string, string | undefined>): Reply {
     const token = this.echoToken ? sentToken(headers['authorization']) : null;
-    if (token !== null) reply = hostileReply(reply, token, this.hostileTurn++);
-    await this.send(res, reply, method === 'HEAD', fault?.slowBodyMs ?? 0);
+    return token === null ? reply : hostileReply(reply, token, this.hostileTurn++);
   }
 
   private answer(method: string, path: string, fullPath: string, query: string, headers: Record<string, string | undefined>, inside: boolean): Reply {
