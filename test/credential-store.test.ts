@@ -97,6 +97,31 @@ describe('credential store', () => {
     expect(new FileCredentialStore({ directory: dir, env: { DUS_SECRET: 'yet another' } }).load()).toEqual({ status: 'unreadable' });
   });
 
+  test('files left alone for a while are looked at by their stamps, and a change is still seen: a new record, the secret rewritten in place at the same length', async () => {
+    const dir = freshDir();
+    const store = new FileCredentialStore({ directory: dir, env: {} });
+    store.save(TOKEN, ORIGIN);
+    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 150));
+    await settle();
+    expect(store.load()).toEqual({ status: 'ok', token: TOKEN, origin: ORIGIN });
+    expect(store.load()).toEqual({ status: 'ok', token: TOKEN, origin: ORIGIN });
+    const other = TOKEN.replace(/.$/, 'Z');
+    new FileCredentialStore({ directory: dir, env: {} }).save(other, 'https://other.example.com:443');
+    await settle();
+    expect(store.load()).toEqual({ status: 'ok', token: other, origin: 'https://other.example.com:443' });
+    const secretPath = join(dir, 'secret');
+    const secret = readFileSync(secretPath, 'utf8');
+    writeFileSync(secretPath, secret.replace(/^./, (first) => (first === 'A' ? 'B' : 'A')));
+    expect(store.load()).toEqual({ status: 'unreadable' });
+    await settle();
+    expect(store.load()).toEqual({ status: 'unreadable' });
+    writeFileSync(secretPath, secret);
+    await settle();
+    expect(store.load()).toEqual({ status: 'ok', token: other, origin: 'https://other.example.com:443' });
+    store.delete();
+    expect(store.load()).toEqual({ status: 'none' });
+  });
+
   test('a record that is not JSON gives unreadable, not an exception', () => {
     const dir = freshDir();
     const store = new FileCredentialStore({ directory: dir, env: {} });

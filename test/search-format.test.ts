@@ -38,6 +38,19 @@ describe('entry URLs and dates', () => {
     expect(formatDay(null, 'de')).toBeNull();
     expect(localeOf('not a language tag!')).toBe('en');
   });
+
+  test('days written before are written the same again, per language; what is not a day stays as it came', () => {
+    const days = ['2024-03-01', '2024-12-31', '1999-01-02'];
+    const languages = ['de_DE', 'fr', null, 'en_GB'];
+    const expected = (day: string, language: string | null): string =>
+      new Intl.DateTimeFormat(localeOf(language), { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`));
+    for (let round = 0; round < 3; round += 1) {
+      for (const language of languages) for (const day of days) expect(formatDay(day, language)).toBe(expected(day, language));
+    }
+    const odd = `not a day ${'x'.repeat(100)}`;
+    expect(formatDay(odd, 'de')).toBe(odd);
+    expect(formatDay('soon', 'de')).toBe('soon');
+  });
 });
 
 describe('inputs', () => {

@@ -2,7 +2,7 @@ import type { Logger } from './log.js';
 import type { ArchiveClient, ArchiveClientOptions, ArchiveConnection } from './archive/types.js';
 import type { Cache } from './cache/types.js';
 import type { HostAdapter, HostLocation, ResolvedArchiveAccount } from './host/types.js';
-import type { CredentialStore, SettingsStore } from './settings/types.js';
+import type { AppConfig, CredentialStore, SettingsStore } from './settings/types.js';
 
 /** How a command or the HTTP wrapper asks for a service context (`context.ts` builds it). */
 export interface ServiceOptions {
@@ -38,8 +38,11 @@ export interface ServiceContext {
   readonly archiveClientOptions: ArchiveClientOptions;
   /** The host adapter, opened on first use from the given or stored location. */
   host(): Promise<HostAdapter>;
-  /** Stored URL and readable token, or null when not configured / token unreadable. */
-  archiveConnection(): ArchiveConnection | null;
+  /**
+   * Stored URL and readable token, or null when not configured / token unreadable. A caller that
+   * has just read the settings passes them (a search reads them once).
+   */
+  archiveConnection(readNow?: AppConfig): ArchiveConnection | null;
   /**
    * A client for the stored connection that records versions into the settings; null when not
    * configured. A caller that has just read `archiveConnection()` passes it, so it is not read twice.
@@ -52,7 +55,7 @@ export interface ServiceContext {
    * `archive_owner` setting stays the same; the search's question 1 checks that the sync add-on
    * still names it (docs/search.md, "Host statements").
    */
-  searchArchiveAccount(): Promise<ResolvedArchiveAccount | null>;
+  searchArchiveAccount(readNow?: AppConfig): Promise<ResolvedArchiveAccount | null>;
   /** Drops the kept archive account: question 1 saw the sync add-on name another one. */
   forgetArchiveAccount(): void;
   close(): Promise<void>;

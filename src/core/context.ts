@@ -14,7 +14,7 @@ import { withFileAccess } from './settings/file-access.js';
 import { effectiveHostLocation } from './settings/host-location.js';
 import { AUDIT_FILE, configDirectory, LOG_FILE, MARKER_INDEX_FILE } from './settings/paths.js';
 import { FileSettingsStore } from './settings/settings-store.js';
-import type { SettingsStore } from './settings/types.js';
+import type { AppConfig, SettingsStore } from './settings/types.js';
 import { originOf } from './settings/url-rules.js';
 
 /** Keeps the versions of the archive server's last answer, writing only when they change. */
@@ -82,8 +82,8 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     return opening;
   }
 
-  function archiveConnection(): ArchiveConnection | null {
-    const stored = settings.read();
+  function archiveConnection(readNow?: AppConfig): ArchiveConnection | null {
+    const stored = readNow ?? settings.read();
     if (stored.docs_url === undefined) return null;
     const token = credentials.load();
     // The token goes only to the server it was saved for.
@@ -116,8 +116,8 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
   /** The search's archive account and the `archive_owner` value it was resolved under. */
   let kept: { readonly owner: string | undefined; readonly account: ResolvedArchiveAccount } | undefined;
 
-  async function searchArchiveAccount(): Promise<ResolvedArchiveAccount | null> {
-    const owner = settings.readWithoutRefusedUrl().archive_owner;
+  async function searchArchiveAccount(readNow?: AppConfig): Promise<ResolvedArchiveAccount | null> {
+    const owner = (readNow ?? settings.readWithoutRefusedUrl()).archive_owner;
     if (kept !== undefined && kept.owner === owner) return kept.account;
     const adapter = await host();
     const named = owner ?? (await adapter.syncAccount());

@@ -50,6 +50,9 @@ export class AllIdsFilter {
 
   /** The bytes of `chunk` that stay in the answer (the array's members left out). */
   push(chunk: Buffer): Buffer {
+    // Only the first `all` is taken out; once it is closed the rest passes unscanned (Paperless
+    // sends `all` before `results`, so the 25 hits of a search page are never scanned byte by byte).
+    if (this.done()) return chunk;
     let kept: Buffer[] | null = null;
     let from = 0;
     for (let at = 0; at < chunk.length; at += 1) {
@@ -60,7 +63,7 @@ export class AllIdsFilter {
           this.inAll = false;
           this.depth -= 1;
           from = at;
-          continue;
+          break;
         }
         if (byte >= ZERO && byte <= NINE) this.number = (this.number < 0 ? 0 : this.number * 10) + (byte - ZERO);
         else if (byte === COMMA) this.endNumber();
@@ -111,6 +114,11 @@ export class AllIdsFilter {
     if (kept === null) return from === 0 ? chunk : chunk.subarray(from);
     kept.push(chunk.subarray(from));
     return Buffer.concat(kept);
+  }
+
+  /** The `all` array was taken out: nothing further is removed (see `push`). */
+  private done(): boolean {
+    return this.seen && !this.inAll;
   }
 
   /** The ids of `all`: null when there was none, it held something else, it was cut off, or it was longer than kept. */

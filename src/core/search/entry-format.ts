@@ -43,9 +43,30 @@ export function localeOf(language: string | null | undefined): string {
   }
 }
 
+/**
+ * Days already written, by language and `created` value: ICU's format costs some microseconds a
+ * call, and a warm search writes the same few days again and again. Bounded in entries and in
+ * their size (a server's odd `created` of any length is written, not kept); emptied when full.
+ */
+const written = new Map<string, string>();
+const WRITTEN_MAX = 4096;
+/** An ISO moment with offset and fraction, or a language tag, is under 40 characters. */
+const KEPT_LENGTH = 40;
+
 /** A `YYYY-MM-DD` day (Paperless `created`, API ≥ 9) or an ISO moment, written in the user's language. */
 export function formatDay(created: string | null, language: string | null | undefined): string | null {
   if (created === null || created === '') return null;
+  if (created.length > KEPT_LENGTH || (language?.length ?? 0) > KEPT_LENGTH) return writeDay(created, language);
+  const key = `${language ?? ''}\u0000${created}`;
+  const known = written.get(key);
+  if (known !== undefined) return known;
+  const text = writeDay(created, language);
+  if (written.size >= WRITTEN_MAX) written.clear();
+  written.set(key, text);
+  return text;
+}
+
+function writeDay(created: string, language: string | null | undefined): string {
   const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(created);
   if (day === null) return created;
   const moment = new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])));

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context-types.js';
 import { recordProblem, recordRecovery } from '../diagnostics/history.js';
 import { isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
+import type { AppConfig } from '../settings/types.js';
 
 export interface SearchFailure {
   readonly code: string;
@@ -31,8 +32,13 @@ export function reportSearchFailure(ctx: ServiceContext, error: unknown, secrets
   }
 }
 
-/** A search that worked lowers `diagnostics_pending`. */
-export function reportSearchWorked(ctx: ServiceContext): void {
+/**
+ * A search that worked lowers `diagnostics_pending`. Given the settings the search read at its
+ * start, nothing is read again when the flag was down then (a failure recorded meanwhile waits
+ * for the next search that works).
+ */
+export function reportSearchWorked(ctx: ServiceContext, readAtStart?: AppConfig): void {
+  if (readAtStart !== undefined && readAtStart.diagnostics_pending !== true) return;
   try {
     recordRecovery(ctx.settings);
   } catch (storeError: unknown) {

@@ -2,6 +2,7 @@ import type { ArchiveClient, NameKind, SearchHit, SearchPage, SearchRejection } 
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError } from '../errors.js';
 import type { HostAdapter, ResolvedArchiveAccount, VisibleFile } from '../host/types.js';
+import type { AppConfig } from '../settings/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { excerptOf } from './excerpt.js';
 import { fileLink, formatDay, previewUrl, typeIconUrl } from './entry-format.js';
@@ -92,9 +93,12 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
   if (term === '') return NOTHING;
+  // The settings are read once per search (a change is seen by the next one): connection, archive account, recovery.
+  let stored: AppConfig;
   let connection: ReturnType<ServiceContext['archiveConnection']>;
   try {
-    connection = ctx.archiveConnection();
+    stored = ctx.settings.read();
+    connection = ctx.archiveConnection(stored);
   } catch (error: unknown) {
     // Unreadable settings: no results like any other failure, never an exception to the caller.
     return { ...NOTHING, status: 'failed', failure: reportSearchFailure(ctx, error, [input.term]) };
@@ -108,7 +112,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   try {
     host = await ctx.host();
     // Kept per context: a warm search asks the host nothing before the archive server (docs/search.md).
-    archiveAccount = await ctx.searchArchiveAccount();
+    archiveAccount = await ctx.searchArchiveAccount(stored);
     client = ctx.archiveClient(connection);
   } catch (error: unknown) {
     return { ...NOTHING, status: 'failed', failure: reportSearchFailure(ctx, error, secrets) };
@@ -175,7 +179,7 @@ export async function runSearch(ctx: ServiceContext, input: SearchInput): Promis
   } finally {
     clearTimeout(timer);
   }
-  reportSearchWorked(ctx);
+  reportSearchWorked(ctx, stored);
   return { status: 'ok', entries, cursor: more ? String(next) : null, found, pages, leftOut };
 }
 

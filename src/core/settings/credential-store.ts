@@ -6,7 +6,8 @@ import { LOG_MESSAGES } from '../log.js';
 import { writePrivateFileAtomic } from './atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { ensureInstanceSecret, readInstanceSecret } from './instance-secret.js';
-import { CREDENTIALS_FILE } from './paths.js';
+import { fileStamp } from './file-stamp.js';
+import { CREDENTIALS_FILE, SECRET_FILE } from './paths.js';
 import type { CredentialSnapshot, CredentialStore, StoredToken } from './types.js';
 
 /** The name the host's credentials manager would hold the token under. */
@@ -54,9 +55,15 @@ export class FileCredentialStore implements CredentialStore {
   #warned = false;
   /**
    * The record and secret last decrypted, with their token: key derivation and decryption cost
-   * more than the rest of a warm search's own steps. Both files are still read every time.
+   * more than the rest of a warm search's own steps.
    */
   #lastDecrypted: { readonly text: string; readonly secret: Buffer; readonly token: StoredToken } | undefined;
+  /**
+   * The last answer of `load()` and the stamps of both files it came from (the secret given by
+   * `DUS_SECRET` instead: its value). While neither file changed, a warm search looks at their
+   * stamps (two stat calls) instead of reading and parsing both files.
+   */
+  #lastLoad: { readonly key: string; readonly envSecret: string | undefined; readonly answer: StoredToken } | undefined;
 
   constructor(options: CredentialStoreOptions) {
     this.#options = options;
@@ -64,6 +71,33 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   load(): StoredToken {
+    const before = this.#filesKey();
+    const envSecret = this.#envSecret();
+    const last = this.#lastLoad;
+    if (before !== null && last !== undefined && last.key === before && last.envSecret === envSecret) return last.answer;
+    const answer = this.#loadFromFiles();
+    // Kept only when both files were settled and unchanged while they were read.
+    this.#lastLoad = before !== null && this.#filesKey() === before ? { key: before, envSecret, answer } : undefined;
+    return answer;
+  }
+
+  /** The stamps of the record and the secret, or null when either is missing, unsettled or unknown. */
+  #filesKey(): string | null {
+    const record = fileStamp(this.path);
+    if (record === null || !record.settled) return null;
+    if (this.#envSecret() !== undefined) return record.key;
+    const secret = fileStamp(join(this.#options.directory, SECRET_FILE));
+    if (secret === null || !secret.settled) return null;
+    return `${record.key}|${secret.key}`;
+  }
+
+  /** `DUS_SECRET` when it gives the secret (it then wins over the file). */
+  #envSecret(): string | undefined {
+    const fromEnv = this.#options.env.DUS_SECRET;
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+  }
+
+  #loadFromFiles(): StoredToken {
     const text = this.#readRecord();
     if (text === null) return { status: 'none' };
     const token = this.#decrypt(text);
