@@ -3,6 +3,8 @@
  * fallback asks per document, logs its warning once and says so through `batched`.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { MemoryCache } from '../src/core/cache/memory-cache.js';
+import { openContext } from '../src/core/context.js';
 import { LOG_MESSAGES } from '../src/core/log.js';
 import { openHost } from '../src/core/host/open-host.js';
 import type { VisibleFile } from '../src/core/host/types.js';
@@ -145,6 +147,26 @@ describe.each(dialects)('search pipeline on %s', (dialect) => {
     for (const entry of warm.entries) {
       expect(expectedVerdict(entry.documentId)).toBe('shown');
       expect(entry.date).toBe(formatDay(entry.created, 'de'));
+    }
+  });
+
+  test('the next command run on the same config directory: the index file is read, not built; question 1 is one statement per page', async () => {
+    const { ctx, dir, logFile } = await world.context();
+    const first = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
+    // Closing the run saves the index it built.
+    await ctx.close();
+    const next = openContext({ configDir: dir, logFile, env: {}, hostLocation: { dbUrl: world.host.dbUrl, hostUrl: 'https://cloud.example.com' }, cache: new MemoryCache() });
+    try {
+      const host = await next.host();
+      // What a new run asks before question 1 (the archive account) is not question 1.
+      await next.searchArchiveAccount();
+      const before = host.sql.queryCount;
+      const again = await runSearch(next, { user: 'bob', term: 'invoice', limit: 5 });
+      expect(host.sql.queryCount - before).toBe(again.pages);
+      expect(again.pages).toBe(1);
+      expect(shownIds(again.entries)).toEqual(shownIds(first.entries));
+    } finally {
+      await next.close();
     }
   });
 
