@@ -71,17 +71,20 @@ function readmeInstallBlock(): string {
   return block;
 }
 
-/** The unit file's ExecStart with this machine's paths: the CLI, the Nextcloud directory, a free port. */
-function unitExecStart(serverDir: string): string[] {
+/** The unit file's ExecStart with this machine's paths: the CLI, the settings and Nextcloud directories, a free port. */
+function unitExecStart(serverDir: string, configDir: string): string[] {
   const line = /^ExecStart=(.+)$/m.exec(readFileSync('docs/docs-unified-search.service', 'utf8'))?.[1] ?? '';
   const [binary, ...args] = line.trim().split(/\s+/);
   if (binary === undefined || !binary.endsWith('/dus')) throw new Error(`unexpected ExecStart: ${line}`);
-  return [BUILT_CLI, ...args.map((arg) => (arg === '/var/www/nextcloud' ? serverDir : arg === '127.0.0.1:8080' ? '127.0.0.1:0' : arg))];
+  const ours: Record<string, string> = { '/var/www/nextcloud': serverDir, '/var/lib/docs-unified-search': configDir, '127.0.0.1:8080': '127.0.0.1:0' };
+  return [BUILT_CLI, ...args.map((arg) => ours[arg] ?? arg)];
 }
 
 /** Starts `serve` as the unit file does; resolves with the process and its address. */
 async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset?: string): Promise<{ child: ChildProcess; url: string }> {
-  const command = [process.execPath, ...unitExecStart(serverDir)];
+  const configDir = env.DUS_CONFIG_DIR;
+  if (configDir === undefined) throw new Error('serve is started with the settings directory of the test (DUS_CONFIG_DIR)');
+  const command = [process.execPath, ...unitExecStart(serverDir, configDir)];
   const [file = process.execPath, ...args] = clockOffset === undefined ? command : ['faketime', '-f', clockOffset, ...command];
   // faketime runs serve as its own child: a process group of their own, ended together.
   const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: clockOffset !== undefined });
