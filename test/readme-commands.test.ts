@@ -12,12 +12,13 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram, main } from '../src/cli.js';
 import { commandNamed } from '../src/commands/help-request.js';
+import { COMMANDS } from '../src/commands/index.js';
 import { captureIO } from './support/capture-io.js';
 
 const root = join(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const unit = readFileSync(join(root, 'docs', 'docs-unified-search.service'), 'utf8');
-const program = buildProgram(captureIO(), { code: 0 });
+const program = buildProgram(captureIO(), { code: 0 }, COMMANDS);
 
 /** Shell words of a line, quotes removed; stops at a comment or at what the shell does around the command (pipe, redirection, &&). */
 function shellWords(line: string): string[] {
