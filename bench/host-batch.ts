@@ -1,21 +1,26 @@
 /**
- * One 25-marker batch of question 1 on a Nextcloud-shaped database with 1 M file-cache rows
- * (100 k of the archive account, interleaved with 900 other accounts' files) and 2 k shares,
- * beside one indexed lookup of a file by id. Prints medians of 20 and their ratio, with the
- * marker index off (one-shot commands) and on and warm (`serve`), plus the index's build time,
- * its refresh after one new file and the heap it takes.
+ * One 25-marker batch of question 1 on a Nextcloud-shaped database with BENCH_ROWS file-cache
+ * rows (default 1 M; one in 10 the archive account's, interleaved with 900 other accounts'
+ * files) and 2 k shares, beside one indexed lookup of a file by id. Prints medians of
+ * BENCH_RUNS (20) and their ratio, with the marker index off (the scan: DUS_MARKER_INDEX=off)
+ * and on and warm (`serve`), plus the index's build time, its refresh after one new file and
+ * the memory it keeps (JS heap + external, after full collections).
  *
- *   npm run build:tools && node dist-tools/bench/host-batch.js [sqlite|pgsql|mysql ...]
+ *   npm run build && npm run build:tools && nice -n 10 node_modules/.bin/node dist-tools/bench/host-batch.js [sqlite|pgsql|mysql ...]
+ *   BENCH_ROWS=10000000 BENCH_RUNS=5 … one dialect at a time: 10 M rows load in 10–40 min a dialect on the shared machine
+ * Env: BENCH_KEEP=1 keeps the loaded host and prints its URL; BENCH_DB_URL=<that URL> (with the
+ * same BENCH_ROWS and its one dialect) measures it again without loading; it is dropped at the
+ * end unless BENCH_KEEP=1.
  */
 import { cpus, loadavg } from 'node:os';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { heapUsed } from './support/heap.js';
-import { addPropagatedFile, bigHostFixture, folderDocumentIds, loadBigHost, spreadDocumentIds } from './support/big-host.js';
+import { addPropagatedFile, attachBigHost, bigHostFixture, bigHostIds, folderDocumentIds, loadBigHost, spreadDocumentIds, type BigHostDb } from './support/big-host.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const RUNS = 20;
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const REFRESHES = 5;
 
 function median(values: number[]): number {
@@ -36,16 +41,16 @@ async function time(fn: () => Promise<unknown>): Promise<number[]> {
   return out;
 }
 
-async function benchOne(dialect: FixtureDialect): Promise<void> {
-  const fx = await bigHostFixture(dialect);
+async function benchOne(dialect: FixtureDialect, kept: string | undefined): Promise<void> {
+  const fx: BigHostDb | null = kept === undefined ? await bigHostFixture(dialect) : await attachBigHost(kept, ROWS);
   if (fx === null) return;
   let host: HostAdapter | null = null;
   let indexed: HostAdapter | null = null;
   try {
     const loadStart = Date.now();
-    const bigIds = await loadBigHost(fx, ROWS);
+    const bigIds = kept === undefined ? await loadBigHost(fx, ROWS) : bigHostIds(ROWS);
     const loadSeconds = (Date.now() - loadStart) / 1000;
-    process.stderr.write(`${dialect}: loaded in ${loadSeconds.toFixed(0)} s\n`);
+    process.stderr.write(`${dialect}: ${kept === undefined ? 'loaded' : 'attached'} in ${loadSeconds.toFixed(0)} s\n`);
     host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix });
     const opened = host;
     // 25 documents spread over the archive, as an archive-server page would be.
@@ -96,7 +101,7 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
       `${dialect}: marker index on, warm: question 1 batch of 25 ${warm.toFixed(2)} ms (fastest ${Math.min(...warmTimes).toFixed(2)} ms; index off ${batch.toFixed(2)} ms),` +
         ` one shared folder ${warmFolder.toFixed(2)} ms, question 2 ${warmOwned.toFixed(2)} ms; ratio batch/lookup ${(warm / byId).toFixed(0)};` +
         ` first batch incl. build ${buildMs.toFixed(0)} ms; batch after one new file (refresh + re-run, median of ${REFRESHES}) ${median(refreshTimes).toFixed(2)} ms,` +
-        ` warm again ${afterRefresh.toFixed(2)} ms; heap ${(heapIndex / 1024 / 1024).toFixed(1)} MiB;` +
+        ` warm again ${afterRefresh.toFixed(2)} ms; memory kept ${(heapIndex / 1024 / 1024).toFixed(1)} MiB;` +
         ` target 20 ms (warm index, as serve runs) ${warm <= 20 ? 'met' : 'MISSED'}`,
     );
   } finally {
@@ -112,4 +117,10 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
 }
 
 const wanted = process.argv.slice(2).filter((a): a is FixtureDialect => a === 'sqlite' || a === 'pgsql' || a === 'mysql');
-for (const dialect of wanted.length > 0 ? wanted : (['sqlite', 'pgsql'] as const)) await benchOne(dialect);
+const kept = process.env.BENCH_DB_URL;
+if (kept !== undefined && wanted.length !== 1) {
+  process.stderr.write('BENCH_DB_URL names one host: name its dialect (sqlite, pgsql or mysql)\n');
+  process.exitCode = 2;
+} else {
+  for (const dialect of wanted.length > 0 ? wanted : (['sqlite', 'pgsql'] as const)) await benchOne(dialect, kept);
+}

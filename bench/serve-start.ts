@@ -4,17 +4,18 @@
  * (src/core/search/warm-up.ts logs "marker index of the archive account built" with its size
  * and build time); the bench waits for that line and prints:
  *  - the index build time (warm-up's own figure) and the time from spawn to ready;
- *  - what the index keeps: the JS heap it holds, measured in this process by building the same
- *    index through openHost({ markerIndex: true }) between two heap readings, each after a
- *    full collection (the index has no byte count of its own: MarkerIndex.size() counts
- *    markers, documents and folders);
+ *  - what the index keeps: the memory it holds (JS heap + external: its pairs live in typed
+ *    arrays), measured in this process by building the same index through
+ *    openHost({ markerIndex: true }) between two readings, each after a full collection (the
+ *    index has no byte count of its own: MarkerIndex.size() counts markers, documents and
+ *    folders);
  *  - serve's peak resident memory (VmHWM of the child, from /proc), the same for a bare serve
  *    on an empty host, and the ratios peak ÷ index and (peak − bare) ÷ index (target ≤ 2).
  *
  *   npm run build && npm run build:tools && nice -n 10 node_modules/.bin/node dist-tools/bench/serve-start.js [sqlite|pgsql|mysql ...]
  * Env: BENCH_ROWS (10000000 file-cache rows; the archive account has one in 10), BENCH_DB_URL
- * (a big host kept by `BENCH_KEEP=1` of this bench or of host-batch.js: skips the load; one
- * dialect then), BENCH_KEEP=1 (keep the loaded host, its URL printed), BENCH_READY_TIMEOUT
+ * (a big host kept by `BENCH_KEEP=1` of this bench or of host-batch.js, with the same
+ * BENCH_ROWS: skips the load; name its one dialect; dropped at the end unless BENCH_KEEP=1), BENCH_KEEP=1 (keep the loaded host, its URL printed), BENCH_READY_TIMEOUT
  * (seconds, 900). Loading 10 M rows takes 15–40 min a dialect on the shared 2-core machine;
  * the start itself takes under a minute.
  */
@@ -26,8 +27,8 @@ import { openContext } from '../src/core/context.js';
 import { openHost } from '../src/core/host/open-host.js';
 import { saveSettings } from '../src/core/settings/save-settings.js';
 import { startArchiveEmulator } from '../test/support/archive-emulator/index.js';
-import { createHostFixture, type FixtureDialect, type HostFixture } from '../test/support/host-fixtures/index.js';
-import { bigHostFixture, loadBigHost } from './support/big-host.js';
+import { createHostFixture, type FixtureDialect } from '../test/support/host-fixtures/index.js';
+import { attachBigHost, bigHostFixture, loadBigHost, type BigHostDb } from './support/big-host.js';
 import { heapUsed } from './support/heap.js';
 import { load, startServer, statusMiB, stopServer } from './support/serve-process.js';
 
@@ -129,30 +130,26 @@ async function bareServe(dialect: FixtureDialect, archiveUrl: string): Promise<S
 }
 
 async function benchOne(dialect: FixtureDialect, kept: string | undefined): Promise<void> {
-  let fx: HostFixture | null = null;
-  let dbUrl = kept;
-  const prefix = process.env.BENCH_TABLE_PREFIX ?? 'oc_';
+  const fx: BigHostDb | null = kept === undefined ? await bigHostFixture(dialect) : await attachBigHost(kept, ROWS);
+  if (fx === null) return;
   const archive = await startArchiveEmulator({ documents: [] });
   try {
-    if (dbUrl === undefined) {
-      fx = await bigHostFixture(dialect);
-      if (fx === null) return;
+    if (kept === undefined) {
       const t0 = Date.now();
       await loadBigHost(fx, ROWS);
       process.stdout.write(`${dialect}: ${ROWS} file-cache rows loaded in ${((Date.now() - t0) / 1000).toFixed(0)} s (${load()})\n`);
-      dbUrl = fx.dbUrl;
     }
     const bare = await bareServe(dialect, archive.url);
-    const big = await startAndMeasure(dbUrl, fx?.prefix ?? prefix, archive.url, `${dialect} big host`);
+    const big = await startAndMeasure(fx.dbUrl, fx.prefix, archive.url, `${dialect} big host`);
     const loadAtStart = load();
-    const heap = await indexHeap(dbUrl, fx?.prefix ?? prefix);
+    const heap = await indexHeap(fx.dbUrl, fx.prefix);
     const indexMiB = heap.bytes / MiB;
     process.stdout.write(
       `${dialect}: serve start, ${big.built.markers} markers (${big.built.documents} documents) in ${big.built.folders} folders: index built in ${(big.built.ms / 1000).toFixed(2)} s` +
         ` (spawn to listening ${(big.listeningMs / 1000).toFixed(2)} s, to index built ${(big.readyMs / 1000).toFixed(2)} s); ${loadAtStart}\n`,
     );
     process.stdout.write(
-      `${dialect}: index keeps ${indexMiB.toFixed(1)} MiB of heap (built in this process between two heap readings after full collections: ${heap.markers} markers, ${(heap.ms / 1000).toFixed(2)} s)\n`,
+      `${dialect}: index keeps ${indexMiB.toFixed(1)} MiB (JS heap + external, built in this process between two readings after full collections: ${heap.markers} markers, ${(heap.ms / 1000).toFixed(2)} s)\n`,
     );
     process.stdout.write(
       `${dialect}: serve's peak RSS (VmHWM) ${big.peakMiB.toFixed(0)} MiB, RSS when ready ${big.rssMiB.toFixed(0)} MiB; bare serve on an empty host: peak ${bare.peakMiB.toFixed(0)} MiB;` +
@@ -161,12 +158,10 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
     );
   } finally {
     await archive.close();
-    if (fx !== null) {
-      if (process.env.BENCH_KEEP === '1') {
-        await fx.release();
-        process.stdout.write(`kept ${fx.dbUrl}\n`);
-      } else await fx.drop();
-    }
+    if (process.env.BENCH_KEEP === '1') {
+      await fx.release();
+      process.stdout.write(`kept ${fx.dbUrl}\n`);
+    } else await fx.drop();
   }
 }
 

@@ -6,12 +6,19 @@
  * 3·rows + n files added later: distinct at every size.
  */
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createHostFixture, FixtureUnavailable, type FixtureDialect, type HostFixture } from '../../test/support/host-fixtures/index.js';
+import { mysqlWriter, pgWriter, sqliteWriter } from '../../test/support/host-fixtures/writer.js';
+
+/** What the big host's functions use of a fixture: a fresh one, or a kept one attached again. */
+export type BigHostDb = Pick<HostFixture, 'dialect' | 'dbUrl' | 'prefix' | 'exec' | 'all' | 'release' | 'drop'>;
 
 export const ARCHIVE_EVERY = 10;
 export const OTHER_USERS = 900;
 export const FOLDERS = 1000;
 const SHARES = 2000;
+/** Generated file-cache rows per statement. */
+const CHUNK = 1_000_000;
 
 export interface BigHostIds {
   readonly rows: number;
@@ -33,20 +40,61 @@ export async function bigHostFixture(dialect: FixtureDialect): Promise<HostFixtu
   }
 }
 
+/**
+ * A big host kept by an earlier run (BENCH_KEEP=1 prints its URL), attached again so a bench
+ * skips the load: sqlite://<file>, postgres://postgres@127.0.0.1:5432/<db>, mysql://root@127.0.0.1:3306/<db>.
+ * Checks that it holds `rows` generated rows (the same BENCH_ROWS as when it was loaded).
+ */
+export async function attachBigHost(dbUrl: string, rows: number, prefix = 'oc_'): Promise<BigHostDb> {
+  const url = new URL(dbUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  const dialect: FixtureDialect | null = url.protocol === 'sqlite:' ? 'sqlite' : url.protocol.startsWith('postgres') ? 'pgsql' : url.protocol === 'mysql:' || url.protocol === 'mariadb:' ? 'mysql' : null;
+  if (dialect === null) throw new Error(`BENCH_DB_URL ${dbUrl}: not a sqlite://, postgres:// or mysql:// URL`);
+  const file = dbUrl.slice('sqlite://'.length);
+  const writer = dialect === 'sqlite' ? await sqliteWriter(file) : dialect === 'pgsql' ? await pgWriter(name) : await mysqlWriter(name);
+  const db: BigHostDb = {
+    dialect,
+    dbUrl,
+    prefix,
+    exec: (sql, params = []) => writer.exec(sql, params),
+    all: (sql, params = []) => writer.all(sql, params),
+    release: () => writer.close(),
+    drop: async () => {
+      await writer.close();
+      if (dialect === 'sqlite') for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+      else {
+        const admin = dialect === 'pgsql' ? await pgWriter('test') : await mysqlWriter(undefined);
+        await admin.exec(dialect === 'pgsql' ? `DROP DATABASE IF EXISTS ${name} WITH (FORCE)` : `DROP DATABASE IF EXISTS ${name}`);
+        await admin.close();
+      }
+    },
+  };
+  const ids = bigHostIds(rows);
+  const [archive] = await db.all(`SELECT path FROM ${prefix}filecache WHERE fileid = ?`, [ids.archiveFolder]);
+  const [last] = await db.all(`SELECT storage FROM ${prefix}filecache WHERE fileid = ?`, [rows - (rows % ARCHIVE_EVERY)]);
+  if (archive?.path !== 'files/Archive' || Number(last?.storage) !== 1) {
+    await db.release();
+    throw new Error(`BENCH_DB_URL ${dbUrl} is not a big host of ${rows} rows (set BENCH_ROWS to the count it was loaded with)`);
+  }
+  return db;
+}
+
 export function bigHostIds(rows: number): BigHostIds {
   return { rows, root: rows + 1, files: rows + 2, archiveFolder: rows + 3 };
 }
 
-/** Row numbers 1..n as a derived table, per dialect; MariaDB's cross join gets one digit table per decimal digit of n. */
-function series(dialect: FixtureDialect, n: number): string {
-  if (dialect === 'pgsql') return `(SELECT g AS i FROM generate_series(1, ${n}) AS g) s`;
+/** Row numbers from..to as a derived table, per dialect; MariaDB's cross join gets one digit table per decimal digit of the count. */
+function series(dialect: FixtureDialect, to: number, from = 1): string {
+  if (dialect === 'pgsql') return `(SELECT g AS i FROM generate_series(${from}, ${to}) AS g) s`;
   if (dialect === 'mysql') {
-    const digits = Math.max(1, Math.ceil(Math.log10(n + 1)));
+    // d digit tables number 0..10^d − 1: the fewest that cover the count, so 10 M rows cross 7 tables, not 8.
+    const count = to - from + 1;
+    const digits = Math.max(1, Math.ceil(Math.log10(count)));
     const names = Array.from({ length: digits }, (_, j) => `t${j}`);
     const digit = '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
-    return `(SELECT ${names.map((x, j) => `${10 ** j} * ${x}.d`).join(' + ')} + 1 AS i FROM ${names.map((x) => `${digit} ${x}`).join(', ')}) s WHERE s.i <= ${n}`;
+    return `(SELECT ${names.map((x, j) => `${10 ** j} * ${x}.d`).join(' + ')} + ${from} AS i FROM ${names.map((x) => `${digit} ${x}`).join(', ')}) s WHERE s.i <= ${to}`;
   }
-  return `(WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${n}) SELECT i FROM c) s`;
+  return `(WITH RECURSIVE c(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM c WHERE i < ${to}) SELECT i FROM c) s`;
 }
 
 function concat(dialect: FixtureDialect, ...parts: string[]): string {
@@ -57,7 +105,7 @@ const text = (dialect: FixtureDialect, expr: string): string => (dialect === 'my
 
 export const md5 = (value: string): string => createHash('md5').update(value).digest('hex');
 
-export async function loadBigHost(fx: HostFixture, rows: number): Promise<BigHostIds> {
+export async function loadBigHost(fx: BigHostDb, rows: number): Promise<BigHostIds> {
   const ids = bigHostIds(rows);
   const d = fx.dialect;
   const p = fx.prefix;
@@ -89,7 +137,7 @@ export async function loadBigHost(fx: HostFixture, rows: number): Promise<BigHos
   const otherStorage = `(i % ${OTHER_USERS} + 3)`;
   const kExpr = d === 'mysql' ? k.replace('/', 'DIV') : k;
   const fix = (e: string): string => e.split(k).join(kExpr);
-  await fx.exec(
+  const generated = (from: number, to: number): string =>
     `INSERT INTO ${t('filecache')} ${cols} SELECT i,` +
       ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN 1 ELSE ${otherStorage} END,` +
       ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archivePath)} ELSE ${concat(d, "'files/Doc '", S('i'), "'.pdf'")} END,` +
@@ -97,8 +145,16 @@ export async function loadBigHost(fx: HostFixture, rows: number): Promise<BigHos
       ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN (CASE WHEN ${fix(isFolder)} THEN ${ids.archiveFolder} ELSE ${ARCHIVE_EVERY} * ${fix(folderOf)} END) ELSE ${2 * rows} + 2 * ${otherStorage} END,` +
       ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archiveName)} WHEN i % 100 = 1 THEN ${concat(d, "'Scan [P'", S('i'), "'].pdf'")} ELSE ${concat(d, "'Doc '", S('i'), "'.pdf'")} END,` +
       ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 1 ELSE 3 END, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 2 ELSE 4 END,` +
-      ` 1000, 1700000000, 1700000000, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 31 ELSE 27 END, ${concat(d, "'e'", S('i'))} FROM ${series(d, rows)}`,
-  );
+      ` 1000, 1700000000, 1700000000, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 31 ELSE 27 END, ${concat(d, "'e'", S('i'))} FROM ${series(d, to, from)}`;
+  // In steps of a million rows: bounded transactions (MariaDB's undo log), and a progress line.
+  for (let from = 1; from <= rows; from += CHUNK) {
+    const to = Math.min(rows, from + CHUNK - 1);
+    await fx.exec(generated(from, to));
+    if (rows > CHUNK) process.stderr.write(`${d}: ${to} of ${rows} file-cache rows\n`);
+  }
+  // A generator that stops early would make every figure lie: count what is there.
+  const [counted] = await fx.all(`SELECT COUNT(*) AS n FROM ${t('filecache')} WHERE fileid <= ?`, [rows]);
+  if (Number(counted?.n) !== rows) throw new Error(`big host: ${String(counted?.n)} generated file-cache rows, expected ${rows}`);
   // Shares: the whole archive folder to the reader, then user shares among the other accounts.
   const shareCols = '(share_type, share_with, uid_owner, uid_initiator, item_type, item_source, file_source, file_target, permissions, stime, accepted)';
   await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader', 'archive', 'archive', 'folder', '${ids.archiveFolder}', ${ids.archiveFolder}, '/Archive', 1, 1700000000, 1)`);
@@ -128,15 +184,18 @@ export function folderDocumentIds(rows: number): number[] {
 
 /**
  * A new marked file in folder F7 (file id 70), with the etag propagation the host does: F7,
- * Archive, files and the storage root get a new etag.
+ * Archive, files and the storage root get a new etag. Its file id follows the highest one
+ * above 3·rows, so a kept host (BENCH_KEEP=1) takes new files in later runs too.
  */
-export async function addPropagatedFile(fx: HostFixture, ids: BigHostIds, n: number): Promise<number> {
-  const documentId = 10 * ids.rows + n;
+export async function addPropagatedFile(fx: BigHostDb, ids: BigHostIds, n: number): Promise<number> {
+  const [top] = await fx.all(`SELECT MAX(fileid) AS m FROM ${fx.prefix}filecache WHERE fileid > ?`, [3 * ids.rows]);
+  const fileId = Math.max(3 * ids.rows, Number(top?.m ?? 0)) + 1;
+  const documentId = 10 * ids.rows + (fileId - 3 * ids.rows);
   const name = `New ${n} [P${documentId}].pdf`;
   await fx.exec(
     `INSERT INTO ${fx.prefix}filecache (fileid, storage, path, path_hash, parent, name, mimetype, mimepart, size, mtime, storage_mtime, permissions, etag) VALUES (?, 1, ?, ?, 70, ?, 3, 4, 1000, 1700000000, 1700000000, 27, ?)`,
-    [3 * ids.rows + n, `files/Archive/F7/${name}`, md5(`files/Archive/F7/${name}`), name, `n${n}`],
+    [fileId, `files/Archive/F7/${name}`, md5(`files/Archive/F7/${name}`), name, `n${fileId}`],
   );
-  await fx.exec(`UPDATE ${fx.prefix}filecache SET etag = ? WHERE fileid IN (70, ?, ?, ?)`, [`p${n}`, ids.archiveFolder, ids.files, ids.root]);
+  await fx.exec(`UPDATE ${fx.prefix}filecache SET etag = ? WHERE fileid IN (70, ?, ?, ?)`, [`p${fileId}`, ids.archiveFolder, ids.files, ids.root]);
   return documentId;
 }

@@ -88,6 +88,8 @@ export interface HostFixture {
   setAppConfig(app: string, key: string, value: string): Promise<void>;
   setUserPreference(uid: string, app: string, key: string, value: string): Promise<void>;
   exec(sql: string, params?: unknown[]): Promise<void>;
+  /** Rows of a statement on the fixture's own connection (the benches count what they generated). */
+  all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   writeNextcloudDir(dir: string, extra?: Record<string, unknown>): Promise<void>;
   /** Empties every table (schema kept), for property tests that reuse one database. */
   clear(): Promise<void>;
@@ -466,6 +468,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     async exec(sql, params = []) {
       await writer.exec(sql, params);
     },
+    all: (sql, params = []) => writer.all(sql, params),
     async writeNextcloudDir(dir, extra = {}) {
       const config: Record<string, unknown> = {
         instanceid: 'ocdustest',
