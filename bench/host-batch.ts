@@ -92,7 +92,7 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
     const afterRefresh = median(await time(() => withIndex.visibleArchiveFiles('reader', 'archive', ids)));
 
     console.log(
-      `${dialect}: ${ROWS} file-cache rows (load ${loadSeconds.toFixed(0)} s); median of ${RUNS}: ` +
+      `${dialect}: ${ROWS} file-cache rows (${kept === undefined ? `loaded in ${loadSeconds.toFixed(0)} s` : 'kept host'}); median of ${RUNS}: ` +
         `question 1 batch of 25 ${batch.toFixed(2)} ms (one shared folder of ~100 files: ${oneFolder.toFixed(2)} ms), question 2 ${owned.toFixed(2)} ms, question 3 ${foreign.toFixed(2)} ms, ` +
         `lookup by id ${byId.toFixed(3)} ms; ratio batch/lookup ${(batch / byId).toFixed(0)}` +
         ` (fastest question 1 run ${Math.min(...batchTimes).toFixed(2)} ms; load average ${loadavg()[0]?.toFixed(2) ?? '?'} on ${cpus().length} cores)`,
