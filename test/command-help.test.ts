@@ -81,6 +81,16 @@ describe('--help', () => {
     expect((await help(['search', '--help'])).replace(/\s+/g, ' ')).toContain('(1-50) (default: 10)');
   });
 
+  test("a command's own options come first, then --json and --output, then --help", async () => {
+    for (const command of COMMANDS) {
+      const [, own = ''] = (await help([command.name, '--help'])).split('Options:\n');
+      const flags = [...(own.split('\nGlobal Options:')[0] ?? '').matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((match) => match[1]);
+      const shared = flags.filter((flag) => flag === '--json' || flag === '--output');
+      if (shared.length === 0) continue;
+      expect([command.name, flags.slice(-3)]).toEqual([command.name, ['--json', '--output', '--help']]);
+    }
+  });
+
   const pty = ptyUnavailable();
   if (pty !== null) console.log(`SKIP help on a real terminal: ${pty}`);
   (pty === null ? test : test.skip)('on a real 80-column terminal the installed executable prints the command list within 80 columns', async () => {

@@ -22,7 +22,9 @@ export const command: CommandSpec = {
     [1, 'the secret cannot be read or written'],
   ],
   configure: (command) => {
-    withOutputOptions(command).option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)');
+    // The command's own options first, then the output options every data command shares.
+    command.option('--rotate', 'replace the secret with a new one (serve takes it at its next call; calls signed with the old one are refused)');
+    withOutputOptions(command);
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {

@@ -20,10 +20,12 @@ export const command: CommandSpec = {
   ],
   argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS },
   configure: (command) => {
-    withOutputOptions(command)
+    // The command's own options first, then the output options every data command shares.
+    command
       .argument('<app>', 'app id: docs_unified_search')
       .argument('<name>', 'name of the key')
       .option('--error-if-not-exists', 'exit with 1 when the key is not set');
+    withOutputOptions(command);
   },
   run: (args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

@@ -27,11 +27,13 @@ export const command: CommandSpec = {
   ],
   argumentValues: { app: [APP_ID, 'docs_sync'], name: [...APP_CONFIG_KEYS, 'target_user'] },
   configure: (command) => {
-    withOutputOptions(command)
+    // The command's own options first, then the output options every data command shares.
+    command
       .argument('<app>', 'app id: docs_unified_search (or docs_sync for target_user)')
       .argument('<name>', 'name of the key')
       .option('--default-value [value]', 'printed when the key is not set; without it a missing key exits with 1')
       .option('--details', 'print value, type, lazy and sensitive flags');
+    withOutputOptions(command);
   },
   run: (args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

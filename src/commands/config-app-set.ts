@@ -65,7 +65,8 @@ export const command: CommandSpec = {
   ],
   argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS.filter((key) => key !== 'docs_url') },
   configure: (command) => {
-    withOutputOptions(command)
+    // The command's own options first, then the output options every data command shares.
+    command
       .argument('<app>', 'app id: docs_unified_search')
       .argument('<name>', 'name of the key')
       .option('--value <value>', 'the new value')
@@ -75,6 +76,7 @@ export const command: CommandSpec = {
       .option('--sensitive', 'refused: no key of this app is sensitive')
       .option('--no-sensitive', 'accepted')
       .option('--update-only', 'change the value only when the key is set already');
+    withOutputOptions(command);
   },
   run: (args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {

@@ -44,7 +44,7 @@ export function errorJson(code: string, message: string): { error: { code: strin
 export function withOutputOptions(command: Command): Command {
   return command
     .option('--json', 'print one JSON value: the result, or {"error": {code, message}} (docs/json.md)')
-    .addOption(new Option('--output <format>', "plain, json or json_pretty (occ's spelling of --json)").choices(OUTPUT_FORMATS));
+    .addOption(new Option('--output <format>', "occ's spelling of --json; json_pretty indents, plain is the default").choices(OUTPUT_FORMATS));
 }
 
 /** Whether a raw command line asks for JSON: for errors found before a command runs. */

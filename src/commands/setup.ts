@@ -61,7 +61,7 @@ export const command: CommandSpec = {
   aliases: ['setup'],
   summary: 'Test the connection with URL and token, then save the settings',
   examples: [
-    'docs-unified-search setup --url=https://paperless.example.com --token-stdin < token.txt --host-db=sqlite:///var/www/nextcloud/data/nextcloud.db',
+    'docs-unified-search setup --url=https://paperless.example.com --host-db=sqlite:///var/www/nextcloud/data/nextcloud.db --token-stdin < token.txt',
     'PAPERLESS_TOKEN=… docs-unified-search setup --url=https://paperless.example.com --token-env=PAPERLESS_TOKEN --archive-account=archive',
     'docs-unified-search setup --url=http://192.168.1.20:8000 --allow-local --no-always-search   # keeps the stored token (same server)',
   ],
@@ -73,7 +73,8 @@ export const command: CommandSpec = {
     [1, 'the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
   ],
   configure: (command) => {
-    withOutputOptions(command)
+    // The command's own options first, then the output options every data command shares.
+    command
       .option('--url <url>', 'address of the archive server, with its path if it runs under one (required)')
       .option('--token-stdin', 'read the API token from the first line of standard input')
       .option('--token-env <name>', 'read the API token from the environment variable NAME')
@@ -84,6 +85,7 @@ export const command: CommandSpec = {
       .option('--no-always-search', 'ask the archive server only when the user chose it')
       // Declared so that an attempt is refused with a hint, rather than echoed as an unknown option.
       .addOption(new Option('--token [token]').hideHelp());
+    withOutputOptions(command);
   },
   run: (_args, rawOptions, context) =>
     withOutput(rawOptions, context, async (out) => {
