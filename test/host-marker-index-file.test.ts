@@ -186,18 +186,34 @@ describe.each(dialects)('index file on %s', (dialect) => {
     rmSync(file);
   });
 
-  test('a file that cannot be read or written (a directory in its place) costs the index, not the answer', async () => {
+  test('a file that cannot be read or written (a directory in its place) costs the index, not the answer: the run scans, builds nothing', async () => {
     rmSync(file, { force: true });
     mkdirSync(file);
     try {
       for (let i = 0; i < 2; i += 1) {
         const next = await run('visible', 'bob');
         expect(next.answer).toEqual(await scan('visible', 'bob'));
-        expect(next.events()).toEqual(['marker index file unreadable', 'marker index file unwritable']);
+        expect(next.events()).toEqual(['marker index file unreadable']);
+        // The scanning statement alone: an index that could not be kept is not built.
+        expect(next.statements).toBe(1);
       }
       expect(readdirSync(directory)).toEqual(['marker-index.bin']);
     } finally {
       rmSync(file, { recursive: true, force: true });
+    }
+  });
+
+  test('a directory the file cannot be written into: the run scans, builds nothing (not as root, who may write anywhere)', async () => {
+    const locked = join(directory, 'locked');
+    mkdirSync(locked, { mode: 0o500 });
+    try {
+      const next = await run('visible', 'bob', { path: join(locked, 'marker-index.bin') });
+      expect(next.answer).toEqual(await scan('visible', 'bob'));
+      const root = process.getuid?.() === 0;
+      expect(next.events()).toEqual(root ? ['marker index file missing', 'marker index file saved'] : ['marker index file missing', 'marker index file unwritable']);
+      expect(next.statements).toBe(root ? 4 : 1);
+    } finally {
+      rmSync(locked, { recursive: true, force: true });
     }
   });
 });

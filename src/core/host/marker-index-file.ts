@@ -17,7 +17,7 @@
  *   etags    etagBytes of JSON: the folders' etags, in the same order
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import type { ConnectionParams } from './connection-params.js';
@@ -199,14 +199,18 @@ export class MarkerIndexFile implements MarkerIndexStore {
     return this.#dirty;
   }
 
-  load(): { readonly roots: readonly RootEtag[]; readonly table: MarkerTable } | null {
+  load(): { readonly roots: readonly RootEtag[]; readonly table: MarkerTable } | null | 'unusable' {
     let fd: number;
     try {
       fd = openSync(this.path, 'r');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      this.#note(code === 'ENOENT' ? 'missing' : 'unreadable', code ?? String(error));
-      return null;
+      if (code !== 'ENOENT') {
+        this.#note('unreadable', code ?? String(error));
+        return 'unusable';
+      }
+      this.#note('missing', code);
+      return this.#writable() ? null : 'unusable';
     }
     try {
       const loaded = this.#read(fd);
@@ -215,11 +219,27 @@ export class MarkerIndexFile implements MarkerIndexStore {
         this.#note('loaded', `${loaded.table.count} pairs`);
         return loaded;
       }
+      closeSync(fd);
+      return this.#writable() ? null : 'unusable';
     } catch (error) {
+      // A directory in its place, an I/O error: what is there can be neither read nor replaced.
+      closeSync(fd);
       this.#note('unreadable', error instanceof Error ? error.message : String(error));
+      return 'unusable';
     }
-    closeSync(fd);
-    return null;
+  }
+
+  /** Whether a new file could be put in place (the directory is writable, or does not exist yet). */
+  #writable(): boolean {
+    try {
+      accessSync(dirname(this.path), constants.W_OK);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return true;
+      this.#note('unwritable', code ?? String(error));
+      return false;
+    }
   }
 
   #read(fd: number): { readonly roots: readonly RootEtag[]; readonly table: MarkerTable } | null {

@@ -36,8 +36,12 @@ export interface MarkerIndexSnapshot {
 
 /** Where an index comes from before its first build, and where it goes after a change (the file). */
 export interface MarkerIndexStore {
-  /** A saved index, or null when there is none fit to use (then the index is built). */
-  load(): { readonly roots: readonly RootEtag[]; readonly table: MarkerTable } | null;
+  /**
+   * A saved index; null when there is none fit to use (then the index is built); `unusable`
+   * when the store can be neither read nor written (then building one would be lost work at
+   * every run: the questions scan instead).
+   */
+  load(): { readonly roots: readonly RootEtag[]; readonly table: MarkerTable } | null | 'unusable';
   /** Called after every build or refresh. */
   changed(): void;
 }
@@ -65,6 +69,7 @@ export class MarkerIndex {
   #table: MarkerTable = EMPTY_TABLE;
   #inFlight: Promise<void> | null = null;
   #loadTried = false;
+  #usable = true;
 
   constructor(query: IndexQuery, prefix: string, storageIds: readonly string[], options: MarkerIndexOptions = {}) {
     this.#query = query;
@@ -79,12 +84,18 @@ export class MarkerIndex {
     if (this.#roots === null && !this.#loadTried) {
       this.#loadTried = true;
       const saved = this.#store?.load() ?? null;
-      if (saved !== null) {
+      if (saved === 'unusable') this.#usable = false;
+      else if (saved !== null) {
         this.#table = saved.table;
         this.#roots = saved.roots;
       }
     }
-    while (this.#roots === null) await this.refresh();
+    while (this.#usable && this.#roots === null) await this.refresh();
+  }
+
+  /** False when its store can be neither read nor written: the caller scans instead (after `ready`). */
+  get usable(): boolean {
+    return this.#usable;
   }
 
   snapshot(documentIds: readonly number[]): MarkerIndexSnapshot {

@@ -317,8 +317,12 @@ class DatabaseHost implements HostAdapter {
     // Questions 1 and 2 only ever admit files of the archive account's home storages (own
     // files, or files under a mount whose owner and node are the archive account's), which is
     // what the index covers.
-    const index = fast && this.#indexing && question !== 'foreign' ? this.#indexFor(archive) : null;
-    if (index !== null) await index.ready();
+    let index = fast && this.#indexing && question !== 'foreign' ? this.#indexFor(archive) : null;
+    if (index !== null) {
+      await index.ready();
+      // An index file that can be neither read nor written: scan, as without one.
+      if (!index.usable) index = null;
+    }
     let rows: ReturnType<typeof splitRows>;
     for (let attempt = 1; ; attempt += 1) {
       const snapshot = index?.snapshot(ids);
@@ -421,11 +425,7 @@ class DatabaseHost implements HostAdapter {
     if (this.#indexing && this.#batched) {
       const index = this.#indexFor(archiveAccount);
       await index.ready();
-      // The same freshness rule as a lookup's: the `files` etags now, and a refresh when they moved.
-      const statement = buildRootEtags(this.#prefix, index.storageIds);
-      const seen = rootEtagsOf(await this.#query(statement.sql, statement.params));
-      if (!sameRoots(seen, index.snapshot([]).roots)) await index.catchUp(seen);
-      return index.documentIds();
+      if (index.usable) return this.#indexedDocuments(index);
     }
     const statement = buildMarkedFiles(this.#prefix, homeStorageIds(archiveAccount, this.#located.dataDirectory));
     const documents = new Set<number>();
@@ -437,6 +437,14 @@ class DatabaseHost implements HostAdapter {
       }
     });
     return [...documents].sort((a, b) => a - b);
+  }
+
+  async #indexedDocuments(index: MarkerIndex): Promise<readonly number[]> {
+    // The same freshness rule as a lookup's: the `files` etags now, and a refresh when they moved.
+    const statement = buildRootEtags(this.#prefix, index.storageIds);
+    const seen = rootEtagsOf(await this.#query(statement.sql, statement.params));
+    if (!sameRoots(seen, index.snapshot([]).roots)) await index.catchUp(seen);
+    return index.documentIds();
   }
 
   async close(): Promise<void> {
