@@ -70,6 +70,8 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
     .option('--host-url <url>', 'Nextcloud base URL for links (env DUS_HOST_URL; default overwrite.cli.url)')
     .option('--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)')
     .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
+    // Capitalised like the command summaries beside it in the list.
+    .helpCommand('help [command]', "Show a command's help, or a help topic below")
     .showHelpAfterError(false)
     .exitOverride()
     .configureHelp(HELP_CONFIGURATION)
@@ -86,7 +88,7 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
       },
     });
   for (const spec of commands) register(program, spec, io, exit);
-  program.addHelpText('after', `\nHelp topics:\n  help environment  the environment variables and the files it reads\n\nA command's options, exit codes and examples: ${program.name()} help <command>\n`);
+  program.addHelpText('after', `\nHelp topics:\n  help environment  The environment variables and the files it reads\n\nA command's options, exit codes and examples: ${program.name()} help <command>\n`);
   return program;
 }
 

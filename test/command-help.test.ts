@@ -63,6 +63,9 @@ describe('--help', () => {
     expect(list).toMatch(/^ {2}config:app:get <app> <name> {2,}Read an app/m);
     expect(list).not.toContain('docs_unified_search:');
     expect(list).toMatch(/^ {2}help environment /m);
+    // Every row of the list reads alike: a capital first letter, commander's own help row too.
+    const [, rows = ''] = list.split('Commands:\n');
+    for (const row of (rows.split('\n\n')[0] ?? '').split('\n').filter((l) => /^ {2}\S/.test(l))) expect(row).toMatch(/ {2,}[A-Z]/);
     for (const command of COMMANDS) {
       const shown = shownName(command.name, command.aliases);
       expect(list).toMatch(new RegExp(`^ {2}${shown.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'm'));
