@@ -82,7 +82,9 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
       getErrHelpWidth: () => helpWidthOf(io.stderr),
       outputError: (s, write) => {
         // Commander echoes what was typed: shown with its control characters escaped, as all human output.
-        const said = redactUsageError(s.replace(/^error: /, '')).split('\n').map(safeText).join('\n');
+        // One line, as every error: commander puts its suggestion on a line of its own.
+        const oneLine = s.replace(/^error: /, '').replace(/\n\(Did you mean ([^)\n]*)\)/, ' (did you mean $1)');
+        const said = redactUsageError(oneLine).split('\n').map(safeText).join('\n');
         exit.usage = said.trim();
         write(`Error [usage]: ${said}`);
       },

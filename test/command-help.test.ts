@@ -138,6 +138,16 @@ describe('usage errors', () => {
     expect(io.err()).toContain("unknown command 'docs_unified_search:serach'");
   });
 
+  test("commander's suggestion stays on the error's line, in the JSON message too", async () => {
+    const io = captureIO({ env: {} });
+    expect(await main(['serach', 'alice', 'x', '--json'], io)).toBe(2);
+    expect(io.err()).toBe("Error [usage]: unknown command 'serach' (did you mean search?)\nRun 'docs-unified-search help' for usage.\n");
+    expect(JSON.parse(io.out())).toEqual({ error: { code: 'usage', message: "unknown command 'serach' (did you mean search?)" } });
+    const option = captureIO({ env: {} });
+    expect(await main(['search', 'alice', 'x', '--explian'], option)).toBe(2);
+    expect(option.err()).toBe("Error [usage]: unknown option '--explian' (did you mean --explain?)\nRun 'docs-unified-search help search' for usage.\n");
+  });
+
   test('help for a command or topic that does not exist is a wrong call, not the command list with exit 0', async () => {
     const io = captureIO({ env: {} });
     expect(await main(['help', 'serach'], io)).toBe(2);
