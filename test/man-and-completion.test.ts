@@ -164,7 +164,8 @@ describe('shell completion', () => {
       writeFileSync(join(dir, 'capture.zsh'), [
         'zmodload zsh/zpty',
         'zpty z zsh -f -i',
-        `zpty -w z "PS1=''; fpath=(${dir} \\$fpath); autoload -U compinit; compinit -u -D"`,
+        // $2: "fpath" installs the file as the README says, "source" sources it as `source <(dus completion zsh)` does.
+        `if [[ $2 == source ]]; then zpty -w z "PS1=''; autoload -U compinit; compinit -u -D; source ${dir}/_docs-unified-search"; else zpty -w z "PS1=''; fpath=(${dir} \\$fpath); autoload -U compinit; compinit -u -D"; fi`,
         // The marker is built at run time so that the echo of this definition does not contain it.
         `zpty -w z 'compadd () { local -a __hits; local m=$'"'"'\\x3e\\x3e'"'"'; builtin compadd -O __hits "$@"; (( $#__hits )) && print -r -l -- "$m"\${^__hits}; builtin compadd "$@" }'`,
         'zpty -w z "$1"$\'\\t\'',
@@ -178,8 +179,8 @@ describe('shell completion', () => {
         'print -r -- "$all"',
         'zpty -d z',
       ].join('\n'));
-      const offered = (line: string): string[] => {
-        const run = spawnSync('zsh', ['-f', join(dir, 'capture.zsh'), line], { encoding: 'utf8', timeout: 20_000 });
+      const offered = (line: string, mode: 'fpath' | 'source' = 'fpath'): string[] => {
+        const run = spawnSync('zsh', ['-f', join(dir, 'capture.zsh'), line, mode], { encoding: 'utf8', timeout: 20_000 });
         return [...run.stdout.replace(/\r/g, '').matchAll(/>>([^\s>]+)/g)].map((match) => match[1] ?? '').filter((word) => !word.startsWith('"'));
       };
       expect(offered('docs-unified-search sea')).toContain('search');
@@ -193,6 +194,9 @@ describe('shell completion', () => {
       expect(keys).not.toContain('package.json');
       expect(offered('dus he')).toContain('help');
       expect(offered('dus help env')).toContain('environment');
+      // Sourced into the running shell (README step 1), it registers itself for both names.
+      expect(offered('dus sea', 'source')).toContain('search');
+      expect(offered('docs-unified-search search --output ', 'source')).toEqual(expect.arrayContaining(['plain', 'json', 'json_pretty']));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -144,6 +144,7 @@ export function zshCompletion(suite: SuiteModel, binaries: readonly string[]): s
   return `#compdef ${binaries.join(' ')}
 # zsh completion for ${suite.program} (generated from the command specs)
 # Install: ${suite.program} completion zsh > "\${fpath[1]}/_${suite.program}"
+# or, for this shell only (after compinit): source <(${suite.program} completion zsh)
 ${fn}() {
   local context state state_descr line
   typeset -A opt_args
@@ -161,6 +162,11 @@ ${help}
       esac ;;
   esac
 }
-${fn} "$@"
+# Sourced (source <(…), eval): register the function. Autoloaded from fpath: complete now.
+if [[ \${zsh_eval_context[-1]} == (file|eval) ]]; then
+  compdef ${fn} ${binaries.join(' ')}
+else
+  ${fn} "$@"
+fi
 `;
 }
