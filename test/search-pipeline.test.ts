@@ -309,6 +309,25 @@ describe('failures', () => {
     expect(readHistory(ctx.settings)).toHaveLength(1);
   });
 
+  test('a failure recorded while a search runs stays pending after that search works; the next search that works lowers it', async () => {
+    const { ctx } = await world.context();
+    await runSearch(ctx, { user: 'bob', term: 'invoice' });
+    expect(ctx.settings.get('diagnostics_pending')).not.toBe(true);
+    world.archive.latencyMs = 150;
+    try {
+      const running = runSearch(ctx, { user: 'bob', term: 'invoice' });
+      // Another search (another process, say) fails while this one waits for its answer.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      ctx.settings.update({ diagnostics_pending: true });
+      expect((await running).status).toBe('ok');
+      expect(ctx.settings.get('diagnostics_pending')).toBe(true);
+    } finally {
+      world.archive.latencyMs = 0;
+    }
+    expect((await runSearch(ctx, { user: 'bob', term: 'invoice' })).status).toBe('ok');
+    expect(ctx.settings.get('diagnostics_pending')).toBe(false);
+  });
+
   test('the history never holds the term, the token or a URL query; nor do the log and the settings', async () => {
     const { ctx, dir, logFile } = await world.context();
     const term = 'zebrapassword https://leak.example/find?secret=qwerty123';
