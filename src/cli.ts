@@ -7,7 +7,6 @@ import { safeText } from './commands/terminal-text.js';
 import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
 import { redactUsageError } from './commands/shared-options.js';
 import { afterHelp, HELP_CONFIGURATION, helpWidthOf } from './commands/help-layout.js';
-import { HELP_TOPICS } from './commands/environment.js';
 import { commandNamed, helpRequestOf, usageHint } from './commands/help-request.js';
 
 export const EXIT_OK = 0;
@@ -95,7 +94,9 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
 }
 
 // Own keys only: `help constructor` must not find Object's prototype.
-function helpTopic(name: string): ((width: number) => string) | undefined {
+// The topics are loaded only when help is asked for.
+async function helpTopic(name: string): Promise<((width: number) => string) | undefined> {
+  const { HELP_TOPICS } = await import('./commands/environment.js');
   return Object.hasOwn(HELP_TOPICS, name) ? HELP_TOPICS[name] : undefined;
 }
 
@@ -115,7 +116,7 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
   // Help is answered before commander parses: it would show the command list for `help environment --no-color` or `--help search`.
   const asked = helpRequestOf(argv, program);
   if (asked !== null) {
-    const topic = helpTopic(asked);
+    const topic = await helpTopic(asked);
     const command = commandNamed(program, asked);
     if (topic !== undefined) io.stdout.write(topic(helpWidthOf(io.stdout)));
     else if (asked === '') program.outputHelp();

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
 import { CATALOG, commandOfArgv, FLAG_GLOBALS, VALUED_GLOBALS } from '../src/commands/catalog.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { captureIO } from './support/capture-io.js';
+import { runCliProcess } from './support/cli-process.js';
 import { packagesOf, runRecordingModules } from './support/loaded-modules.js';
 import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
@@ -41,9 +42,9 @@ describe('start-up imports of src/cli.ts', () => {
   test('no HTTP, database, cache, PHP, archive-client, settings or log library is imported at start', () => {
     const heavy = ['fastify', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'conf', 'ajv', 'pino', 'bcryptjs', 'hash-wasm', 'cli-table3'];
     expect(heavy.filter((name) => packages.has(name))).toEqual([]);
-    // What is left is the argument parser, the width of text on a terminal and chalk, the user's
-    // colour library (a few small modules, no terminal probing we rely on), for the error lines.
-    expect([...packages].sort()).toEqual(['chalk', 'commander', 'string-width']);
+    // What is left is the argument parser and the width of text on a terminal. chalk, the user's
+    // colour library, is loaded when a colour is painted (on a terminal).
+    expect([...packages].sort()).toEqual(['commander', 'string-width']);
   });
 
   test('none of the core that opens settings, host, archive server or HTTP is imported at start', () => {
@@ -117,7 +118,8 @@ describe('what a run loads', () => {
     packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch); // a first run after the build records installed_version (a write)
     const loaded = packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch);
     // conf (with ajv and semver) writes the settings, pino writes a line of the host log: `why` reads settings and logs nothing.
-    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm', 'conf', 'ajv', 'ajv-formats', 'semver', 'atomically', 'pino', 'thread-stream'];
+    // chalk paints only on a terminal; here stdout is a pipe.
+    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm', 'conf', 'ajv', 'ajv-formats', 'semver', 'atomically', 'pino', 'thread-stream', 'chalk'];
     expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
     expect(loaded.has('commander')).toBe(true); // the hook does see packages
   });
@@ -128,6 +130,8 @@ describe('what a run loads', () => {
     const commandModules = CATALOG.map((entry) => `/dist/commands/${entry.names[0]?.replace(/^docs_unified_search:/, '').replaceAll(':', '-') ?? ''}.js`);
     expect(commandModules.filter((file) => run.urls.some((url) => url.endsWith(file)))).toEqual(['/dist/commands/why.js']);
     expect(run.urls.filter((url) => url.endsWith('/dist/commands/index.js'))).toEqual([]);
+    // Nor the help topics (and the bridge secret's module they name a file of), nor the search pipeline.
+    expect(run.urls.filter((url) => /\/dist\/(commands\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
   });
 
 
@@ -138,6 +142,19 @@ describe('what a run loads', () => {
     expect(unwanted.filter((url) => run.urls.includes(url))).toEqual([]);
     expect(run.urls.filter((url) => url.includes('/dist/core/archive/archive-client.js'))).toEqual([]);
     expect(run.urls.some((url) => url.includes('/dist/core/context.js'))).toBe(true); // the service context is opened
+  });
+
+  (built ? test : test.skip)("Node's compiled code is kept in the user's cache directory, made private; an unusable one only leaves it off", async () => {
+    const cache = join(scratch, 'cache');
+    const first = await runCliProcess(['--config-dir', dir, 'why', 'bob', '8'], { env: { XDG_CACHE_HOME: cache } });
+    expect(first).toMatchObject({ code: 0, err: '' });
+    const kept = join(cache, 'docs-unified-search', 'node-compile-cache');
+    expect(statSync(kept).mode & 0o777).toBe(0o700);
+    expect(readdirSync(kept).length).toBeGreaterThan(0);
+    // A path under /proc made Node's own recursive mkdir loop for ever; a file cannot hold a directory.
+    for (const unusable of ['/proc/dus-no-such-dir', '/dev/null']) {
+      expect(await runCliProcess(['--config-dir', dir, 'why', 'bob', '8'], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
+    }
   });
 
   (built ? test : test.skip)('--help and --version load no package at all', () => {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Chalk } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import type CliTable3 from 'cli-table3';
 import { displayWidth, safeText, shortenMiddle } from './terminal-text.js';
 import type { GlobalOptions } from './types.js';
@@ -11,13 +11,20 @@ import type { GlobalOptions } from './types.js';
  * host never controls the terminal; the commands build their lines and tables only here.
  */
 export function paint(globals: GlobalOptions): Painter {
-  return globals.color ? COLOURED : PLAIN;
+  return globals.color ? coloured() : PLAIN;
 }
 
 // The level is ours, never chalk's own guess from the terminal: `globals.color` already weighs
 // NO_COLOR, --no-color and whether stdout is a terminal. Level 1 (16 colours) is all we use.
-const COLOURED = new Chalk({ level: 1 });
-const PLAIN = new Chalk({ level: 0 });
+// chalk is loaded when a colour is first painted (a terminal): piped output, what scripts and
+// CI read, needs none of it, and chalk at level 0 hands every text back as it is.
+let colouredChalk: ChalkInstance | undefined;
+function coloured(): Painter {
+  colouredChalk ??= new (createRequire(import.meta.url)('chalk') as typeof import('chalk')).Chalk({ level: 1 });
+  return colouredChalk;
+}
+const same = (text: string): string => text;
+const PLAIN: Painter = { green: same, yellow: same, red: same, bold: same };
 
 export type Style = 'green' | 'yellow' | 'red' | 'bold';
 

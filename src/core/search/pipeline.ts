@@ -9,9 +9,10 @@ import { fileLink, formatDay, previewUrl, typeIconUrl } from './entry-format.js'
 import { failureOf, reportSearchFailure, reportSearchWorked, type SearchFailure } from './failure.js';
 import { checkedTerm, clampLimit, dayOf, parseCursor } from './inputs.js';
 import { namesOf } from './names.js';
+import { ARCHIVE_PAGE_SIZE } from './limits.js';
 
 /** The spec's bounds per provider call. */
-export const ARCHIVE_PAGE_SIZE = 25;
+export { ARCHIVE_PAGE_SIZE };
 export const MAX_ARCHIVE_PAGES = 4;
 export const SEARCH_BUDGET_MS = 3_000;
 

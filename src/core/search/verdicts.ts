@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
-import { ARCHIVE_PAGE_SIZE } from './pipeline.js';
+import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
 import { checkedTerm, dayOf } from './inputs.js';
 
