@@ -230,7 +230,16 @@ describe('help asked in every spelling', () => {
 
   test('the command list in every spelling, and `--` ends the words help reads', async () => {
     const list = await help(['--help']);
-    for (const args of [['help'], ['-h'], ['help', 'help'], ['--no-color', 'help'], ['help', '--no-color'], ['--config-dir', 'search', '--help']]) expect([args.join(' '), await help(args)]).toEqual([args.join(' '), list]);
+    for (const args of [['help'], ['-h'], ['help', 'help'], ['--no-color', 'help'], ['help', '--no-color'], ['--config-dir', 'search', '--help'], [], ['--no-color'], ['--config-dir', '/d']]) {
+      expect([args.join(' '), await help(args)]).toEqual([args.join(' '), list]);
+    }
+    // --version, and an option the suite does not know, are still answered as such.
+    const version = captureIO({ env: {} });
+    expect(await main(['--version'], version)).toBe(0);
+    expect(version.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const unknown = captureIO({ env: {} });
+    expect(await main(['--bogus'], unknown)).toBe(2);
+    expect(unknown.out()).toBe('');
     const io = captureIO({ env: {} });
     expect(await main(['why', 'anna', '--', '--help'], io)).toBe(2);
     expect(io.out()).toBe('');

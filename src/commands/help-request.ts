@@ -57,7 +57,14 @@ export function commandNamed(program: Command, name: string): Command | undefine
 export function helpRequestOf(argv: readonly string[], program: Command): string | null {
   const { words, helpFlag } = read(argv, program);
   if (words[0] === 'help') return words[1] === undefined || words[1] === 'help' ? '' : words[1];
-  return helpFlag ? (words[0] ?? '') : null;
+  if (helpFlag) return words[0] ?? '';
+  // No command at all (`dus`, `dus --no-color`): the command list on stdout with exit 0, as gh
+  // answers; commander wrote it to stderr. An option it does not know, or --version, is left to it.
+  const own = new Set(program.options.flatMap((option) => [option.long, option.short]).filter((flag) => flag !== undefined));
+  const options = argv.filter((arg) => arg.startsWith('-')).map((arg) => arg.split('=')[0] ?? arg);
+  const last = argv[argv.length - 1] ?? '';
+  const valueMissing = valuedOptions(program).has(last);
+  return words.length === 0 && !valueMissing && options.every((option) => own.has(option) && option !== '--version' && option !== '-V') ? '' : null;
 }
 
 /** The line that follows every wrong call, pointing to the help of the command it was meant for (as git and gh do). */
