@@ -6,7 +6,7 @@ import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js'
 import { safeText } from './commands/terminal-text.js';
 import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
 import { redactUsageError } from './commands/shared-options.js';
-import { afterHelp, HELP_CONFIGURATION, helpWidthOf } from './commands/help-layout.js';
+import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './commands/help-layout.js';
 import { commandNamed, helpRequestOf, usageHint } from './commands/help-request.js';
 
 export const EXIT_OK = 0;
@@ -89,7 +89,7 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
       },
     });
   for (const spec of commands) register(program, spec, io, exit);
-  program.addHelpText('after', `\nHelp topics:\n  help environment  The environment variables and the files it reads\n\nA command's options, exit codes and examples: ${program.name()} help <command>\n`);
+  program.addHelpText('after', programAfterHelp(program.name()));
   return program;
 }
 

@@ -56,6 +56,14 @@ describe('--help', () => {
     expect(widest(await help(args))).toBeLessThanOrEqual(80);
   });
 
+  test.each(helpOfEvery)('%s on a 60-column terminal: lines broken to 60, but for the usage line and a single long word', async (_name, args) => {
+    for (const line of (await help(args, 60)).split('\n')) {
+      if (stringWidth(line) <= 60 || line.startsWith('Usage: ')) continue;
+      // An example's word keeps its ` \` continuation.
+      expect(line.trim().replace(/ \\$/, '')).not.toContain(' ');
+    }
+  });
+
   test('the command list shows each short name with its arguments; the occ-style name is an alias in the command help', async () => {
     const list = await help(['--help'], 80);
     expect(list).toMatch(/^ {2}search <user> <term> {2,}Search as a user/m);

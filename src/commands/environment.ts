@@ -57,7 +57,7 @@ export function environmentHelp(width: number): string {
     '',
     ...entryLines([...ENVIRONMENT, NAMED_VARIABLE], width),
     '',
-    'Files in the settings directory (mode 0600; the directory 0700):',
+    ...wrap('Files in the settings directory (mode 0600; the directory 0700):', width),
     '',
     ...entryLines(FILES, width),
     '',

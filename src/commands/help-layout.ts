@@ -34,6 +34,9 @@ function ancestry(command: Command): string {
 /** commander's help settings: shown names, aliases in the command's own help, global options listed. */
 export const HELP_CONFIGURATION: HelpConfiguration = {
   showGlobalOptions: true,
+  // commander stops wrapping descriptions narrower than 40 columns: on a 60-column terminal every
+  // option then ran to 100 columns. Narrow columns of words read better than lines the terminal cuts.
+  minWidthToWrap: 16,
   subcommandTerm: (command) => `${shownName(command.name(), command.aliases())} ${argumentsOf(command)}`.trim(),
   commandUsage: (command) => `${ancestry(command)} ${shownName(command.name(), command.aliases())} ${command.usage()}`.trim(),
   commandDescription: (command) => {
@@ -99,6 +102,24 @@ export function afterHelp(spec: CommandSpec): (context: AddHelpTextContext) => s
     blocks.push(['Exit codes:', ...exitCodeLines(exitCodesOf(spec), width)].join('\n'));
     if (spec.examples.length > 0) blocks.push(['Examples:', ...spec.examples.flatMap((example) => exampleLines(example, width))].join('\n'));
     return `\n${blocks.join('\n\n')}\n`;
+  };
+}
+
+/** What follows the command list: the help topics and where a command's own help is, laid out for the help's width. */
+export function programAfterHelp(program: string): (context: AddHelpTextContext) => string {
+  return (context) => {
+    const width = context.command.configureOutput().getOutHelpWidth?.() ?? HELP_MAX_WIDTH;
+    const topic = 'help environment';
+    const [first = '', ...rest] = wrap('The environment variables and the files it reads', width - topic.length - 4);
+    return [
+      '',
+      'Help topics:',
+      `  ${topic}  ${first}`,
+      ...rest.map((line) => `${' '.repeat(topic.length + 4)}${line}`),
+      '',
+      ...wrap(`A command's options, exit codes and examples: ${program} help <command>`, width),
+      '',
+    ].join('\n');
   };
 }
 
