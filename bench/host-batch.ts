@@ -71,11 +71,11 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
     indexed = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { markerIndex: true });
     const withIndex = indexed;
     await withIndex.findAccount('reader');
-    const heapBefore = heapUsed();
+    const heapBefore = await heapUsed();
     const buildStart = process.hrtime.bigint();
     const first = await withIndex.visibleArchiveFiles('reader', 'archive', ids);
     const buildMs = Number(process.hrtime.bigint() - buildStart) / 1e6;
-    const heapIndex = heapUsed() - heapBefore;
+    const heapIndex = (await heapUsed()) - heapBefore;
     if (first.size !== 25) throw new Error(`index on: expected 25 visible files, got ${first.size}`);
     const warmTimes = await time(() => withIndex.visibleArchiveFiles('reader', 'archive', ids));
     const warm = median(warmTimes);

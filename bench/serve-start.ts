@@ -105,11 +105,11 @@ async function indexHeap(dbUrl: string, prefix: string): Promise<{ bytes: number
   const host = await openHost({ dbUrl, tablePrefix: prefix }, { markerIndex: true });
   try {
     await host.findAccount(ARCHIVE);
-    const before = heapUsed();
+    const before = await heapUsed();
     const t0 = performance.now();
     const size = await host.prepareMarkerIndex(ARCHIVE);
     const ms = performance.now() - t0;
-    const bytes = heapUsed() - before;
+    const bytes = (await heapUsed()) - before;
     if (size === null) throw new Error('the marker index was not built');
     return { bytes, ms, markers: size.markers };
   } finally {
