@@ -46,9 +46,10 @@ function serializeSettings(config: AppConfig): string {
  * Synchronous, as `update` is: conf is an ES module without top-level await, which `require`
  * loads from Node 22.12.
  */
+let confClass: typeof Conf | undefined;
 function loadConf(): typeof Conf {
-  const loaded = createRequire(import.meta.url)('conf') as { default: typeof Conf };
-  return loaded.default;
+  confClass ??= (createRequire(import.meta.url)('conf') as { default: typeof Conf }).default;
+  return confClass;
 }
 
 /**
@@ -123,6 +124,8 @@ export class FileSettingsStore implements SettingsStore {
 
   transaction<T>(work: () => T): T {
     withFileAccess(this.directory, 'create', () => mkdirSync(this.directory, { recursive: true, mode: 0o700 }));
+    // A transaction is taken to write: conf is loaded before the lock, which other processes wait for.
+    loadConf();
     return withFileLock(this.#lockPath, this.#lockOptions, work);
   }
 
