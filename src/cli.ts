@@ -114,10 +114,19 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
 async function run(argv: readonly string[], io: CommandIO, program: Command, exit: RunState): Promise<number> {
   const json = argvAsksJson(argv);
   // Help is answered before commander parses: it would show the command list for `help environment --no-color` or `--help search`.
-  const asked = helpRequestOf(argv, program);
-  if (asked !== null) {
+  const request = helpRequestOf(argv, program);
+  if (request !== null) {
+    const { asked } = request;
     const topic = await helpTopic(asked);
     const command = commandNamed(program, asked);
+    const known = topic !== undefined || asked === '' || command !== undefined;
+    if (known && request.byCommand && json !== null) {
+      // docs/json.md: help is text for people; --json given to it anyway is a wrong call, answered as one.
+      const said = 'help prints text for people and takes no --json or --output: leave it out';
+      io.stderr.write(`Error [usage]: ${said}\n`);
+      io.stdout.write(jsonText(errorJson('usage', said), json));
+      return EXIT_USAGE;
+    }
     if (topic !== undefined) io.stdout.write(topic(helpWidthOf(io.stdout)));
     else if (asked === '') program.outputHelp();
     else if (command !== undefined) command.outputHelp();

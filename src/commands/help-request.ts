@@ -49,12 +49,24 @@ export function commandNamed(program: Command, name: string): Command | undefine
   return program.commands.find((command) => command.name() === name || command.aliases().includes(name));
 }
 
+export interface HelpRequest {
+  /** `''` for the command list, else the command or topic name as typed. */
+  readonly asked: string;
+  /** Asked with the `help` command (which takes no --json), not with the `--help` flag (which wins over every other option). */
+  readonly byCommand: boolean;
+}
+
 /**
- * What a command line asks help for: `null` when it asks for none; `''` for the command list;
- * else the command or topic name as typed (`help search --no-color`, `--help search`,
- * `search alice --help`, `--config-dir D help environment`).
+ * What a command line asks help for, or `null` when it asks for none (`help search --no-color`,
+ * `--help search`, `search alice --help`, `--config-dir D help environment`).
  */
-export function helpRequestOf(argv: readonly string[], program: Command): string | null {
+export function helpRequestOf(argv: readonly string[], program: Command): HelpRequest | null {
+  const asked = askedOf(argv, program);
+  const { words, helpFlag } = read(argv, program);
+  return asked === null ? null : { asked, byCommand: words[0] === 'help' && !helpFlag };
+}
+
+function askedOf(argv: readonly string[], program: Command): string | null {
   const { words, helpFlag } = read(argv, program);
   if (words[0] === 'help') return words[1] === undefined || words[1] === 'help' ? '' : words[1];
   if (helpFlag) return words[0] ?? '';
