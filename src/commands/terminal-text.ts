@@ -1,4 +1,5 @@
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+import type StringWidth from 'string-width';
 
 /**
  * Text from the archive server and the host (titles, names, paths, user names) reaches a
@@ -18,8 +19,12 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, escapeOf);
 }
 
+// Loaded at the first width asked for (a table, or a line wrapped on a terminal): piped prose needs none.
+let stringWidth: typeof StringWidth | undefined;
+
 /** Columns a string takes on a terminal (CJK and emoji count two; escape sequences none). */
 export function displayWidth(text: string): number {
+  stringWidth ??= (createRequire(import.meta.url)('string-width') as { default: typeof StringWidth }).default;
   return stringWidth(text);
 }
 
