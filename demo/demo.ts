@@ -23,6 +23,8 @@ export interface DemoOptions {
   readonly err: NodeJS.WritableStream;
   /** Keep the emulator and the files until interrupted, so the printed commands can be rerun. */
   readonly keep?: boolean;
+  /** With `keep`: what ends the kept demo instead of Ctrl-C (a test's own signal). */
+  readonly until?: Promise<void>;
 }
 
 export interface DemoStep {
@@ -69,6 +71,13 @@ export const KEEP_HINT =
   'The emulator and the files above are deleted now. To rerun the printed commands, start the demo with\n' +
   '  npm run demo -- --keep\n' +
   'which keeps them until Ctrl-C (run the commands from this checkout in another terminal).';
+
+/** Said where the kept demo's output ends: what to rerun, and how to rerun setup without the token on the screen. */
+export const KEPT_HINT =
+  'The emulator and the files above stay until Ctrl-C: rerun the commands from this checkout in another terminal\n' +
+  '(setup has stored the settings and the token, so start with test, search or why). To rerun setup as printed, first\n' +
+  '  export DEMO_TOKEN=<the value of DEMO_TOKEN in demo/demo.ts>\n' +
+  'Ctrl-C ends the demo and deletes its files.';
 
 export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
   const write = (text: string): void => void options.out.write(text);
@@ -120,11 +129,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write(`  - man pages: man -l man/docs-unified-search.1; completion: source <(${RERUN_PREFIX} completion bash)\n`);
     if (options.keep === true) {
       // The token is not printed: setup stored it already, so the other commands need none.
-      write(
-        '\nThe emulator and the files above stay until Ctrl-C: rerun the commands from this checkout in another terminal\n' +
-          '(setup has stored the settings and the token, so start with test, search or why). Ctrl-C ends the demo and deletes its files.\n',
-      );
-      await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
+      write(`\n${KEPT_HINT}\n`);
+      await (options.until ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
     } else {
       write(`\n${KEEP_HINT}\n`);
     }
