@@ -29,8 +29,9 @@ export interface OpenHostOptions {
   readonly breakBatchedQuery?: boolean;
   /**
    * Keep a marker index of the archive account's files in memory (marker-index.ts) so that
-   * questions 1 and 2 read their files by id instead of scanning every name. Worth it in a
-   * long-running process (`serve`); a one-shot command would spend more building it than one scan.
+   * questions 1 and 2 read their files by id instead of scanning every name: a long-running
+   * process (`serve`). One-shot commands keep theirs in a file (`markerIndexFile`): building it
+   * at every run would cost more than one scan.
    */
   readonly markerIndex?: boolean;
   /**
