@@ -168,6 +168,8 @@ export function mergeKept(old: IndexArrays, keep: (parent: number) => boolean, a
     }
   }
   const addedCount = added.parents.length;
+  // A build (or a refresh of every folder): the new arrays are the result, no second copy.
+  if (kept === 0) return added;
   const n = kept + addedCount;
   const pairs = new Float64Array(2 * n);
   const parents = new Float64Array(n);
