@@ -139,7 +139,7 @@ export const command: CommandSpec = {
   ],
   configure: (command) => {
     command
-      .addOption(new Option('--listen <host:port>', 'address to listen on').default('127.0.0.1:8080'))
+      .addOption(new Option('--listen <host:port>', 'address to listen on').default('127.0.0.1:8080', '127.0.0.1:8080'))
       .option('--cache <url>', 'shared cache for several processes: redis://host:port[/db]')
       .option('--cache-prefix <prefix>', 'key prefix in the shared cache (default docs_unified_search:); one per installation')
       .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)');
