@@ -1,4 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { main } from '../src/cli.js';
 import { captureIO } from './support/capture-io.js';
@@ -15,6 +18,16 @@ describe('cli', () => {
     expect(await main(['docs_unified_search:setup', '--bogus'], io)).toBe(2);
     expect(io.err()).toMatch(/^Error \[usage\]: unknown option '--bogus'/);
     expect(io.err()).not.toMatch(/\n\s+at /);
+  });
+
+  test('a first command without settings names what it needs: the host for why, setup for check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dus-first-'));
+    const why = captureIO({ env: { DUS_CONFIG_DIR: dir } });
+    expect(await main(['why', 'anna', '412'], why)).toBe(1);
+    expect(why.err()).toBe('Error [host_config]: The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).\n');
+    const check = captureIO({ env: { DUS_CONFIG_DIR: dir } });
+    expect(await main(['check'], check)).toBe(1);
+    expect(check.err()).toMatch(/^Error \[not_configured\]: .*run setup --url=URL --token-stdin\.\n$/);
   });
 
   test('runs on a Node with node:sqlite', () => {

@@ -66,7 +66,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     hostPromise ??= (async () => {
       const location = effectiveHostLocation(settings.readWithoutRefusedUrl(), options.hostLocation);
       if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
-        throw new DusError('host_config', 'Where the host is is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
+        throw new DusError('host_config', 'The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
       }
       // serve keeps its index in memory; one-shot commands keep theirs in the config directory
       // between runs, unless DUS_MARKER_INDEX=off asks them to scan the names every time.
