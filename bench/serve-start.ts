@@ -8,7 +8,8 @@
  *    arrays), measured in this process by building the same index through
  *    openHost({ markerIndex: true }) between two readings, each after a full collection (the
  *    index has no byte count of its own: MarkerIndex.size() counts markers, documents and
- *    folders);
+ *    folders); beside it, how far that build raised this process's resident memory at its
+ *    peak (VmHWM reset through /proc/self/clear_refs), the build's own transient cost;
  *  - serve's peak resident memory (VmHWM of the child, from /proc), the same for a bare serve
  *    on an empty host, and the ratios peak ÷ index and (peak − bare) ÷ index (target ≤ 2).
  *
@@ -19,7 +20,7 @@
  * (seconds, 900). Loading 10 M rows takes 15–40 min a dialect on the shared 2-core machine;
  * the start itself takes under a minute.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -101,19 +102,32 @@ async function startAndMeasure(dbUrl: string, prefix: string, archiveUrl: string
 }
 
 /** The same index built in this process: the heap it holds after a full collection, and its build time. */
-async function indexHeap(dbUrl: string, prefix: string): Promise<{ bytes: number; ms: number; markers: number }> {
+async function indexHeap(dbUrl: string, prefix: string): Promise<{ bytes: number; ms: number; markers: number; buildPeakMiB: number | null }> {
   const host = await openHost({ dbUrl, tablePrefix: prefix }, { markerIndex: true });
   try {
     await host.findAccount(ARCHIVE);
     const before = await heapUsed();
+    const rssBefore = statusMiB(process.pid, 'VmRSS');
+    const peakReset = resetPeak();
     const t0 = performance.now();
     const size = await host.prepareMarkerIndex(ARCHIVE);
     const ms = performance.now() - t0;
+    const buildPeakMiB = peakReset ? statusMiB(process.pid, 'VmHWM') - rssBefore : null;
     const bytes = (await heapUsed()) - before;
     if (size === null) throw new Error('the marker index was not built');
-    return { bytes, ms, markers: size.markers };
+    return { bytes, ms, markers: size.markers, buildPeakMiB };
   } finally {
     await host.close();
+  }
+}
+
+/** Resets this process's VmHWM to its current RSS (Linux: 5 to clear_refs); false where it cannot. */
+function resetPeak(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -149,7 +163,8 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
         ` (spawn to listening ${(big.listeningMs / 1000).toFixed(2)} s, to index built ${(big.readyMs / 1000).toFixed(2)} s); ${loadAtStart}\n`,
     );
     process.stdout.write(
-      `${dialect}: index keeps ${indexMiB.toFixed(1)} MiB (JS heap + external, built in this process between two readings after full collections: ${heap.markers} markers, ${(heap.ms / 1000).toFixed(2)} s)\n`,
+      `${dialect}: index keeps ${indexMiB.toFixed(1)} MiB (JS heap + external, built in this process between two readings after full collections: ${heap.markers} markers, ${(heap.ms / 1000).toFixed(2)} s;` +
+        ` the build raised this process's resident memory by ${heap.buildPeakMiB === null ? '? (no /proc/self/clear_refs)' : `${heap.buildPeakMiB.toFixed(0)} MiB at its peak`})\n`,
     );
     process.stdout.write(
       `${dialect}: serve's peak RSS (VmHWM) ${big.peakMiB.toFixed(0)} MiB, RSS when ready ${big.rssMiB.toFixed(0)} MiB; bare serve on an empty host: peak ${bare.peakMiB.toFixed(0)} MiB;` +
