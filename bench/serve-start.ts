@@ -50,8 +50,10 @@ interface Started {
   readonly rssMiB: number;
 }
 
-/** The warm-up's line in serve's log file, once written. */
-function builtLine(logFile: string): Started['built'] | null {
+const NOT_PREPARED = 'search not prepared at start';
+
+/** The warm-up's line in serve's log file once written; a string when it says it failed. */
+function builtLine(logFile: string): Started['built'] | string | null {
   let text: string;
   try {
     text = readFileSync(logFile, 'utf8');
@@ -59,6 +61,7 @@ function builtLine(logFile: string): Started['built'] | null {
     return null;
   }
   for (const line of text.split('\n')) {
+    if (line.includes(NOT_PREPARED)) return line;
     if (!line.includes(BUILT)) continue;
     const entry = JSON.parse(line) as Record<string, unknown>;
     const n = (key: string): number => (typeof entry[key] === 'number' ? entry[key] : Number.NaN);
@@ -71,7 +74,8 @@ function builtLine(logFile: string): Started['built'] | null {
 async function startAndMeasure(dbUrl: string, prefix: string, archiveUrl: string, label: string): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'dus-bench-start-'));
   try {
-    const env = { ...process.env, DUS_SECRET: 'bench-start-secret' };
+    // Debug level: warm-up says at that level why it did not build the index, so the bench stops at once.
+    const env = { ...process.env, DUS_SECRET: 'bench-start-secret', DUS_LOG_LEVEL: 'debug' };
     const configDir = join(dir, 'config');
     const hostArgs = ['--host-db', dbUrl, '--table-prefix', prefix];
     const context = openContext({ configDir, hostLocation: { dbUrl, tablePrefix: prefix }, logFile: join(dir, 'setup.log'), env });
@@ -84,7 +88,8 @@ async function startAndMeasure(dbUrl: string, prefix: string, archiveUrl: string
     const listeningMs = performance.now() - t0;
     try {
       let built = builtLine(logFile);
-      while (built === null) {
+      while (built === null || typeof built === 'string') {
+        if (typeof built === 'string') throw new Error(`${label}: serve's warm-up did not build the index: ${built}`);
         if (server.child.exitCode !== null) throw new Error(`${label}: serve exited before its index was built: ${server.output}`);
         if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`${label}: no "${BUILT}" in serve's log after ${READY_TIMEOUT_MS / 1000} s: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
         await sleep(50);
