@@ -107,20 +107,42 @@ async function startAndMeasure(dbUrl: string, prefix: string, archiveUrl: string
 }
 
 /** The same index built in this process: the heap it holds after a full collection, and its build time. */
-async function indexHeap(dbUrl: string, prefix: string): Promise<{ bytes: number; ms: number; markers: number; buildPeakMiB: number | null }> {
+interface BuildMemory {
+  readonly bytes: number;
+  readonly ms: number;
+  readonly markers: number;
+  /** How far the build raised this process's RSS at its peak, MiB; null without clear_refs. */
+  readonly buildPeakMiB: number | null;
+  /** Highest V8 heap reserved and external memory seen during the build, above their start, MiB (sampled every 20 ms). */
+  readonly heapTotalMiB: number;
+  readonly externalMiB: number;
+}
+
+async function indexHeap(dbUrl: string, prefix: string): Promise<BuildMemory> {
   const host = await openHost({ dbUrl, tablePrefix: prefix }, { markerIndex: true });
   try {
     await host.findAccount(ARCHIVE);
     const before = await heapUsed();
     const rssBefore = statusMiB(process.pid, 'VmRSS');
+    const start = process.memoryUsage();
+    let heapTotal = start.heapTotal;
+    let external = start.external;
+    // The build yields between row batches, so a timer sees where the memory goes on the way.
+    const sampler = setInterval(() => {
+      const now = process.memoryUsage();
+      heapTotal = Math.max(heapTotal, now.heapTotal);
+      external = Math.max(external, now.external);
+    }, 20);
     const peakReset = resetPeak();
     const t0 = performance.now();
-    const size = await host.prepareMarkerIndex(ARCHIVE);
+    const size = await host.prepareMarkerIndex(ARCHIVE).finally(() => clearInterval(sampler));
     const ms = performance.now() - t0;
     const buildPeakMiB = peakReset ? statusMiB(process.pid, 'VmHWM') - rssBefore : null;
+    const heapTotalMiB = (heapTotal - start.heapTotal) / MiB;
+    const externalMiB = (external - start.external) / MiB;
     const bytes = (await heapUsed()) - before;
     if (size === null) throw new Error('the marker index was not built');
-    return { bytes, ms, markers: size.markers, buildPeakMiB };
+    return { bytes, ms, markers: size.markers, buildPeakMiB, heapTotalMiB, externalMiB };
   } finally {
     await host.close();
   }
@@ -169,7 +191,8 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
     );
     process.stdout.write(
       `${dialect}: index keeps ${indexMiB.toFixed(1)} MiB (JS heap + external, built in this process between two readings after full collections: ${heap.markers} markers, ${(heap.ms / 1000).toFixed(2)} s;` +
-        ` the build raised this process's resident memory by ${heap.buildPeakMiB === null ? '? (no /proc/self/clear_refs)' : `${heap.buildPeakMiB.toFixed(0)} MiB at its peak`})\n`,
+        ` the build raised this process's resident memory by ${heap.buildPeakMiB === null ? '? (no /proc/self/clear_refs)' : `${heap.buildPeakMiB.toFixed(0)} MiB at its peak`},` +
+        ` V8's reserved heap by up to ${heap.heapTotalMiB.toFixed(0)} MiB and external memory by up to ${heap.externalMiB.toFixed(0)} MiB)\n`,
     );
     process.stdout.write(
       `${dialect}: serve's peak RSS (VmHWM) ${big.peakMiB.toFixed(0)} MiB, RSS when ready ${big.rssMiB.toFixed(0)} MiB; bare serve on an empty host: peak ${bare.peakMiB.toFixed(0)} MiB;` +
