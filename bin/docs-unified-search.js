@@ -2,7 +2,6 @@
 // Plain JavaScript that every Node since 14 parses: the version check runs before the suite
 // (which needs node:sqlite, unflagged from Node 22.13) is loaded, so an old Node gets one
 // coded line instead of `No such built-in module: node:sqlite` from deep inside.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
@@ -22,6 +21,8 @@ const args = process.argv.slice(2);
 // reach the run; the run's exit code or signal is this process's.
 const ownNode = fileURLToPath(new URL('../node_modules/.bin/node', import.meta.url));
 if (tooOld && existsSync(ownNode) && realpathSync(ownNode) !== realpathSync(process.execPath)) {
+  // Loaded here only: every other run would pay for node:child_process at start.
+  const { spawn } = await import('node:child_process');
   const child = spawn(ownNode, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {

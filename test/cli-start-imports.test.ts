@@ -132,6 +132,8 @@ describe('what a run loads', () => {
     expect(run.urls.filter((url) => url.endsWith('/dist/commands/index.js'))).toEqual([]);
     // Nor the help topics (and the bridge secret's module they name a file of), nor the search pipeline.
     expect(run.urls.filter((url) => /\/dist\/(commands\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
+    // Nor the config.php reader: this host is given by URL.
+    expect(run.urls.filter((url) => /\/dist\/core\/host\/config-(php|var-export)\.js$/.test(url))).toEqual([]);
   });
 
 
@@ -157,8 +159,13 @@ describe('what a run loads', () => {
     }
   });
 
-  (built ? test : test.skip)('--help and --version load no package at all', () => {
+  (built ? test : test.skip)('--help and --version load no package at all, nor node:child_process (only an old Node handing over needs it)', () => {
     expect([...packagesLoaded(['--help'], scratch)]).toEqual([]);
     expect([...packagesLoaded(['--version'], scratch)]).toEqual([]);
+    for (const args of [['--help'], ['--version']]) {
+      const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), ...args], scratch);
+      expect(run.urls.filter((url) => url === 'node:child_process')).toEqual([]);
+      expect(run.urls.some((url) => url.startsWith('node:'))).toBe(true); // the hook does see builtins
+    }
   });
 });

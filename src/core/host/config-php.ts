@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -72,14 +71,15 @@ let phpProbe: Promise<boolean> | null = null;
 export function phpAvailable(): Promise<boolean> {
   phpProbe ??= new Promise((resolve) => {
     phpStarts += 1;
-    execFile('php', ['-r', 'echo PHP_VERSION;'], { timeout: 5000 }, (error) => resolve(error === null));
+    void import('node:child_process').then(({ execFile }) => execFile('php', ['-r', 'echo PHP_VERSION;'], { timeout: 5000 }, (error) => resolve(error === null)));
   });
   return phpProbe;
 }
 
-function evaluateWithPhp(file: string): Promise<PhpConfig> {
+async function evaluateWithPhp(file: string): Promise<PhpConfig> {
   // The file name is passed as an argument, never spliced into the code.
   const code = '$CONFIG = []; include $argv[1]; echo json_encode($CONFIG);';
+  const { execFile } = await import('node:child_process');
   phpStarts += 1;
   return new Promise((resolve, reject) => {
     execFile('php', ['-r', code, '--', file], { timeout: 10000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {

@@ -1,7 +1,7 @@
 /** From a HostLocation to connection parameters: an explicit URL, or the Nextcloud directory's config.php. */
 import { isAbsolute, join } from 'node:path';
 import { DusError } from '../errors.js';
-import { readNextcloudConfig, type PhpConfig, type PhpValue } from './config-php.js';
+import type { PhpConfig, PhpValue } from './config-php.js';
 import { parseDbHost, type ConnectionParams } from './connection-params.js';
 import type { HostLocation } from './types.js';
 
@@ -32,6 +32,8 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
     throw new DusError('host_config', 'Where the Nextcloud database is was not given: use --nextcloud DIR (or DUS_NEXTCLOUD) or --host-db URL (or DUS_HOST_DB).');
   }
   const env = options.env ?? process.env;
+  // Loaded for a Nextcloud directory only: a host given by URL needs no config reader (nor its child_process).
+  const { readNextcloudConfig } = await import('./config-php.js');
   const config = await readNextcloudConfig(location.nextcloudDir, options);
   const get = (key: string): PhpValue | undefined => {
     // The host lets NC_<key> environment variables override config.php (reference §6).
