@@ -40,6 +40,8 @@ describe.each(dialects)('%s', (dialect) => {
     expect(batches.length).toBeGreaterThanOrEqual(3);
     for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(STREAM_BATCH);
     expect(batches.flat().map((r) => [Number(r.a), String(r.t1)])).toEqual(whole.map((r) => [Number(r.a), String(r.t1)]));
+    // The same rows, column names and values, as a plain read gives (SQLite streams arrays and names them).
+    expect(batches.flat().map((r) => ({ ...r }))).toEqual(whole.map((r) => ({ ...r })));
 
     await expect(sql.each('SELECT no_such_column FROM no_such_table', [], () => undefined)).rejects.toThrow();
     // Nothing left behind: the next reads, streamed or not, answer.
