@@ -5,6 +5,7 @@ import type Conf from 'conf';
 import { withCheckedVersions } from '../archive/versions.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { errnoOf, fileAccessError, withFileAccess, type FileAction } from './file-access.js';
+import { fileStamp } from './file-stamp.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
 import { appConfigProblems } from './config-validation.js';
@@ -205,27 +206,5 @@ export class FileSettingsStore implements SettingsStore {
 
   #broken(reason: string, cause?: unknown): DusError {
     return new DusError('internal', `The settings file ${this.path} is broken (${reason}). Correct it by hand, or remove it and run setup again.`, { cause });
-  }
-}
-
-/** A file older than this is trusted by its stamp: a later write cannot carry the same change time (see fileStamp). */
-const SETTLED_NS = 100_000_000n;
-
-/**
- * Identity and version of a file: device, inode, size and change times. conf writes by
- * renaming a new file into place, but a freed inode number can come back and file times are
- * as coarse as the kernel's clock tick, so, as git does with its index, a file changed in the
- * last 100 ms is not `settled` and is read again every time.
- */
-function fileStamp(path: string): { readonly key: string; readonly settled: boolean } | null {
-  try {
-    const stat = statSync(path, { bigint: true });
-    const changed = stat.mtimeNs > stat.ctimeNs ? stat.mtimeNs : stat.ctimeNs;
-    return {
-      key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
-      settled: BigInt(Date.now()) * 1_000_000n - changed >= SETTLED_NS,
-    };
-  } catch {
-    return null;
   }
 }
