@@ -2,7 +2,9 @@ import { describe, expect, test } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DusError } from '../src/core/errors.js';
 import { createLogger, LOG_MESSAGES } from '../src/core/log.js';
+import { runCliProcess } from './support/cli-process.js';
 
 /**
  * The host log as the spec writes it: JSON lines with `app: docs_unified_search`, pino's level
@@ -13,6 +15,15 @@ function withDir<T>(work: (dir: string) => T): T {
   const dir = mkdtempSync(join(tmpdir(), 'dus-log-'));
   try {
     return work(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function withDirAsync(work: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'dus-log-'));
+  try {
+    await work(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -70,10 +81,28 @@ describe('the host log', () => {
     });
   });
 
-  test('an unknown level is refused when the logger is made, as pino refuses it', () => {
+  test('an unknown level is refused when the logger is made: a usage error naming DUS_LOG_LEVEL and the levels', () => {
     withDir((dir) => {
-      expect(() => createLogger({ destination: join(dir, 'host.log'), level: 'loud' })).toThrow('unknown level loud');
-      expect(() => createLogger({ destination: join(dir, 'host.log'), level: 'constructor' })).toThrow('unknown level constructor');
+      for (const level of ['loud', 'constructor', 'INFO']) {
+        let refusal: unknown;
+        try {
+          createLogger({ destination: join(dir, 'host.log'), level });
+        } catch (error) {
+          refusal = error;
+        }
+        expect(refusal).toBeInstanceOf(DusError);
+        expect((refusal as DusError).code).toBe('usage');
+        expect((refusal as DusError).message).toBe(`The log level "${level}" (DUS_LOG_LEVEL) is not one of trace, debug, info, warn, error, fatal, silent.`);
+      }
+    });
+  });
+
+  test('DUS_LOG_LEVEL set wrong: the command says so on one line, exit 2, no stack', async () => {
+    await withDirAsync(async (dir) => {
+      const run = await runCliProcess(['--config-dir', dir, 'config:app:get', 'docs_unified_search', 'docs_url'], { env: { DUS_LOG_LEVEL: 'loud' } });
+      expect(run.code).toBe(2);
+      expect(run.err).toContain('Error [usage]: The log level "loud" (DUS_LOG_LEVEL) is not one of trace, debug, info, warn, error, fatal, silent.');
+      expect(run.err).not.toMatch(/\n\s+at /);
     });
   });
 

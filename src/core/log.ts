@@ -2,6 +2,7 @@ import { mkdirSync, openSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as Pino from 'pino';
+import { DusError } from './errors.js';
 import { APP_ID } from './version.js';
 
 /** Fields of a log line beside its message (never a term, a token or a URL query). */
@@ -40,8 +41,10 @@ const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 3
 export function createLogger(options: LogOptions): Logger {
   const level = options.level ?? process.env.DUS_LOG_LEVEL ?? 'info';
   const threshold = Object.hasOwn(LEVELS, level) ? LEVELS[level] : undefined;
-  // As pino would refuse it, when the context opens.
-  if (threshold === undefined) throw new Error(`unknown level ${level}`);
+  // Refused when the context opens, before anything runs (pino would throw a bare error later).
+  if (threshold === undefined) {
+    throw new DusError('usage', `The log level ${JSON.stringify(level.slice(0, 40))} (DUS_LOG_LEVEL) is not one of ${Object.keys(LEVELS).join(', ')}.`);
+  }
   if (options.destination === null) return new LazyLogger(Number.POSITIVE_INFINITY, () => null);
   // The file is opened (created 0600, or its warning given) now, whether or not a line follows.
   const fd = options.destination === '-' ? 2 : (openLogFile(options.destination) ?? 2);
