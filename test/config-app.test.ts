@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 import { runCli as occ, settingsOf } from './support/settings-helpers.js';
+import { scratchDir } from './support/scratch.js';
 
 let host: HostFixture;
 
 function freshDir(initial?: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dus-config-app-'));
+  const dir = scratchDir('dus-config-app-');
   if (initial !== undefined) writeFileSync(join(dir, 'settings.json'), JSON.stringify(initial));
   return dir;
 }

@@ -1,15 +1,15 @@
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, LOG_MESSAGES } from '../src/core/log.js';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
+import { scratchDir } from './support/scratch.js';
 
 const TOKEN = 'tok-9f3c1d2e7a6b5c4d3e2f1a0b';
 const ORIGIN = 'https://paperless.example.com:443';
 
 function freshDir(): string {
-  return mkdtempSync(join(tmpdir(), 'dus-cred-'));
+  return scratchDir('dus-cred-');
 }
 
 function modeOf(path: string): number {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../src/core/context-types.js';
 import { openContext } from '../src/core/context.js';
@@ -11,6 +10,7 @@ import { settingsResponse } from '../src/core/settings/settings-response.js';
 import type { AppConfig, SettingsStore } from '../src/core/settings/types.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { scratchDir } from './support/scratch.js';
 
 const TOKEN = 'emulator-token';
 
@@ -18,7 +18,7 @@ let archive: ArchiveEmulator;
 let host: HostFixture;
 const contexts: ServiceContext[] = [];
 
-function context(env: NodeJS.ProcessEnv = {}, dir = mkdtempSync(join(tmpdir(), 'dus-save-'))): ServiceContext {
+function context(env: NodeJS.ProcessEnv = {}, dir = scratchDir('dus-save-')): ServiceContext {
   const opened = openContext({ configDir: dir, env, hostLocation: { dbUrl: host.dbUrl } });
   contexts.push(opened);
   return opened;
@@ -93,7 +93,7 @@ describe('save use case', () => {
   });
 
   test('a failure while storing: internal, the spec error line, previous token and settings kept', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const dir = scratchDir('dus-save-');
     const first = context({}, dir);
     await saveSettings(first, { url: archive.url, token: TOKEN, allowLocal: true });
     const before = first.settings.read();
@@ -126,7 +126,7 @@ describe('save use case', () => {
   });
 
   test('a change made while the connection is tested is kept for the keys the save was not given', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const dir = scratchDir('dus-save-');
     const ctx = context({}, dir);
     await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true, alwaysSearch: false });
     archive.faults.push({ hangMs: 300, times: 1 });
@@ -138,7 +138,7 @@ describe('save use case', () => {
   });
 
   test('a kept token replaced by another save meanwhile: refused with its code, nothing written', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const dir = scratchDir('dus-save-');
     const ctx = context({}, dir);
     await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true });
     archive.faults.push({ hangMs: 300, times: 1 });
@@ -154,7 +154,7 @@ describe('save use case', () => {
   });
 
   test('a stored URL the URL rules refuse: the response shows none, so the form that replaces it opens', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const dir = scratchDir('dus-save-');
     const ctx = context({}, dir);
     await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true });
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ ...ctx.settings.read(), docs_url: 'file:///etc/passwd' }));
@@ -163,7 +163,7 @@ describe('save use case', () => {
   });
 
   test('a token saved under another secret is reported unreadable', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dus-save-'));
+    const dir = scratchDir('dus-save-');
     await saveSettings(context({ DUS_SECRET: 'a' }, dir), { url: archive.url, token: TOKEN, allowLocal: true });
     const later = context({ DUS_SECRET: 'b' }, dir);
     expect(later.archiveConnection()).toBeNull();
@@ -188,7 +188,7 @@ describe('disconnect', () => {
 
 describe('service context', () => {
   test('creates the config directory private (0700)', () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'dus-save-')), 'new', 'config');
+    const dir = join(scratchDir('dus-save-'), 'new', 'config');
     context({}, dir);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
   });

@@ -1,14 +1,14 @@
 import { describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DusError } from '../src/core/errors.js';
 import { configDirectory } from '../src/core/settings/paths.js';
 import { FileSettingsStore } from '../src/core/settings/settings-store.js';
 import { runNodeScript, TS_IMPORT_PRELUDE } from './support/settings-helpers.js';
+import { scratchDir } from './support/scratch.js';
 
 function freshDir(): string {
-  return mkdtempSync(join(tmpdir(), 'dus-settings-'));
+  return scratchDir('dus-settings-');
 }
 
 function failureOf(work: () => unknown): DusError {

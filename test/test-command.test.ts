@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { runCli as run, settingsOf } from './support/settings-helpers.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import { scratchDir } from './support/scratch.js';
 
 const TOKEN = 'emulator-token';
 
@@ -17,7 +17,7 @@ function settingsPath(dir: string): string {
 
 /** A config directory saved by setup against the emulator. */
 async function configured(env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'dus-testcmd-'));
+  const dir = scratchDir('dus-testcmd-');
   const saved = await run(dir, ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local'], { stdin: TOKEN, env });
   expect(saved.code).toBe(0);
   return dir;
@@ -77,7 +77,7 @@ describe('test', () => {
   });
 
   test('not configured: exit 1 not_configured, says to run setup', async () => {
-    const result = await run(mkdtempSync(join(tmpdir(), 'dus-testcmd-')), ['test']);
+    const result = await run(scratchDir('dus-testcmd-'), ['test']);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/^Error \[not_configured\]: .*setup/);
   });
@@ -100,7 +100,7 @@ describe('test', () => {
   });
 
   test('--help shows examples and exit codes', async () => {
-    const result = await run(mkdtempSync(join(tmpdir(), 'dus-testcmd-')), ['test', '--help']);
+    const result = await run(scratchDir('dus-testcmd-'), ['test', '--help']);
     expect(result.code).toBe(0);
     expect(result.out).toContain('Examples:');
     expect(result.out).toContain('Exit codes');
