@@ -58,6 +58,11 @@ export async function openHost(location: HostLocation, options: OpenHostOptions 
 }
 
 
+/** A row of `buildMarkedFiles` that stands for documents: a file (not a folder) under the account's `files/`. */
+function isOwnFile(path: string | null, mimetype: string | null): path is string {
+  return isInUserFiles(path) && path.startsWith('files/') && mimetype !== FOLDER_MIMETYPE;
+}
+
 /** Naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */
 function naiveUtc(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
@@ -409,7 +414,7 @@ class DatabaseHost implements HostAdapter {
       const path = text(row.t1);
       const name = text(row.t2) ?? '';
       const mimetype = text(row.t3) ?? '';
-      if (!isInUserFiles(path) || !path.startsWith('files/') || mimetype === FOLDER_MIMETYPE) continue;
+      if (!isOwnFile(path, mimetype)) continue;
       for (const documentId of markersIn(name)) {
         list.push({ documentId, fileId: num(row.a), path: `/${path.slice('files/'.length)}`, name, mimetype, owner: archiveAccount });
       }
@@ -432,8 +437,7 @@ class DatabaseHost implements HostAdapter {
     const documents = new Set<number>();
     await this.#each(statement.sql, statement.params, (rows) => {
       for (const row of rows) {
-        const path = text(row.t1);
-        if (!isInUserFiles(path) || !path.startsWith('files/') || text(row.t3) === FOLDER_MIMETYPE) continue;
+        if (!isOwnFile(text(row.t1), text(row.t3))) continue;
         for (const id of markersIn(text(row.t2) ?? '')) documents.add(id);
       }
     });
