@@ -16,10 +16,11 @@
  *   folders  float64 × folders: the folders' file ids
  *   etags    etagBytes of JSON: the folders' etags, in the same order
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
+import { writePrivateFileAtomic } from '../settings/atomic-file.js';
 import type { ConnectionParams } from './connection-params.js';
 import type { RootEtag } from './lookup-sql.js';
 import type { MarkerIndexStore } from './marker-index.js';
@@ -297,22 +298,11 @@ export class MarkerIndexFile implements MarkerIndexStore {
     const padding = Buffer.alloc(align8(12 + headerBytes.length) - 12 - headerBytes.length);
     const bytes = (a: Float64Array): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     const parts = [MAGIC, length, headerBytes, padding, bytes(fence), bytes(pairs), bytes(parents), bytes(folderIds), etags];
-    const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      const fd = openSync(temporary, 'wx', 0o600);
-      try {
-        for (const part of parts) {
-          for (let done = 0; done < part.length; ) done += writeSync(fd, part, done, part.length - done);
-        }
-      } finally {
-        closeSync(fd);
-      }
       // No fsync: a file cut short by a crash fails the size check and is rebuilt.
-      renameSync(temporary, this.path);
+      writePrivateFileAtomic(this.path, parts, { flush: false });
       this.#note('saved', `${count} pairs`);
     } catch (error) {
-      rmSync(temporary, { force: true });
       this.#note('unwritable', (error as NodeJS.ErrnoException).code ?? String(error));
     }
   }
