@@ -6,7 +6,7 @@ import { LOG_MESSAGES } from '../log.js';
 import { writePrivateFileAtomic } from './atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { ensureInstanceSecret, readInstanceSecret } from './instance-secret.js';
-import { fileStamp } from './file-stamp.js';
+import { settledStamp, StampedValue } from './file-stamp.js';
 import { CREDENTIALS_FILE, SECRET_FILE } from './paths.js';
 import type { CredentialSnapshot, CredentialStore, StoredToken } from './types.js';
 
@@ -59,11 +59,11 @@ export class FileCredentialStore implements CredentialStore {
    */
   #lastDecrypted: { readonly text: string; readonly secret: Buffer; readonly token: StoredToken } | undefined;
   /**
-   * The last answer of `load()` and the stamps of both files it came from (the secret given by
-   * `DUS_SECRET` instead: its value). While neither file changed, a warm search looks at their
-   * stamps (two stat calls) instead of reading and parsing both files.
+   * The last answer of `load()`, kept under the stamps of both files it came from (the secret
+   * given by `DUS_SECRET` instead: its value). While neither changed, a warm search looks at
+   * their stamps (two stat calls) instead of reading and parsing both files.
    */
-  #lastLoad: { readonly key: string; readonly envSecret: string | undefined; readonly answer: StoredToken } | undefined;
+  readonly #lastLoad = new StampedValue<StoredToken>();
 
   constructor(options: CredentialStoreOptions) {
     this.#options = options;
@@ -71,24 +71,17 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   load(): StoredToken {
-    const before = this.#filesKey();
-    const envSecret = this.#envSecret();
-    const last = this.#lastLoad;
-    if (before !== null && last !== undefined && last.key === before && last.envSecret === envSecret) return last.answer;
-    const answer = this.#loadFromFiles();
-    // Kept only when both files were settled and unchanged while they were read.
-    this.#lastLoad = before !== null && this.#filesKey() === before ? { key: before, envSecret, answer } : undefined;
-    return answer;
+    return this.#lastLoad.get(() => this.#filesKey(), () => this.#loadFromFiles());
   }
 
-  /** The stamps of the record and the secret, or null when either is missing, unsettled or unknown. */
+  /** The stamps of the record and the secret (or DUS_SECRET), or null when a file is missing or unsettled. */
   #filesKey(): string | null {
-    const record = fileStamp(this.path);
-    if (record === null || !record.settled) return null;
-    if (this.#envSecret() !== undefined) return record.key;
-    const secret = fileStamp(join(this.#options.directory, SECRET_FILE));
-    if (secret === null || !secret.settled) return null;
-    return `${record.key}|${secret.key}`;
+    const record = settledStamp(this.path);
+    if (record === null) return null;
+    const envSecret = this.#envSecret();
+    if (envSecret !== undefined) return JSON.stringify([record, 'DUS_SECRET', envSecret]);
+    const secret = settledStamp(join(this.#options.directory, SECRET_FILE));
+    return secret === null ? null : JSON.stringify([record, secret]);
   }
 
   /** `DUS_SECRET` when it gives the secret (it then wins over the file). */

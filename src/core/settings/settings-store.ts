@@ -5,7 +5,7 @@ import type Conf from 'conf';
 import { withCheckedVersions } from '../archive/versions.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { errnoOf, fileAccessError, withFileAccess, type FileAction } from './file-access.js';
-import { fileStamp } from './file-stamp.js';
+import { settledStamp, StampedValue } from './file-stamp.js';
 import { withFileLock, type LockOptions } from './file-lock.js';
 import { SETTINGS_FILE } from './paths.js';
 import { appConfigProblems } from './config-validation.js';
@@ -74,7 +74,7 @@ export class FileSettingsStore implements SettingsStore {
   readonly #lockOptions: LockOptions;
   #conf: Conf<AppConfig> | undefined;
   /** The last read, reused while the file is the same one unchanged: a search reads the settings several times. */
-  #last: { readonly stamp: string; readonly reading: Reading } | undefined;
+  readonly #last = new StampedValue<Reading>();
 
   constructor(directory: string, options: SettingsStoreOptions = {}) {
     this.directory = directory;
@@ -109,7 +109,7 @@ export class FileSettingsStore implements SettingsStore {
       }
       const problems = appConfigProblems(next);
       if (problems !== null) throw new DusError('internal', `The settings were not saved: ${problems.join('; ')}.`);
-      this.#last = undefined;
+      this.#last.forget();
       this.#throughConf('write', (conf) => {
         conf.store = next as AppConfig;
       });
@@ -131,12 +131,9 @@ export class FileSettingsStore implements SettingsStore {
   }
 
   #reading(): Reading {
-    const stamp = fileStamp(this.path);
-    if (stamp !== null && this.#last?.stamp === stamp.key) return this.#last.reading;
-    const reading = this.#readFile();
-    this.#last = stamp !== null && stamp.settled && fileStamp(this.path)?.key === stamp.key ? { stamp: stamp.key, reading } : undefined;
-    return reading;
+    return this.#last.get(() => settledStamp(this.path), () => this.#readFile());
   }
+
 
   #readFile(): Reading {
     const nothing: Reading = { stored: Object.freeze({}), checked: Object.freeze({}) };
