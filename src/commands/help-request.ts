@@ -61,13 +61,12 @@ export interface HelpRequest {
  * `--help search`, `search alice --help`, `--config-dir D help environment`).
  */
 export function helpRequestOf(argv: readonly string[], program: Command): HelpRequest | null {
-  const asked = askedOf(argv, program);
-  const { words, helpFlag } = read(argv, program);
-  return asked === null ? null : { asked, byCommand: words[0] === 'help' && !helpFlag };
+  const line = read(argv, program);
+  const asked = askedOf(argv, program, line);
+  return asked === null ? null : { asked, byCommand: line.words[0] === 'help' && !line.helpFlag };
 }
 
-function askedOf(argv: readonly string[], program: Command): string | null {
-  const { words, helpFlag } = read(argv, program);
+function askedOf(argv: readonly string[], program: Command, { words, helpFlag }: ReadLine): string | null {
   if (words[0] === 'help') return words[1] === undefined || words[1] === 'help' ? '' : words[1];
   if (helpFlag) return words[0] ?? '';
   // No command at all (`dus`, `dus --no-color`): the command list on stdout with exit 0, as gh
