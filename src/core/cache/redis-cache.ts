@@ -81,7 +81,7 @@ export class RedisCache implements Cache {
   async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
     if (keys.length === 0) return [];
     const raws = await this.redis.mget(...keys.map((key) => this.prefix + key));
-    return raws.map((raw) => (raw === null ? undefined : (JSON.parse(raw) as Envelope<T>).v));
+    return raws.map((raw) => envelopeOf<T>(raw)?.v);
   }
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
@@ -156,8 +156,7 @@ export class RedisCache implements Cache {
   }
 
   private async readEnvelope<T>(valueKey: string): Promise<Envelope<T> | undefined> {
-    const raw = await this.redis.get(valueKey);
-    return raw === null ? undefined : (JSON.parse(raw) as Envelope<T>);
+    return envelopeOf<T>(await this.redis.get(valueKey));
   }
 
   /** Deletes every key under this cache's prefix (tests and `serve` never share prefixes). */
@@ -177,4 +176,9 @@ export class RedisCache implements Cache {
     }
     await this.redis.quit();
   }
+}
+
+/** A stored value as `set` wrote it, or undefined where the key holds none. */
+function envelopeOf<T>(raw: string | null): Envelope<T> | undefined {
+  return raw === null ? undefined : (JSON.parse(raw) as Envelope<T>);
 }
