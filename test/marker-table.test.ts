@@ -1,8 +1,9 @@
 /**
  * The marker index's arrays (marker-table.ts) and their file (marker-index-file.ts) against a
- * plain model: sorting (both paths: packed keys, and the comparator for ids too large to
- * pack), the refresh's merge, and lookups in memory and block by block from the file,
- * including runs of one document id across block boundaries.
+ * plain model: the collector growing in place and its in-place sort (random order, already in
+ * order, reversed, long runs of one id, ids near 2^53), the refresh's merge, and lookups in
+ * memory and block by block from the file, including runs of one document id across block
+ * boundaries.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,11 +56,16 @@ const directory = mkdtempSync(join(tmpdir(), 'dus-marker-table-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe('marker table', () => {
+  // 70 000 pairs: the collector grows several times (PairCollector.STEP).
   test.each([
-    ['packed keys', 70_000, 5_000],
-    ['ids too large to pack (comparator)', 3_000, Number.MAX_SAFE_INTEGER - 10],
-  ])('sorted by document id, nothing lost or doubled: %s', (_name, n, maxDocument) => {
-    const triples = generated(n, 7, maxDocument);
+    ['random order', 70_000, 5_000, (t: Triple[]) => t],
+    ['ids near 2^53', 3_000, Number.MAX_SAFE_INTEGER - 10, (t: Triple[]) => t],
+    ['already in order', 70_000, 5_000, (t: Triple[]) => [...t].sort(byAll)],
+    ['reversed', 70_000, 5_000, (t: Triple[]) => [...t].sort(byAll).reverse()],
+    ['long runs of one id', 70_000, 3, (t: Triple[]) => t],
+    ['one id, file ids descending', 40_000, 1, (t: Triple[]) => t.map(([d, f, p]): Triple => [d, 1_000_000 - f, p])],
+  ])('sorted by document id, nothing lost or doubled: %s', (_name, n, maxDocument, arrange) => {
+    const triples = arrange(generated(n, 7, maxDocument));
     const arrays = collect(triples);
     expectSortedSame(arrays, triples);
     const table = new MemoryTable(arrays);
@@ -68,6 +74,20 @@ describe('marker table', () => {
     table.fileIdsFor(asked, found);
     expect([...found].sort((a, b) => a - b)).toEqual(filesFor(triples, asked));
     expect(table.documents).toBe(new Set(triples.map(([d]) => d)).size);
+    // Exact-size arrays: the index keeps no spare room.
+    expect(arrays.pairs.length).toBe(2 * n);
+    expect(arrays.parents.length).toBe(n);
+  });
+
+  test('a collector is empty again after sorted(), and reusable', () => {
+    const collector = new PairCollector();
+    collector.add(2, 20, 1);
+    collector.add(1, 10, 1);
+    expect(triplesOf({ ...collector.sorted(), folders: new Map() })).toEqual([[1, 10, 1], [2, 20, 1]]);
+    expect(collector.count).toBe(0);
+    expect(collector.sorted().parents.length).toBe(0);
+    collector.add(5, 50, 3);
+    expect(triplesOf({ ...collector.sorted(), folders: new Map() })).toEqual([[5, 50, 3]]);
   });
 
   test('a refresh: the pairs of dropped folders go, the new ones are merged in order', () => {
