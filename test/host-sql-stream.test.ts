@@ -1,7 +1,8 @@
 /**
- * SqlClient.each, the streamed read the marker index is built with: the same rows as `query`,
- * handed over in batches of at most STREAM_BATCH, counted as one statement; a statement that
- * fails leaves the connection usable (PostgreSQL's cursor transaction is ended).
+ * SqlClient.each and eachRow, the streamed reads (eachRow builds the marker index): the same
+ * rows as `query`, handed over in batches of at most STREAM_BATCH or one by one as arrays in
+ * column order, counted as one statement; a statement that fails leaves the connection usable
+ * (PostgreSQL's cursor transaction is ended).
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { openSqlClient, STREAM_BATCH } from '../src/core/host/sql-client.js';
@@ -49,5 +50,16 @@ describe.each(dialects)('%s', (dialect) => {
     await sql.each(statement, ['y', 3, 1], (rows) => again.push(...rows));
     expect(again.map((r) => Number(r.a))).toEqual([2, 3]);
     expect(await sql.query('SELECT 1 AS a')).toHaveLength(1);
+
+    // Row by row: each row's values in the statement's column order, the same as the plain read's.
+    const rows: (readonly unknown[])[] = [];
+    const beforeRows = sql.queryCount;
+    await sql.eachRow(`SELECT ? AS t1, i AS a FROM ${series} WHERE i <= ? AND i > ? ORDER BY i`, ['z', ROWS, 0], (row) => rows.push([...row]));
+    expect(sql.queryCount - beforeRows).toBe(1);
+    expect(rows.map((r) => [String(r[0]), Number(r[1])])).toEqual(whole.map((r) => ['z', Number(r.a)]));
+    await expect(sql.eachRow('SELECT no_such_column FROM no_such_table', [], () => undefined)).rejects.toThrow();
+    const afterFailure: number[] = [];
+    await sql.eachRow(statement, ['y', 3, 1], (row) => afterFailure.push(Number(row[0])));
+    expect(afterFailure).toEqual([2, 3]);
   });
 });

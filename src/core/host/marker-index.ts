@@ -14,15 +14,15 @@
  * rows); when they differ from the ones the index was read at, the index refreshes: all folders
  * with their etags, then the children of the folders whose etag changed or which are new.
  */
-import { LIKE_ESCAPE, escapeLike, markersIn } from './marker.js';
+import { LIKE_ESCAPE, escapeLike, forEachMarker } from './marker.js';
 import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from './lookup-sql.js';
 import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
 import type { MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
-/** A read handed over in batches as the rows arrive (SqlClient.each). */
-export type IndexStream = (sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void) => Promise<void>;
+/** A read handed over row by row as the rows arrive, each an array in column order (SqlClient.eachRow). */
+export type IndexStream = (sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void) => Promise<void>;
 
 /** Folders per `parent IN (…)` statement: far below every dialect's parameter limit. */
 const CHILDREN_CHUNK = 500;
@@ -73,7 +73,11 @@ export class MarkerIndex {
 
   constructor(query: IndexQuery, prefix: string, storageIds: readonly string[], options: MarkerIndexOptions = {}) {
     this.#query = query;
-    this.#stream = options.stream ?? (async (sql, params, onRows) => onRows(await query(sql, params)));
+    this.#stream =
+      options.stream ??
+      (async (sql, params, onRow) => {
+        for (const row of await query(sql, params)) onRow(Object.values(row).map((value) => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? value : rowText(value))));
+      });
     this.#store = options.store;
     this.#prefix = prefix;
     this.storageIds = storageIds;
@@ -201,19 +205,22 @@ export class MarkerIndex {
     }
     const added = new PairCollector();
     const pattern = `%${escapeLike('[P')}%`;
+    // The row being read, and one callback for all its markers: nothing is made per row.
+    let fileId = 0;
+    let parent = 0;
+    const addPair = (documentId: number): void => added.add(documentId, fileId, parent);
     for (let i = 0; i < changed.length; i += CHILDREN_CHUNK) {
       const chunk = changed.slice(i, i + CHILDREN_CHUNK);
       await this.#stream(
         `SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`,
         [...chunk, pattern],
-        (rows) => {
-          for (const row of rows) {
-            const fileId = rowNumber(row.a);
-            // Folders are never documents (visibility.ts); skip the ones this refresh knows.
-            if (next.has(fileId)) continue;
-            const parent = rowNumber(row.b);
-            for (const documentId of markersIn(rowText(row.t1) ?? '')) added.add(documentId, fileId, parent);
-          }
+        (row) => {
+          fileId = rowNumber(row[0]);
+          // Folders are never documents (visibility.ts); skip the ones this refresh knows.
+          if (next.has(fileId)) return;
+          parent = rowNumber(row[1]);
+          const name = row[2];
+          forEachMarker(typeof name === 'string' ? name : (rowText(name) ?? ''), addPair);
         },
       );
     }

@@ -128,6 +128,15 @@ class DatabaseHost implements HostAdapter {
     }
   }
 
+  async #eachRow(statement: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void): Promise<void> {
+    this.#options.onStatement?.(statement, params);
+    try {
+      await this.sql.eachRow(statement, params, onRow);
+    } catch (error) {
+      throw this.#mapError(error);
+    }
+  }
+
   #mapError(error: unknown): DusError {
     if (isDusError(error)) return error;
     const message = messageOf(error);
@@ -296,7 +305,7 @@ class DatabaseHost implements HostAdapter {
       const path = this.#options.markerIndex === true ? undefined : this.#options.markerIndexFile;
       const file = path === undefined ? undefined : new MarkerIndexFile(path, markerIndexIdentity(this.#located.params, archive, storageIds), this.#options.logger);
       index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, storageIds, {
-        stream: (statement, params, onRows) => this.#each(statement, params, onRows),
+        stream: (statement, params, onRow) => this.#eachRow(statement, params, onRow),
         ...(file === undefined ? {} : { store: file }),
       });
       if (file !== undefined) this.#indexFiles.set(index, file);

@@ -9,10 +9,15 @@ import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
 export const STREAM_BATCH = 5_000;
 
 /**
- * SQLite hands rows over in smaller batches: no round trip to amortise, and a batch that lives
- * shorter is collected young (bench/serve-start.ts measures the build's peak memory).
+ * Rows a streamed read takes at a time from PostgreSQL (one FETCH) or MariaDB (the stream's
+ * buffer), and SQLite steps between two pauses: these are alive together while the rows are
+ * handed over one by one, and a smaller set lives shorter and is collected young
+ * (bench/serve-start.ts measures the index build's peak memory).
  */
-const SQLITE_STREAM_BATCH = 500;
+const ROW_BATCH = 500;
+
+/** What a dialect's streamed read calls for each row: its values in column order, and the columns' names (one array for the whole read). */
+type RowSink = (row: readonly SqlValue[], columns: readonly string[]) => void;
 
 /** A row given as an array (in the statement's column order) as the object the callers read. */
 function rowObject(columns: readonly string[], values: readonly SqlValue[]): SqlRow {
@@ -67,10 +72,22 @@ abstract class CountingClient implements SqlClient {
   }
   async each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
     this.#count += 1;
-    await this.stream(sql, params, onRows);
+    let batch: SqlRow[] = [];
+    await this.stream(sql, params, (row, columns) => {
+      batch.push(rowObject(columns, row));
+      if (batch.length < STREAM_BATCH) return;
+      onRows(batch);
+      batch = [];
+    });
+    if (batch.length > 0) onRows(batch);
+  }
+  async eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void): Promise<void> {
+    this.#count += 1;
+    await this.stream(sql, params, onRow);
   }
   protected abstract run(sql: string, params: readonly SqlValue[]): Promise<SqlRow[]>;
-  protected abstract stream(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void>;
+  /** The rows of a read, one by one as arrays, as they arrive. */
+  protected abstract stream(sql: string, params: readonly SqlValue[], onRow: RowSink): Promise<void>;
   abstract close(): Promise<void>;
 }
 
@@ -154,27 +171,27 @@ async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
       return whileBusy(params, busyWaitMs, () => prepared(sql).all(...values) as SqlRow[]);
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink): Promise<void> {
       // A statement of its own: a kept one could be reset by a query run while this one pauses.
       // Only the first step can meet a lock (a reader keeps its snapshot or lock until the end).
       const started = await whileBusy(params, busyWaitMs, () => {
         const statement = opened.prepare(sql);
         const columns = statement.columns().map((column) => column.name);
-        // Rows as arrays: node:sqlite's row objects outlive their batch in V8's old space until a
-        // full collection (a build of 1 M markers grew the heap by tens of MiB for nothing);
-        // the short-lived objects made here from the arrays die young.
-        // (Node 22.13–22.15 have no setReturnArrays: their rows stay objects.)
+        // Rows as arrays: node:sqlite's row objects outlive their batch in V8's old space until
+        // a full collection (a build of 1 M markers grew the heap by tens of MiB for nothing).
+        // (Node 22.13–22.15 have no setReturnArrays: their rows are objects, turned into arrays.)
         const arrays = typeof statement.setReturnArrays === 'function';
         if (arrays) statement.setReturnArrays(true);
         const rows = statement.iterate(...values);
-        return { rows, columns: arrays ? columns : null, first: rows.next() };
+        return { rows, columns, arrays, first: rows.next() };
       });
-      const { rows, columns } = started;
+      const { rows, columns, arrays } = started;
       let step = started.first;
       while (step.done !== true) {
-        const batch: SqlRow[] = [];
-        for (; step.done !== true && batch.length < SQLITE_STREAM_BATCH; step = rows.next()) batch.push(columns === null ? step.value : rowObject(columns, step.value as unknown as readonly SqlValue[]));
-        onRows(batch);
+        for (let n = 0; step.done !== true && n < ROW_BATCH; n += 1, step = rows.next()) {
+          const row = step.value as unknown;
+          onRow(arrays ? (row as readonly SqlValue[]) : columns.map((name) => (row as Record<string, SqlValue>)[name] ?? null), columns);
+        }
         // serve keeps answering while a big index is read: node:sqlite blocks while it steps.
         if (step.done !== true) await new Promise((resolve) => setImmediate(resolve));
       }
@@ -307,7 +324,7 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       return connections.run(async (client) => (await client.query(text, args)).rows as SqlRow[]);
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink): Promise<void> {
       const text = toNumberedPlaceholders(sql);
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       // A cursor in a transaction of its own (read-only, as the session is): plain SQL, no driver add-on.
@@ -316,9 +333,11 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
         try {
           await client.query(`DECLARE dus_rows NO SCROLL CURSOR FOR ${text}`, args);
           for (;;) {
-            const batch = (await client.query(`FETCH ${STREAM_BATCH} FROM dus_rows`)).rows as SqlRow[];
-            if (batch.length > 0) onRows(batch);
-            if (batch.length < STREAM_BATCH) break;
+            // Rows as arrays: no object per row, and the batch is dropped before the next FETCH.
+            const result = await client.query<SqlValue[]>({ text: `FETCH ${ROW_BATCH} FROM dus_rows`, rowMode: 'array' });
+            const columns = result.fields.map((field) => field.name);
+            for (const row of result.rows) onRow(row, columns);
+            if (result.rows.length < ROW_BATCH) break;
           }
         } finally {
           // Ends the cursor too; a failed statement has aborted the transaction, which this clears.
@@ -335,7 +354,11 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
 
 /** What `each` needs of mysql2's callback connection. */
 interface StreamingConnection {
-  query(sql: string, values: SqlValue[]): { stream(options: { highWaterMark: number }): AsyncIterable<unknown> };
+  query(options: { sql: string; values: SqlValue[]; rowsAsArray: boolean }): StreamingQuery;
+}
+interface StreamingQuery {
+  on(event: 'fields', listener: (fields: readonly { readonly name: string }[] | undefined) => void): StreamingQuery;
+  stream(options: { highWaterMark: number }): AsyncIterable<unknown>;
 }
 
 async function openMysql(params: ConnectionParams): Promise<SqlClient> {
@@ -382,23 +405,23 @@ async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         return Array.isArray(rows) ? (rows as SqlRow[]) : [];
       });
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink): Promise<void> {
       await connections.runOnce(async (connection) => {
         // The promise wrapper keeps the callback connection, whose queries stream with backpressure.
         const core = (connection as unknown as { connection?: StreamingConnection }).connection;
         if (core === undefined) {
-          onRows((await connection.query(sql, values as SqlValue[]))[0] as SqlRow[]);
+          const [rows, fields] = await connection.query({ sql, values: values as SqlValue[], rowsAsArray: true });
+          const columns = (fields ?? []).map((field) => field.name);
+          if (Array.isArray(rows)) for (const row of rows) onRow(row as unknown as readonly SqlValue[], columns);
           return;
         }
-        let batch: SqlRow[] = [];
-        for await (const row of core.query(sql, values as SqlValue[]).stream({ highWaterMark: STREAM_BATCH })) {
-          batch.push(row as SqlRow);
-          if (batch.length >= STREAM_BATCH) {
-            onRows(batch);
-            batch = [];
-          }
-        }
-        if (batch.length > 0) onRows(batch);
+        // Rows as arrays, a few hundred buffered at most: no object per row, and few alive at once.
+        const query = core.query({ sql, values: values as SqlValue[], rowsAsArray: true });
+        let columns: readonly string[] = [];
+        query.on('fields', (fields: readonly { readonly name: string }[] | undefined) => {
+          columns = (fields ?? []).map((field) => field.name);
+        });
+        for await (const row of query.stream({ highWaterMark: ROW_BATCH })) onRow(row as readonly SqlValue[], columns);
       });
     }
     async close(): Promise<void> {

@@ -23,6 +23,13 @@ export interface SqlClient {
    * caller has already seen part of the rows.
    */
   each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void>;
+  /**
+   * The same streamed read row by row, each row an array of its values in the statement's
+   * column order, for a caller that keeps no row (the marker index's build): no batch of rows
+   * is held while the caller works, so the rows die young and reading a million of them does
+   * not grow the JS heap. Counts as one statement; a lost connection fails it, as for `each`.
+   */
+  eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void): Promise<void>;
   /** Round trips made so far (tests count queries per batch with it). */
   readonly queryCount: number;
   close(): Promise<void>;
