@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MARKER_INDEX_FORMAT } from '../src/core/host/marker-index-file.js';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';
@@ -115,7 +116,7 @@ describe.each(dialects)('index file on %s', (dialect) => {
     expect(next.events()).toEqual(['marker index file rejected', 'marker index file saved']);
     expect(next.statements).toBe(4);
     expect(next.answer).toEqual(await scan('visible', 'bob'));
-    expect(parse(readFileSync(file)).header.format).toBe(1);
+    expect(parse(readFileSync(file)).header.format).toBe(MARKER_INDEX_FORMAT);
     expect((await run('visible', 'bob')).statements).toBe(1);
   });
 

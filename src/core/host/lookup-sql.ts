@@ -14,7 +14,6 @@
  * of the text after the first `[P` instead of 25 LIKEs per row; only names carrying a second
  * `[P` go through the 25 escaped LIKE patterns.
  */
-import { createHash } from 'node:crypto';
 import { LIKE_ESCAPE, markerLikePattern } from './marker.js';
 import type { Dialect, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
@@ -85,8 +84,8 @@ export function rowText(value: unknown): string | null {
   return String(value);
 }
 
-/** `path_hash` of the `files` folder: the host stores md5(path) (reference §1.1). */
-const FILES_PATH_HASH = createHash('md5').update('files').digest('hex');
+/** `path_hash` of the `files` folder: the host stores md5(path) (reference §1.1); md5('files'), written out so that no run loads node:crypto for it. */
+export const FILES_PATH_HASH = '45b963397aa40d4a0063e0d85e4fe7a1';
 
 /**
  * The etag of the `files` folder of each of these storages (kind `E`): one row per stored

@@ -16,7 +16,6 @@
  *   folders  float64 × folders: the folders' file ids
  *   etags    etagBytes of JSON: the folders' etags, in the same order
  */
-import { createHash } from 'node:crypto';
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
@@ -27,7 +26,7 @@ import type { MarkerIndexStore } from './marker-index.js';
 import { distinctDocuments, lowerBound, type IndexArrays, type MarkerTable } from './marker-table.js';
 
 /** Raised whenever the layout changes: a file of another format is rebuilt, never read. */
-export const MARKER_INDEX_FORMAT = 1;
+export const MARKER_INDEX_FORMAT = 2;
 const MAGIC = Buffer.from('DUSMIDX\n', 'latin1');
 /** Pairs per block: one block is 8 KiB of pairs, read with one call. */
 const BLOCK = 512;
@@ -49,10 +48,12 @@ interface Header {
 /**
  * Which index a file holds: the database (never its password), the table prefix, the archive
  * account and its home storages. A file of another host or account does not match and is rebuilt.
+ * Kept as it is, not hashed: it names nothing the settings beside it do not, and no run loads
+ * node:crypto to compare it (format 1 kept a sha256 of it).
  */
 export function markerIndexIdentity(params: ConnectionParams, archiveAccount: string, storageIds: readonly string[]): string {
   const database = { dialect: params.dialect, file: params.file ?? null, host: params.host ?? null, port: params.port ?? null, socket: params.socket ?? null, database: params.database ?? null, user: params.user ?? null };
-  return createHash('sha256').update(JSON.stringify({ format: MARKER_INDEX_FORMAT, database, prefix: params.prefix, archiveAccount, storageIds })).digest('hex');
+  return JSON.stringify({ format: MARKER_INDEX_FORMAT, database, prefix: params.prefix, archiveAccount, storageIds });
 }
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;

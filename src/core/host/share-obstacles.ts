@@ -5,7 +5,6 @@
  * names the nearest row that does not mount, as Nextcloud would show it to the user. Never on
  * the search path: `why`, `search --explain` and Try a search ask it after question 2.
  */
-import { createHash } from 'node:crypto';
 import { rowNumber as num, rowText as text, placeholders, type Statement } from './lookup-sql.js';
 import type { Dialect, ShareObstacle, SqlRow, SqlValue, VisibleFile } from './types.js';
 import { hidesDisabledUserShares, isEnabledAccount } from './visibility.js';
@@ -23,17 +22,26 @@ function pathsUp(visiblePath: string): string[] {
   return paths;
 }
 
-const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+/**
+ * The rows of those paths in the file's storage. The host keys them by `path_hash`, md5(path):
+ * PostgreSQL and MySQL hash the paths themselves; SQLite, which has no md5, matches the path
+ * through `fs_storage_path_prefix` (storage, path), which Nextcloud makes on every database but
+ * PostgreSQL. SQLite compares text byte by byte, as md5 would; MySQL's column collation may
+ * not, hence the hash there. No run loads node:crypto for it.
+ */
+function pathMatch(dialect: Dialect, count: number): string {
+  return dialect === 'sqlite' ? `n.path IN (${placeholders(count)})` : `n.path_hash IN (${Array.from({ length: count }, () => 'md5(?)').join(', ')})`;
+}
 
 export function buildShareObstacles(dialect: Dialect, prefix: string, user: string, files: readonly VisibleFile[], now: string): Statement {
   const p = prefix;
-  const hashes = [...new Set(files.flatMap((f) => pathsUp(f.path)))].map(md5);
+  const paths = [...new Set(files.flatMap((f) => pathsUp(f.path)))];
   const asText = dialect === 'mysql' ? 'CHAR' : 'TEXT';
-  const params: SqlValue[] = [...files.map((f) => f.fileId), ...hashes, now, user, user, user];
+  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, now, user, user, user];
   const nulls = (n: number): string => Array.from({ length: n }, () => 'NULL').join(', ');
   const sql =
     `WITH nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n` +
-    ` WHERE n.storage IN (SELECT f.storage FROM ${p}filecache f WHERE f.fileid IN (${placeholders(files.length)})) AND n.path_hash IN (${placeholders(hashes.length)})),` +
+    ` WHERE n.storage IN (SELECT f.storage FROM ${p}filecache f WHERE f.fileid IN (${placeholders(files.length)})) AND ${pathMatch(dialect, paths.length)}),` +
     ` sh AS (SELECT s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.permissions, s.accepted, s.file_source,` +
     ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration,` +
     ` o.permissions AS o_permissions, o.accepted AS o_accepted` +

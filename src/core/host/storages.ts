@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 
 /** The host stores a storage id longer than 64 characters as its md5 (reference §1.3). */
 export function storedStorageId(id: string): string {
-  return id.length > 64 ? createHash('md5').update(id).digest('hex') : id;
+  return id.length > 64 ? nodeCrypto().createHash('md5').update(id).digest('hex') : id;
 }
 
 /**

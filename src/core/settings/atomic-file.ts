@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { nodeCrypto } from '../node-crypto.js';
 
 export interface AtomicWriteOptions {
   /**
@@ -17,7 +17,7 @@ export interface AtomicWriteOptions {
  */
 export function writePrivateFileAtomic(path: string, content: string | readonly Uint8Array[], options: AtomicWriteOptions = {}): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
   try {
     const fd = openSync(temporary, 'wx', 0o600);
     try {

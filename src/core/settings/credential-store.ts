@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { LOG_MESSAGES } from '../log.js';
+import { nodeCrypto } from '../node-crypto.js';
 import { writePrivateFileAtomic } from './atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { ensureInstanceSecret, readInstanceSecret } from './instance-secret.js';
@@ -24,7 +24,7 @@ interface TokenRecord {
 }
 
 function deriveKey(secret: Buffer, salt: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, salt, TOKEN_KEY, 32));
+  return Buffer.from(nodeCrypto().hkdfSync('sha256', secret, salt, TOKEN_KEY, 32));
 }
 
 /** The origin is authenticated data: a record moved to another server's origin does not decrypt. */
@@ -103,6 +103,7 @@ export class FileCredentialStore implements CredentialStore {
 
   save(token: string, origin: string): void {
     const secret = ensureInstanceSecret(this.#options.directory, this.#options.env);
+    const { createCipheriv, randomBytes } = nodeCrypto();
     const salt = randomBytes(16);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', deriveKey(secret, salt), iv);
@@ -159,7 +160,7 @@ export class FileCredentialStore implements CredentialStore {
     const last = this.#lastDecrypted;
     if (last !== undefined && last.text === text && last.secret.equals(secret)) return last.token;
     try {
-      const decipher = createDecipheriv('aes-256-gcm', deriveKey(secret, Buffer.from(record.salt, 'base64')), Buffer.from(record.iv, 'base64'));
+      const decipher = nodeCrypto().createDecipheriv('aes-256-gcm', deriveKey(secret, Buffer.from(record.salt, 'base64')), Buffer.from(record.iv, 'base64'));
       decipher.setAAD(additionalData(record.origin));
       decipher.setAuthTag(Buffer.from(record.tag, 'base64'));
       const token = Buffer.concat([decipher.update(Buffer.from(record.data, 'base64')), decipher.final()]).toString('utf8');
