@@ -9,7 +9,7 @@ import { captureIO } from './support/capture-io.js';
 
 /** The installed executable as a shell runs it: bin/ over the built suite (`npm run build` first). */
 const root = join(import.meta.dirname, '..');
-const bin = join(root, 'bin', 'docs-unified-search.js');
+const bin = join(root, 'bin', 'docs-unified-search.cjs');
 const built = existsSync(join(root, 'dist', 'cli.js'));
 if (!built) console.log('SKIP executable edges: dist/ is missing (run npm run build)');
 const whenBuilt = built ? test : test.skip;
@@ -65,8 +65,8 @@ describe('Node version check', () => {
     // The executable alone, outside a checkout: no node_modules/.bin/node to hand over to.
     const alone = join(mkdtempSync(join(tmpdir(), 'dus-bin-')), 'bin');
     mkdirSync(alone);
-    copyFileSync(bin, join(alone, 'docs-unified-search.js'));
-    const run = spawnSync(old?.path ?? 'node', [join(alone, 'docs-unified-search.js'), 'why', 'anna', '412'], { encoding: 'utf8' });
+    copyFileSync(bin, join(alone, 'docs-unified-search.cjs'));
+    const run = spawnSync(old?.path ?? 'node', [join(alone, 'docs-unified-search.cjs'), 'why', 'anna', '412'], { encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
@@ -90,17 +90,21 @@ describe('the command catalog (what a run loads by name)', () => {
   });
 });
 
-/** The packages one run of the installed executable loads (`npm run build` first). */
-function packagesLoaded(args: readonly string[], scratch: string): Set<string> {
-  const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), ...args], scratch);
+const BIN = join(root, 'bin', 'docs-unified-search.cjs');
+/** dist/ module by module, as tsc leaves it: what the bundle is made of, with the same laziness. */
+const UNBUNDLED = join(root, 'test', 'support', 'unbundled-cli.mjs');
+
+/** The packages one run loads (`npm run build` first). */
+function packagesLoaded(args: readonly string[], scratch: string, entry = BIN): Set<string> {
+  const run = runRecordingModules([entry, ...args], scratch);
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   return packagesOf(run.urls);
 }
 
 describe('what a run loads', () => {
-  const built = existsSync(join(root, 'dist', 'cli.js'));
-  if (!built) console.log('SKIP what a run loads: dist/ is missing (run npm run build)');
+  const built = existsSync(join(root, 'dist', 'cli.cjs'));
+  if (!built) console.log('SKIP what a run loads: dist/cli.cjs is missing (run npm run build)');
   let world: SearchWorld | undefined;
   let dir = '';
   const scratch = mkdtempSync(join(tmpdir(), 'dus-loaded-'));
@@ -113,10 +117,20 @@ describe('what a run loads', () => {
     await world?.close();
     rmSync(scratch, { recursive: true, force: true });
   });
+  const whyArgs = (): string[] => ['--config-dir', dir, 'why', 'bob', '8']; // bob cannot open 8: why also asks what keeps it from him
+
+  (built ? test : test.skip)('the executable runs the program from its one bundled file: a why run loads no other file and no package', () => {
+    packagesLoaded(whyArgs(), scratch); // a first run after the build records installed_version (a write)
+    const run = runRecordingModules([BIN, ...whyArgs()], scratch);
+    expect(run.status).toBe(0);
+    // dist/cli.cjs is compiled by bin/ itself (with its code cache), which no module hook sees.
+    expect(run.urls.filter((url) => !url.startsWith('node:')).map((url) => relative(root, new URL(url).pathname))).toEqual(['bin/docs-unified-search.cjs']);
+    expect(run.urls).toContain('node:vm');
+  });
 
   (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser, archive client, settings writer nor log library', () => {
-    packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch); // a first run after the build records installed_version (a write)
-    const loaded = packagesLoaded(['--config-dir', dir, 'why', 'bob', '8'], scratch);
+    packagesLoaded(whyArgs(), scratch, UNBUNDLED);
+    const loaded = packagesLoaded(whyArgs(), scratch, UNBUNDLED);
     // conf (with ajv and semver) writes the settings, pino writes a line of the host log: `why` reads settings and logs nothing.
     // chalk paints and string-width measures only for a terminal; here stdout is a pipe.
     const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm', 'conf', 'ajv', 'ajv-formats', 'semver', 'atomically', 'pino', 'thread-stream', 'chalk', 'string-width'];
@@ -125,7 +139,7 @@ describe('what a run loads', () => {
   });
 
   (built ? test : test.skip)('why loads its own command module and no other', () => {
-    const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), '--config-dir', dir, 'why', 'bob', '8'], scratch);
+    const run = runRecordingModules([UNBUNDLED, ...whyArgs()], scratch);
     expect(run.status).toBe(0);
     const commandModules = CATALOG.map((entry) => `/dist/commands/${entry.names[0]?.replace(/^docs_unified_search:/, '').replaceAll(':', '-') ?? ''}.js`);
     expect(commandModules.filter((file) => run.urls.some((url) => url.endsWith(file)))).toEqual(['/dist/commands/why.js']);
@@ -134,28 +148,49 @@ describe('what a run loads', () => {
     expect(run.urls.filter((url) => /\/dist\/(commands\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
     // Nor the config.php reader: this host is given by URL.
     expect(run.urls.filter((url) => /\/dist\/core\/host\/config-(php|var-export)\.js$/.test(url))).toEqual([]);
-  });
-
-
-  (built ? test : test.skip)('why on SQLite loads neither the archive client nor TLS, DNS or sockets (it never asks the archive server)', () => {
-    const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), '--config-dir', dir, 'why', 'bob', '8'], scratch);
-    expect(run.status).toBe(0);
-    const unwanted = ['node:tls', 'node:dns/promises', 'node:dns', 'node:net'];
-    expect(unwanted.filter((url) => run.urls.includes(url))).toEqual([]);
     expect(run.urls.filter((url) => url.includes('/dist/core/archive/archive-client.js'))).toEqual([]);
     expect(run.urls.some((url) => url.includes('/dist/core/context.js'))).toBe(true); // the service context is opened
   });
 
-  (built ? test : test.skip)("Node's compiled code is kept in the user's cache directory, made private; an unusable one only leaves it off", async () => {
+  // node:crypto loads some twenty of Node's modules (src/core/node-crypto.ts); node:child_process,
+  // which commander imports, brings dgram and net (here stdout is a pipe, a net socket, either way).
+  (built ? test : test.skip).each([
+    ['the executable', ['node:crypto', 'node:child_process', 'node:tls', 'node:dns'], BIN],
+    ['dist/ module by module', ['node:crypto', 'node:tls', 'node:dns'], UNBUNDLED],
+  ])('why on SQLite (%s) loads none of %j: it never asks the archive server, encrypts or hashes', (_name, unwanted, entry) => {
+    const run = runRecordingModules([entry, ...whyArgs()], scratch);
+    expect(run.status).toBe(0);
+    expect(unwanted.filter((url) => run.urls.includes(url))).toEqual([]);
+    expect(run.urls).toContain('node:sqlite'); // the record does see builtins reached by require() and import()
+  });
+
+  (built ? test : test.skip)("Node's compiled code and the program's code cache are kept in the user's cache directory, made private; an unusable one only leaves them off", async () => {
     const cache = join(scratch, 'cache');
-    const first = await runCliProcess(['--config-dir', dir, 'why', 'bob', '8'], { env: { XDG_CACHE_HOME: cache } });
+    const first = await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } });
     expect(first).toMatchObject({ code: 0, err: '' });
     const kept = join(cache, 'docs-unified-search', 'node-compile-cache');
     expect(statSync(kept).mode & 0o777).toBe(0o700);
+    expect(statSync(join(cache, 'docs-unified-search')).mode & 0o777).toBe(0o700);
     expect(readdirSync(kept).length).toBeGreaterThan(0);
+    const program = join(cache, 'docs-unified-search', 'program.v8cache');
+    expect(statSync(program).mode & 0o777).toBe(0o600);
+    // It names the file it was made from: its size first.
+    expect(readFileSync(program, 'latin1').split(' ')[0]).toBe(String(statSync(join(root, 'dist', 'cli.cjs')).size));
+    // Taken as it is by the next run (not written again: the same inode)…
+    const { ino } = statSync(program);
+    expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toEqual(first);
+    expect(statSync(program).ino).toBe(ino);
+    // …and replaced, the answer unchanged, when it is garbage, made for another file, or cut short.
+    const valid = readFileSync(program);
+    for (const bad of [Buffer.from('garbage'), Buffer.concat([Buffer.from('1 2 3 4 x x\n'), valid.subarray(valid.indexOf(10) + 1)]), valid.subarray(0, valid.length >> 1)]) {
+      writeFileSync(program, bad);
+      expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toEqual(first);
+      expect(readFileSync(program).equals(bad)).toBe(false);
+      expect(readFileSync(program).subarray(0, 40).equals(valid.subarray(0, 40))).toBe(true);
+    }
     // A path under /proc made Node's own recursive mkdir loop for ever; a file cannot hold a directory.
     for (const unusable of ['/proc/dus-no-such-dir', '/dev/null']) {
-      expect(await runCliProcess(['--config-dir', dir, 'why', 'bob', '8'], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
+      expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
     }
   });
 
@@ -163,7 +198,7 @@ describe('what a run loads', () => {
     expect([...packagesLoaded(['--help'], scratch)]).toEqual([]);
     expect([...packagesLoaded(['--version'], scratch)]).toEqual([]);
     for (const args of [['--help'], ['--version']]) {
-      const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.js'), ...args], scratch);
+      const run = runRecordingModules([join(root, 'bin', 'docs-unified-search.cjs'), ...args], scratch);
       expect(run.urls.filter((url) => url === 'node:child_process')).toEqual([]);
       expect(run.urls.some((url) => url.startsWith('node:'))).toBe(true); // the hook does see builtins
     }

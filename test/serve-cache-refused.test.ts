@@ -11,7 +11,7 @@ import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
  * as its own process, so that whatever ioredis itself prints to stderr is seen too.
  */
 
-const CLI = join(process.cwd(), 'bin', 'docs-unified-search.js');
+const CLI = join(process.cwd(), 'bin', 'docs-unified-search.cjs');
 const PASSWORD = 'dus-cache-Pw-93kq';
 let dir: string;
 

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const CLI = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js')).href;
-// What bin/docs-unified-search.js does, against this build's copy of the CLI.
+// What bin/docs-unified-search.cjs does, against this build's copy of the CLI.
 const RUNNER = `import { main } from ${JSON.stringify(CLI)}; process.exitCode = await main(process.argv.slice(1), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });`;
 
 export interface Server {

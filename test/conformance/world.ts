@@ -12,7 +12,7 @@ import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/ind
 import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type UserView, type ProductAnswer } from './judge.js';
 
 /** The built CLI, as an administrator runs it. */
-export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.js');
+export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.cjs');
 
 /** `why` through the built CLI as a user runs it, with `--nextcloud` (config.php read by php). */
 export function whySpawned(configDir: string, serverDir: string, user: string, id: number): Promise<ProductAnswer> {

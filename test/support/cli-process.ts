@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** The installed executable as `npm link` runs it; needs `npm run build` (the test script builds first). */
-export const BUILT_CLI = resolve('bin/docs-unified-search.js');
+export const BUILT_CLI = resolve('bin/docs-unified-search.cjs');
 
 export interface ProcessRunOptions {
   /** The whole environment of the child (PATH is added); default none beyond PATH. */
@@ -49,7 +49,7 @@ export function runCliProcess(args: readonly string[], options: ProcessRunOption
 
 /** Whether the built CLI is there to be run; the reason to print when it is not. */
 export function builtCliMissing(): string | null {
-  return existsSync(resolve('dist/cli.js')) ? null : 'dist/cli.js is missing: run `npm run build` (npm test does) before the tests that start the installed executable';
+  return existsSync(resolve('dist/cli.cjs')) ? null : 'dist/cli.cjs is missing: run `npm run build` (npm test does) before the tests that start the installed executable';
 }
 
 export interface Account {

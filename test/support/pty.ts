@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../bin/docs-unified-search.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../bin/docs-unified-search.cjs', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** Opens a pty of rows×cols, runs argv with stdout and stderr on it (stdin from /dev/null), prints what the terminal got, exits with the child's code. */

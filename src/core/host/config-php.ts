@@ -71,7 +71,7 @@ let phpProbe: Promise<boolean> | null = null;
 export function phpAvailable(): Promise<boolean> {
   phpProbe ??= new Promise((resolve) => {
     phpStarts += 1;
-    void import('node:child_process').then(({ execFile }) => execFile('php', ['-r', 'echo PHP_VERSION;'], { timeout: 5000 }, (error) => resolve(error === null)));
+    process.getBuiltinModule('node:child_process').execFile('php', ['-r', 'echo PHP_VERSION;'], { timeout: 5000 }, (error) => resolve(error === null));
   });
   return phpProbe;
 }
@@ -79,7 +79,7 @@ export function phpAvailable(): Promise<boolean> {
 async function evaluateWithPhp(file: string): Promise<PhpConfig> {
   // The file name is passed as an argument, never spliced into the code.
   const code = '$CONFIG = []; include $argv[1]; echo json_encode($CONFIG);';
-  const { execFile } = await import('node:child_process');
+  const { execFile } = process.getBuiltinModule('node:child_process');
   phpStarts += 1;
   return new Promise((resolve, reject) => {
     execFile('php', ['-r', code, '--', file], { timeout: 10000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { StatementSync } from 'node:sqlite';
 import { DusError } from '../errors.js';
 import type { ConnectionParams } from './connection-params.js';
@@ -138,7 +139,7 @@ async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise
   if (file === '' || !existsSync(file)) {
     throw unreachable(params, 'the file does not exist (check datadirectory and dbname in config.php, or the sqlite:// URL)', undefined);
   }
-  const { DatabaseSync } = await import('node:sqlite');
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   let db: InstanceType<typeof DatabaseSync>;
   try {
     db = new DatabaseSync(file, { readOnly: true });
@@ -286,7 +287,7 @@ function isConnectionLoss(error: unknown): boolean {
 }
 
 async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
-  const pg = (await import('pg')).default;
+  const pg = createRequire(import.meta.url)('pg') as (typeof import('pg'))['default'];
   const connections: Reconnecting<InstanceType<typeof pg.Client>> = new Reconnecting(
     async () => {
       const client = new pg.Client({
@@ -362,7 +363,7 @@ interface StreamingQuery {
 }
 
 async function openMysql(params: ConnectionParams): Promise<SqlClient> {
-  const mysql = await import('mysql2/promise');
+  const mysql = createRequire(import.meta.url)('mysql2/promise') as typeof import('mysql2/promise');
   type Connection = Awaited<ReturnType<typeof mysql.createConnection>>;
   const connections: Reconnecting<Connection> = new Reconnecting(
     async () => {

@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Plain JavaScript that every Node since 14 parses: the version check runs before the suite
+// (which needs node:sqlite, unflagged from Node 22.13) is loaded, so an old Node gets one
+// coded line instead of `No such built-in module: node:sqlite` from deep inside.
+// CommonJS, as the program it loads (dist/cli.cjs): an ES module importing node:fs or
+// node:module has Node build their ES module faces, which read every property and so load
+// what those load lazily; require() does not.
+'use strict';
+const { existsSync, mkdirSync, readFileSync, realpathSync } = require('node:fs');
+const nodeModule = require('node:module');
+const { homedir } = require('node:os');
+const { isAbsolute, join } = require('node:path');
+
+const NEEDED = [22, 13];
+const running = process.versions.node.split('.').map(Number);
+const major = running[0] ?? 0;
+const minor = running[1] ?? 0;
+const tooOld = major < NEEDED[0] || (major === NEEDED[0] && minor < NEEDED[1]);
+const args = process.argv.slice(2);
+
+// In a checkout (`npm ci && npm link`), npm ci has installed the Node the suite is tested on
+// (the `node` devDependency): an older Node on PATH hands the run over to it, so the README's
+// commands run as written where the machine's own Node is older. Signals given to this process
+// reach the run; the run's exit code or signal is this process's.
+const ownNode = join(__dirname, '..', 'node_modules', '.bin', 'node');
+if (tooOld && existsSync(ownNode) && realpathSync(ownNode) !== realpathSync(process.execPath)) {
+  // Loaded here only: every other run would pay for node:child_process at start.
+  const { spawn } = require('node:child_process');
+  const child = spawn(ownNode, [__filename, ...args], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    if (signal === null) process.exit(code === null ? 1 : code);
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  });
+} else if (tooOld) {
+  process.stderr.write(
+    `Error [usage]: docs-unified-search needs Node.js ${NEEDED.join('.')} or later (for node:sqlite); ` +
+      `this is Node.js ${process.versions.node} at ${process.execPath}. Install a current Node.js LTS and run it again.\n`,
+  );
+  process.exit(1);
+} else {
+  run();
+}
+
+function run() {
+  // A reader that stops early (`dus search --help | head -1`) closes the pipe: the rest of the
+  // output is dropped and the command ends as it would have, without a stack trace. git and gh
+  // are ended by SIGPIPE instead (status 141 under `set -o pipefail`); exit 0 keeps such pipelines green.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+
+  // `--version` alone is answered here, from package.json: nothing else needs loading for it.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+    process.exit(0);
+  }
+
+  // A bare `--help` prints the command list written at build time (dist/help.txt, what the program
+  // prints at 80 columns, help's widest) without loading the suite; a narrower terminal gets it laid out anew.
+  const HELP = join(__dirname, '..', 'dist', 'help.txt');
+  const helpFits = process.stdout.isTTY !== true || (process.stdout.columns ?? 0) >= 80;
+  if (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]) && helpFits && existsSync(HELP)) {
+    process.stdout.write(readFileSync(HELP));
+    process.exit(0);
+  }
+
+  const cache = privateCacheDir();
+  if (cache !== null) enableCompileCache(join(cache, 'node-compile-cache'));
+  const { main } = loadProgram(join(__dirname, '..', 'dist', 'cli.cjs'), cache);
+  main(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+/**
+ * The suite's directory in the user's own cache directory ($XDG_CACHE_HOME, else ~/.cache),
+ * made private; null when it cannot be made (no home directory, say): the start is only slower.
+ * Never Node's default under /tmp, where another account could lay out compiled code in
+ * advance. The directories are made one by one: a recursive mkdir (Node's own, too) never
+ * returns on a path under /proc.
+ */
+function privateCacheDir() {
+  try {
+    const xdg = process.env.XDG_CACHE_HOME;
+    const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
+    const dir = join(base, 'docs-unified-search');
+    for (const path of [base, dir]) {
+      try {
+        mkdirSync(path, { mode: 0o700 });
+      } catch (error) {
+        if (error.code !== 'EEXIST') return null;
+      }
+    }
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Node keeps the code it compiled for the libraries a command loads (the drivers, fastify for
+ * serve) between runs. NODE_COMPILE_CACHE names another directory (Node then has it on
+ * already); NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+function enableCompileCache(dir) {
+  if (typeof nodeModule.enableCompileCache !== 'function' || process.env.NODE_COMPILE_CACHE !== undefined) return;
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if (error.code !== 'EEXIST') return;
+  }
+  nodeModule.enableCompileCache(dir);
+}
+
+/**
+ * Runs the program (dist/cli.cjs, one CommonJS file: scripts/build-bundle.mjs says why) and
+ * returns its exports. V8 compiles a function when it first runs, and Node's compile cache
+ * keeps only what was compiled before the file ran: the program's own cache, program.v8cache
+ * in the private cache directory, is written after a run, so it holds every function that run
+ * needed (a third of `why`'s CPU time). It names the file it was made from (size, times, inode)
+ * and the V8 it was made by; V8 refuses data made under other flags. Written whole (a
+ * temporary file renamed), 0600, when missing, refused or made for another file.
+ * DUS_DEBUG=1 loads the file with require() instead, whose source map leads stack traces back to src/.
+ */
+function loadProgram(file, cache) {
+  if (process.env.DUS_DEBUG === '1') {
+    process.setSourceMapsEnabled(true);
+    return require(file);
+  }
+  const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+  const vm = require('node:vm');
+  const source = readFileSync(file, 'utf8');
+  const stat = statSync(file, { bigint: true });
+  const key = Buffer.from(`${[stat.size, stat.mtimeNs, stat.ctimeNs, stat.ino, process.versions.v8, process.arch].join(' ')}\n`);
+  const cacheFile = cache === null ? null : join(cache, 'program.v8cache');
+  let cachedData;
+  if (cacheFile !== null) {
+    try {
+      const kept = readFileSync(cacheFile);
+      if (kept.subarray(0, key.length).equals(key)) cachedData = kept.subarray(key.length);
+    } catch {
+      // Not written yet, or unreadable: this run compiles as it goes, and writes it.
+    }
+  }
+  const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, nodeModule.createRequire(file), module, file, join(file, '..'));
+  if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once('exit', () => {
+      const temporary = `${cacheFile}.${process.pid}.tmp`;
+      try {
+        writeFileSync(temporary, Buffer.concat([key, script.createCachedData()]), { mode: 0o600 });
+        renameSync(temporary, cacheFile);
+      } catch {
+        rmSync(temporary, { force: true });
+      }
+    });
+  }
+  return module.exports;
+}
