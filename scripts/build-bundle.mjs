@@ -5,8 +5,8 @@
 // Why one CommonJS file: a run of `why` used to spend a third of its start in Node's ES module
 // loader (resolving, reading and linking 63 files) and in building the ES module faces of
 // node:process, node:util and node:child_process that commander imports (each face reads
-// every property of the module, which loads what those properties load lazily). One script
-// read with require() does neither. The modules that dist/ loads with import() stay lazy in
+// every property of the module, which loads what those properties load lazily). One script,
+// compiled by bin/ from its own code cache, does neither. The modules that dist/ loads with import() stay lazy in
 // the bundle: esbuild runs their top level when that import() runs.
 //
 // The other packages stay in node_modules and are loaded where the code asks for them (a

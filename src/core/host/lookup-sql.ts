@@ -85,7 +85,7 @@ export function rowText(value: unknown): string | null {
 }
 
 /** `path_hash` of the `files` folder: the host stores md5(path) (reference §1.1); md5('files'), written out so that no run loads node:crypto for it. */
-export const FILES_PATH_HASH = '45b963397aa40d4a0063e0d85e4fe7a1';
+const FILES_PATH_HASH = '45b963397aa40d4a0063e0d85e4fe7a1';
 
 /**
  * The etag of the `files` folder of each of these storages (kind `E`): one row per stored
