@@ -20,7 +20,7 @@ describe('cli', () => {
     expect(io.err()).not.toMatch(/\n\s+at /);
   });
 
-  test('a first command without settings names what it needs: the host for why, setup for check', async () => {
+  test('a first command without settings names what it needs: the host for why, setup for check and search', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dus-first-'));
     const why = captureIO({ env: { DUS_CONFIG_DIR: dir } });
     expect(await main(['why', 'anna', '412'], why)).toBe(1);
@@ -28,6 +28,9 @@ describe('cli', () => {
     const check = captureIO({ env: { DUS_CONFIG_DIR: dir } });
     expect(await main(['check'], check)).toBe(1);
     expect(check.err()).toMatch(/^Error \[not_configured\]: .*run setup --url=URL --token-stdin\.\n$/);
+    const search = captureIO({ env: { DUS_CONFIG_DIR: dir } });
+    expect(await main(['search', 'anna', 'invoice'], search)).toBe(1);
+    expect(search.err()).toBe(check.err()); // the same words wherever the archive server is asked
   });
 
   test('runs on a Node with node:sqlite', () => {

@@ -1,6 +1,6 @@
 import type { ConnectionTestResult } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
-import { DusError } from '../errors.js';
+import { archiveNotConfigured, DusError } from '../errors.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
@@ -35,7 +35,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   const connection = ctx.archiveConnection();
   const client = ctx.archiveClient(connection);
   if (connection === null || client === null) {
-    throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
+    throw archiveNotConfigured();
   }
   progress?.step('connection', connection.url);
   const tested = await client.testConnection();

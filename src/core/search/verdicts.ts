@@ -1,6 +1,6 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
-import { DusError } from '../errors.js';
+import { archiveNotConfigured, DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
@@ -142,7 +142,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
   const client = ctx.archiveClient();
-  if (client === null) throw new DusError('not_configured', 'No archive server with a readable token is configured: run setup first.');
+  if (client === null) throw archiveNotConfigured();
   const { host, account, archiveAccount } = await parties(ctx, input.user);
   if (input.admin !== undefined && input.admin !== account.uid) {
     ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
