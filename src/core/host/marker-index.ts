@@ -14,18 +14,28 @@
  * rows); when they differ from the ones the index was read at, the index refreshes: all folders
  * with their etags, then the children of the folders whose etag changed or which are new.
  */
-import { LIKE_ESCAPE, escapeLike, forEachMarker } from './marker.js';
+import { LIKE_ESCAPE, MARKER_DIGITS_PATTERN, digitsValue, escapeLike, forEachMarker, markerDigits } from './marker.js';
 import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from './lookup-sql.js';
 import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
-import type { MarkerIndexSize, SqlRow, SqlValue } from './types.js';
+import type { Dialect, MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
 /** A read handed over row by row as the rows arrive, each an array in column order (SqlClient.eachRow). */
-export type IndexStream = (sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void) => Promise<void>;
+export type IndexStream = (sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number) => Promise<void>;
 
 /** Folders per `parent IN (…)` statement: far below every dialect's parameter limit. */
 const CHILDREN_CHUNK = 500;
+
+/**
+ * PostgreSQL: files per row of the children's read, and rows per FETCH. Its driver makes
+ * several objects for every row it receives, and they outlive young collections often enough
+ * that V8 grew its young generation to 128 MiB while a build read 299 000 rows one a file;
+ * one row per 100 (their ids, folders and markers' digits as one text: 300 times fewer rows)
+ * keeps that small, and 20 such rows (a few KiB each) are alive at a time.
+ */
+const FILES_PER_ROW = 100;
+const AGGREGATED_PER_READ = 20;
 
 export interface MarkerIndexSnapshot {
   /** File ids the index lists for the asked documents, each once. */
@@ -50,6 +60,14 @@ export interface MarkerIndexOptions {
   /** Streams the big reads (default: `query`, all rows at once). */
   readonly stream?: IndexStream;
   readonly store?: MarkerIndexStore;
+  /** The host's database: on PostgreSQL the children's read finds the markers' digits in SQL (see FILES_PER_ROW). */
+  readonly dialect?: Dialect;
+}
+
+/** Where the space-separated token starting at `from` ends. */
+function endOfToken(text: string, from: number): number {
+  const space = text.indexOf(' ', from);
+  return space < 0 ? text.length : space;
 }
 
 /** True when both name the same storages with the same `files` folder and etag. */
@@ -64,6 +82,7 @@ export class MarkerIndex {
   readonly #stream: IndexStream;
   readonly #store: MarkerIndexStore | undefined;
   readonly #prefix: string;
+  readonly #dialect: Dialect | undefined;
   /** null until the first build (or load). */
   #roots: readonly RootEtag[] | null = null;
   #table: MarkerTable = EMPTY_TABLE;
@@ -79,6 +98,7 @@ export class MarkerIndex {
         for (const row of await query(sql, params)) onRow(Object.values(row).map((value) => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? value : rowText(value))));
       });
     this.#store = options.store;
+    this.#dialect = options.dialect;
     this.#prefix = prefix;
     this.storageIds = storageIds;
   }
@@ -209,20 +229,44 @@ export class MarkerIndex {
     let fileId = 0;
     let parent = 0;
     const addPair = (documentId: number): void => added.add(documentId, fileId, parent);
+    // Folders are never documents (visibility.ts); the ones this refresh knows are skipped.
+    const fromName = (row: readonly SqlValue[]): void => {
+      fileId = rowNumber(row[0]);
+      if (next.has(fileId)) return;
+      parent = rowNumber(row[1]);
+      const name = row[2];
+      forEachMarker(typeof name === 'string' ? name : (rowText(name) ?? ''), addPair);
+    };
+    // PostgreSQL: "<file id> <folder> <digits> <file id> <folder> <digits> …", one triple per marker.
+    const fromDigits = (row: readonly SqlValue[]): void => {
+      const triples = typeof row[0] === 'string' ? row[0] : (rowText(row[0]) ?? '');
+      for (let at = 0; at < triples.length; ) {
+        const fileEnd = endOfToken(triples, at);
+        const parentEnd = endOfToken(triples, fileEnd + 1);
+        const digitsEnd = endOfToken(triples, parentEnd + 1);
+        fileId = digitsValue(triples, at, fileEnd);
+        parent = digitsValue(triples, fileEnd + 1, parentEnd);
+        const documentId = markerDigits(triples, parentEnd + 1, digitsEnd);
+        if (fileId >= 0 && parent >= 0 && documentId >= 0 && !next.has(fileId)) addPair(documentId);
+        at = digitsEnd + 1;
+      }
+    };
+    const aggregated = this.#dialect === 'pgsql';
     for (let i = 0; i < changed.length; i += CHILDREN_CHUNK) {
       const chunk = changed.slice(i, i + CHILDREN_CHUNK);
-      await this.#stream(
-        `SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`,
-        [...chunk, pattern],
-        (row) => {
-          fileId = rowNumber(row[0]);
-          // Folders are never documents (visibility.ts); skip the ones this refresh knows.
-          if (next.has(fileId)) return;
-          parent = rowNumber(row[1]);
-          const name = row[2];
-          forEachMarker(typeof name === 'string' ? name : (rowText(name) ?? ''), addPair);
-        },
-      );
+      const where = `parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
+      if (aggregated) {
+        // regexp_matches(…, 'g') gives every marker's digits, as forEachMarker finds them, and
+        // markerDigits applies the rule to them; a name with no marker gives no row. Rows are
+        // numbered in the order read and cut into groups of FILES_PER_ROW: no sort.
+        await this.#stream(
+          `SELECT string_agg(x.a || ' ' || x.b || ' ' || x.d, ' ') AS t1 FROM (SELECT fileid AS a, parent AS b, (regexp_matches(name, ?, 'g'))[1] AS d,` +
+            ` (row_number() OVER ()) / ${FILES_PER_ROW} AS g FROM ${p}filecache WHERE ${where}) x GROUP BY x.g`,
+          [MARKER_DIGITS_PATTERN, ...chunk, pattern],
+          fromDigits,
+          AGGREGATED_PER_READ,
+        );
+      } else await this.#stream(`SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE ${where}`, [...chunk, pattern], fromName);
     }
     const changedSet = new Set(changed);
     const merged = mergeKept(old, (parent) => next.has(parent) && !changedSet.has(parent), added.sorted());

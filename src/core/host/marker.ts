@@ -14,6 +14,24 @@ const ZERO = 48;
 const NINE = 57;
 const CLOSE = 93;
 
+/** The value of the ASCII digits text[from, to); -1 when there are none, another character, or a value past 2^53. */
+export function digitsValue(text: string, from: number, to: number): number {
+  if (to <= from) return -1;
+  let value = 0;
+  for (let i = from; i < to; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < ZERO || c > NINE) return -1;
+    // Exact while the value is a safe integer; past it, rounded but unsafe all the same.
+    value = value * 10 + (c - ZERO);
+  }
+  return Number.isSafeInteger(value) ? value : -1;
+}
+
+/** The document id of a marker whose digits are text[from, to), or -1 when the rule does not count them (a leading zero, past 2^53). */
+export function markerDigits(text: string, from: number, to: number): number {
+  return to - from > 1 && text.charCodeAt(from) === ZERO ? -1 : digitsValue(text, from, to);
+}
+
 /**
  * Calls `onId` with the document id of each marker the name carries, in order: what the
  * pattern /\[P(\d+)\]/g finds, kept when its digits have no leading zero and make a safe
@@ -24,18 +42,21 @@ export function forEachMarker(name: string, onId: (id: number) => void): void {
   for (let at = name.indexOf(OPEN); at >= 0; at = name.indexOf(OPEN, at)) {
     const first = at + OPEN.length;
     let end = first;
-    let id = 0;
-    for (let c = name.charCodeAt(end); c >= ZERO && c <= NINE; c = name.charCodeAt(end)) {
-      // Exact while the value is a safe integer; past it, rounded but unsafe all the same.
-      id = id * 10 + (c - ZERO);
-      end += 1;
-    }
+    for (let c = name.charCodeAt(end); c >= ZERO && c <= NINE; c = name.charCodeAt(end)) end += 1;
     if (end > first && name.charCodeAt(end) === CLOSE) {
-      if ((end - first === 1 || name.charCodeAt(first) !== ZERO) && Number.isSafeInteger(id)) onId(id);
+      const id = markerDigits(name, first, end);
+      if (id >= 0) onId(id);
       at = end + 1;
     } else at = first;
   }
 }
+
+/**
+ * The pattern of a marker's digits for PostgreSQL's regexp_matches(name, pattern, 'g'): the
+ * same matches as forEachMarker's, left to right, never overlapping (at most one match can
+ * start at a position), case-sensitive, ASCII digits; `markerDigits` then applies the rule.
+ */
+export const MARKER_DIGITS_PATTERN = '\\[P([0-9]+)\\]';
 
 /** Document ids whose marker the name carries. */
 export function markersIn(name: string): number[] {

@@ -128,10 +128,10 @@ class DatabaseHost implements HostAdapter {
     }
   }
 
-  async #eachRow(statement: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void): Promise<void> {
+  async #eachRow(statement: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void> {
     this.#options.onStatement?.(statement, params);
     try {
-      await this.sql.eachRow(statement, params, onRow);
+      await this.sql.eachRow(statement, params, onRow, rowsPerRead);
     } catch (error) {
       throw this.#mapError(error);
     }
@@ -305,7 +305,8 @@ class DatabaseHost implements HostAdapter {
       const path = this.#options.markerIndex === true ? undefined : this.#options.markerIndexFile;
       const file = path === undefined ? undefined : new MarkerIndexFile(path, markerIndexIdentity(this.#located.params, archive, storageIds), this.#options.logger);
       index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, storageIds, {
-        stream: (statement, params, onRow) => this.#eachRow(statement, params, onRow),
+        stream: (statement, params, onRow, rowsPerRead) => this.#eachRow(statement, params, onRow, rowsPerRead),
+        dialect: this.sql.dialect,
         ...(file === undefined ? {} : { store: file }),
       });
       if (file !== undefined) this.#indexFiles.set(index, file);

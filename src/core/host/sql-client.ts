@@ -79,16 +79,16 @@ abstract class CountingClient implements SqlClient {
       if (batch.length < STREAM_BATCH) return;
       onRows(batch);
       batch = [];
-    });
+    }, ROW_BATCH);
     if (batch.length > 0) onRows(batch);
   }
-  async eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void): Promise<void> {
+  async eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead = ROW_BATCH): Promise<void> {
     this.#count += 1;
-    await this.stream(sql, params, onRow);
+    await this.stream(sql, params, onRow, Math.max(1, Math.floor(rowsPerRead)));
   }
   protected abstract run(sql: string, params: readonly SqlValue[]): Promise<SqlRow[]>;
   /** The rows of a read, one by one as arrays, as they arrive. */
-  protected abstract stream(sql: string, params: readonly SqlValue[], onRow: RowSink): Promise<void>;
+  protected abstract stream(sql: string, params: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void>;
   abstract close(): Promise<void>;
 }
 
@@ -172,7 +172,7 @@ async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
       return whileBusy(params, busyWaitMs, () => prepared(sql).all(...values) as SqlRow[]);
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
       // A statement of its own: a kept one could be reset by a query run while this one pauses.
       // Only the first step can meet a lock (a reader keeps its snapshot or lock until the end).
       const started = await whileBusy(params, busyWaitMs, () => {
@@ -189,7 +189,7 @@ async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise
       const { rows, columns, arrays } = started;
       let step = started.first;
       while (step.done !== true) {
-        for (let n = 0; step.done !== true && n < ROW_BATCH; n += 1, step = rows.next()) {
+        for (let n = 0; step.done !== true && n < rowsPerRead; n += 1, step = rows.next()) {
           const row = step.value as unknown;
           onRow(arrays ? (row as readonly SqlValue[]) : columns.map((name) => (row as Record<string, SqlValue>)[name] ?? null), columns);
         }
@@ -325,7 +325,7 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       return connections.run(async (client) => (await client.query(text, args)).rows as SqlRow[]);
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
       const text = toNumberedPlaceholders(sql);
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       // A cursor in a transaction of its own (read-only, as the session is): plain SQL, no driver add-on.
@@ -335,10 +335,10 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
           await client.query(`DECLARE dus_rows NO SCROLL CURSOR FOR ${text}`, args);
           for (;;) {
             // Rows as arrays: no object per row, and the batch is dropped before the next FETCH.
-            const result = await client.query<SqlValue[]>({ text: `FETCH ${ROW_BATCH} FROM dus_rows`, rowMode: 'array' });
+            const result = await client.query<SqlValue[]>({ text: `FETCH ${rowsPerRead} FROM dus_rows`, rowMode: 'array' });
             const columns = result.fields.map((field) => field.name);
             for (const row of result.rows) onRow(row, columns);
-            if (result.rows.length < ROW_BATCH) break;
+            if (result.rows.length < rowsPerRead) break;
           }
         } finally {
           // Ends the cursor too; a failed statement has aborted the transaction, which this clears.
@@ -406,7 +406,7 @@ async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         return Array.isArray(rows) ? (rows as SqlRow[]) : [];
       });
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
       await connections.runOnce(async (connection) => {
         // The promise wrapper keeps the callback connection, whose queries stream with backpressure.
         const core = (connection as unknown as { connection?: StreamingConnection }).connection;
@@ -422,7 +422,7 @@ async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         query.on('fields', (fields: readonly { readonly name: string }[] | undefined) => {
           columns = (fields ?? []).map((field) => field.name);
         });
-        for await (const row of query.stream({ highWaterMark: ROW_BATCH })) onRow(row as readonly SqlValue[], columns);
+        for await (const row of query.stream({ highWaterMark: rowsPerRead })) onRow(row as readonly SqlValue[], columns);
       });
     }
     async close(): Promise<void> {
