@@ -61,5 +61,12 @@ describe.each(dialects)('%s', (dialect) => {
     const afterFailure: number[] = [];
     await sql.eachRow(statement, ['y', 3, 1], (row) => afterFailure.push(Number(row[0])));
     expect(afterFailure).toEqual([2, 3]);
+    // A caller that fails on a row fails the read; the connection stays usable.
+    await expect(
+      sql.eachRow(statement, params, () => {
+        throw new Error('caller failed');
+      }),
+    ).rejects.toThrow('caller failed');
+    expect(await sql.query('SELECT 1 AS a')).toHaveLength(1);
   });
 });

@@ -10,10 +10,10 @@ import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
 export const STREAM_BATCH = 5_000;
 
 /**
- * Rows a streamed read takes at a time from PostgreSQL (one FETCH) or MariaDB (the stream's
- * buffer), and SQLite steps between two pauses: these are alive together while the rows are
- * handed over one by one, and a smaller set lives shorter and is collected young
- * (bench/serve-start.ts measures the index build's peak memory).
+ * Rows a streamed read takes at a time from PostgreSQL (one FETCH), and SQLite steps between
+ * two pauses: these are alive together while the rows are handed over one by one, and a
+ * smaller set lives shorter and is collected young (bench/serve-start.ts measures the index
+ * build's peak memory). MariaDB's rows are handed over as they are parsed.
  */
 const ROW_BATCH = 500;
 
@@ -359,7 +359,9 @@ interface StreamingConnection {
 }
 interface StreamingQuery {
   on(event: 'fields', listener: (fields: readonly { readonly name: string }[] | undefined) => void): StreamingQuery;
-  stream(options: { highWaterMark: number }): AsyncIterable<unknown>;
+  on(event: 'result', listener: (row: readonly SqlValue[]) => void): StreamingQuery;
+  on(event: 'error', listener: (error: unknown) => void): StreamingQuery;
+  on(event: 'end', listener: () => void): StreamingQuery;
 }
 
 async function openMysql(params: ConnectionParams): Promise<SqlClient> {
@@ -408,7 +410,7 @@ async function openMysql(params: ConnectionParams): Promise<SqlClient> {
     }
     protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
       await connections.runOnce(async (connection) => {
-        // The promise wrapper keeps the callback connection, whose queries stream with backpressure.
+        // The promise wrapper keeps the callback connection, whose queries emit rows as they arrive.
         const core = (connection as unknown as { connection?: StreamingConnection }).connection;
         if (core === undefined) {
           const [rows, fields] = await connection.query({ sql, values: values as SqlValue[], rowsAsArray: true });
@@ -416,13 +418,29 @@ async function openMysql(params: ConnectionParams): Promise<SqlClient> {
           if (Array.isArray(rows)) for (const row of rows) onRow(row as unknown as readonly SqlValue[], columns);
           return;
         }
-        // Rows as arrays, a few hundred buffered at most: no object per row, and few alive at once.
-        const query = core.query({ sql, values: values as SqlValue[], rowsAsArray: true });
-        let columns: readonly string[] = [];
-        query.on('fields', (fields: readonly { readonly name: string }[] | undefined) => {
-          columns = (fields ?? []).map((field) => field.name);
+        // Rows as arrays, each handed over as the driver parses it: `onRow` is synchronous, so
+        // nothing is buffered (a stream's buffer held up to rowsPerRead rows in a linked list,
+        // which a young collection found alive and promoted: the heap grew for them).
+        await new Promise<void>((resolve, reject) => {
+          let failed: { readonly error: unknown } | null = null;
+          let columns: readonly string[] = [];
+          core
+            .query({ sql, values: values as SqlValue[], rowsAsArray: true })
+            .on('fields', (fields) => {
+              columns = (fields ?? []).map((field) => field.name);
+            })
+            .on('result', (row) => {
+              if (failed !== null) return;
+              try {
+                onRow(row, columns);
+              } catch (error) {
+                // The rest of the result is read and dropped: the connection stays usable.
+                failed = { error };
+              }
+            })
+            .on('error', reject)
+            .on('end', () => (failed === null ? resolve() : reject(failed.error)));
         });
-        for await (const row of query.stream({ highWaterMark: rowsPerRead })) onRow(row as readonly SqlValue[], columns);
       });
     }
     async close(): Promise<void> {

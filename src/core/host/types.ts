@@ -28,8 +28,8 @@ export interface SqlClient {
    * column order, for a caller that keeps no row (the marker index's build): no batch of rows
    * is held while the caller works, so the rows die young and reading a million of them does
    * not grow the JS heap. Counts as one statement; a lost connection fails it, as for `each`.
-   * `rowsPerRead` (default 500): rows fetched at a time (PostgreSQL), buffered (MariaDB) or
-   * stepped between two pauses (SQLite); fewer for large rows.
+   * `rowsPerRead` (default 500): rows fetched at a time (PostgreSQL) or stepped between two
+   * pauses (SQLite); fewer for large rows. MariaDB hands each row over as it is parsed.
    */
   eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void>;
   /** Round trips made so far (tests count queries per batch with it). */
