@@ -6,7 +6,7 @@
 // node:module has Node build their ES module faces, which read every property and so load
 // what those load lazily; require() does not.
 'use strict';
-const { existsSync, mkdirSync, readFileSync, realpathSync } = require('node:fs');
+const { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } = require('node:fs');
 const nodeModule = require('node:module');
 const { homedir } = require('node:os');
 const { isAbsolute, join } = require('node:path');
@@ -80,8 +80,10 @@ function run() {
  * The suite's directory in the user's own cache directory ($XDG_CACHE_HOME, else ~/.cache),
  * made private; null when it cannot be made (no home directory, say): the start is only slower.
  * Never Node's default under /tmp, where another account could lay out compiled code in
- * advance. The directories are made one by one: a recursive mkdir (Node's own, too) never
- * returns on a path under /proc.
+ * advance; for the same reason a directory that is not this account's own, or that others may
+ * write to (an XDG_CACHE_HOME on a shared place, made there by someone else), is not used. The
+ * directories are made one by one: a recursive mkdir (Node's own, too) never returns on a path
+ * under /proc.
  */
 function privateCacheDir() {
   try {
@@ -95,7 +97,9 @@ function privateCacheDir() {
         if (error.code !== 'EEXIST') return null;
       }
     }
-    return dir;
+    const stat = lstatSync(dir);
+    const own = typeof process.getuid !== 'function' || stat.uid === process.getuid();
+    return stat.isDirectory() && own && (stat.mode & 0o022) === 0 ? dir : null;
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
@@ -191,6 +191,24 @@ describe('what a run loads', () => {
     // A path under /proc made Node's own recursive mkdir loop for ever; a file cannot hold a directory.
     for (const unusable of ['/proc/dus-no-such-dir', '/dev/null']) {
       expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
+    }
+  });
+
+  (built ? test : test.skip)("a cache directory that others may write to, or that is another account's, is not used: compiled code there could be anyone's", async () => {
+    const cases: [string, (dir: string) => void][] = [
+      ['world-writable', (dir) => chmodSync(dir, 0o777)],
+      ['group-writable', (dir) => chmodSync(dir, 0o770)],
+    ];
+    // Only root may give a directory to another account.
+    if (process.getuid?.() === 0) cases.push(["another account's", (dir) => chownSync(dir, 65534, 65534)]);
+    else console.log("SKIP a cache directory of another account: not running as root");
+    for (const [name, prepare] of cases) {
+      const cache = join(scratch, `shared-${name}`);
+      const dir = join(cache, 'docs-unified-search');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      prepare(dir);
+      expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toMatchObject({ code: 0, err: '' });
+      expect(readdirSync(dir)).toEqual([]); // neither the program's code cache nor Node's
     }
   });
 
