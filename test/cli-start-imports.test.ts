@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
@@ -210,6 +211,22 @@ describe('what a run loads', () => {
       expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toMatchObject({ code: 0, err: '' });
       expect(readdirSync(dir)).toEqual([]); // neither the program's code cache nor Node's
     }
+  });
+
+  (built ? test : test.skip)("the bundle's source map leads a debug run's stack trace back to src/ (DUS_DEBUG=1 loads it so)", () => {
+    // The way bin/ loads it with DUS_DEBUG=1; the command's output stream fails with an error of no code of ours.
+    const script = [
+      'process.setSourceMapsEnabled(true);',
+      `const { main } = require(${JSON.stringify(join(root, 'dist', 'cli.cjs'))});`,
+      "const { PassThrough } = require('node:stream');",
+      "const stdout = { write() { throw new TypeError('the pipe broke'); }, on() {}, isTTY: false };",
+      "main(['completion', 'bash'], { stdout, stderr: process.stderr, stdin: new PassThrough(), env: { DUS_DEBUG: '1' } }).then((code) => { process.exitCode = code; });",
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^Error \[internal\]: the pipe broke\nTypeError: the pipe broke\n/);
+    expect(run.stderr).toContain(`${join(root, 'src', 'commands', 'completion.ts')}:`);
+    expect(run.stderr).not.toContain('dist/cli.cjs');
   });
 
   (built ? test : test.skip)('--help and --version load no package at all, nor node:child_process (only an old Node handing over needs it)', () => {
