@@ -3,8 +3,10 @@
  * folder set is read first and the files under it after (lookup-sql.ts, STRAIGHT_JOIN). The
  * order is what can be asserted on a small database; bench/host-plans.ts shows the time on
  * 1 M rows across 20 ANALYZE samples, and PostgreSQL's and SQLite's plans there too.
+ * SQLite's plan of the share-obstacles statement (explain only) reaches shares by file.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { DatabaseSync } from 'node:sqlite';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter, SqlValue } from '../src/core/host/types.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
@@ -79,5 +81,44 @@ async function joinOrders(writer: Writer, sent: Sent): Promise<string[][]> {
     const found = await host.visibleArchiveFiles('bob', A, IDS);
     expect([...found.keys()]).toEqual(IDS);
     expect(found.get(11)?.path).toBe('/Archive/0/doc 1 [P11].pdf');
+  });
+});
+
+describe('SQLite: what keeps a file from a user is read through the shares of that file', () => {
+  let fx: HostFixture;
+  let host: HostAdapter;
+  const sent: Sent[] = [];
+  beforeAll(async () => {
+    fx = await createHostFixture('sqlite');
+    for (const uid of [A, 'bob', 'carol']) await fx.addUser(uid);
+    const folder = await fx.addFolder(A, 'Private');
+    await fx.addFile(A, 'Private/doc [P11].pdf');
+    // Many file shares elsewhere: reading all of them would be the slow plan.
+    for (let i = 0; i < 40; i += 1) await fx.share({ owner: A, fileId: await fx.addFile(A, `Other/o ${i}.pdf`, { propagate: false }), type: 'user', with: 'carol' });
+    await fx.share({ owner: A, fileId: folder, type: 'user', with: 'carol' });
+    host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { onStatement: (sql, params) => sent.push({ sql, params }) });
+  });
+  afterAll(async () => {
+    await host.close();
+    await fx.drop();
+  });
+
+  test('the share table is searched by file_source, not by item type', async () => {
+    const own = await host.ownedArchiveFiles(A, [11]);
+    const file = own.get(11);
+    if (file === undefined) throw new Error('doc 11 not found');
+    sent.length = 0;
+    await host.shareObstacles('bob', A, [file]);
+    const [statement] = sent;
+    if (statement === undefined) throw new Error('no statement sent');
+    const db = new DatabaseSync(new URL(fx.dbUrl).pathname, { readOnly: true });
+    try {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params).map((row) => String(row.detail));
+      const shareSearches = plan.filter((detail) => /^SEARCH s USING/.test(detail));
+      expect(shareSearches.length).toBeGreaterThan(0);
+      for (const detail of shareSearches) expect(detail).toMatch(/file_source_index \(file_source=\?\)/);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -46,7 +46,11 @@ export function buildShareObstacles(dialect: Dialect, prefix: string, user: stri
     ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration,` +
     ` o.permissions AS o_permissions, o.accepted AS o_accepted` +
     ` FROM ${p}share s LEFT JOIN ${p}share o ON s.share_type = 1 AND o.share_type = 2 AND o.parent = s.id AND o.share_with = ?` +
-    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND s.item_type IN ('file', 'folder') AND ((s.share_type = 0 AND s.share_with = ?) OR s.share_type = 1))` +
+    // The item type is tested in a CASE, which no index serves: SQLite otherwise reads every
+    // file share through item_share_type_index instead of the few on these nodes through
+    // file_source_index (20 ms against 0.5 ms with 100 k shares; test/host-plan-shape).
+    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND CASE WHEN s.item_type IN ('file', 'folder') THEN 1 ELSE 0 END = 1` +
+    ` AND ((s.share_type = 0 AND s.share_with = ?) OR s.share_type = 1))` +
     ` SELECT 'S' AS k, id AS a, share_type AS b, permissions AS c, accepted AS d, o_permissions AS e, o_accepted AS g, expired AS h, file_source AS i,` +
     ` share_with AS t1, uid_owner AS t2, uid_initiator AS t3, expiration AS t4 FROM sh` +
     ` UNION ALL SELECT 'N', fileid, ${nulls(7)}, path, ${nulls(3)} FROM nodes` +
