@@ -1,7 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openContext } from '../src/core/context.js';
 import { DusError } from '../src/core/errors.js';
 import { createLogger, LOG_MESSAGES } from '../src/core/log.js';
 import { runCliProcess } from './support/cli-process.js';
@@ -36,7 +37,37 @@ function linesOf(file: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+/** The files this process has open, by path. */
+function openFiles(): string[] {
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/self/fd/${fd}`)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 describe('the host log', () => {
+  test('a closed service context closes its log file; a line logged after it is dropped, never written into whatever file took the descriptor', async () => {
+    await withDirAsync(async (dir) => {
+      const file = join(dir, 'host.log');
+      const ctx = openContext({ configDir: dir, env: { DUS_LOG_LEVEL: 'debug' }, logFile: file });
+      ctx.logger.info('before');
+      expect(openFiles()).toContain(file);
+      await ctx.close();
+      expect(openFiles()).not.toContain(file);
+      const other = openSync(join(dir, 'other.txt'), 'w'); // may take the descriptor the log had
+      try {
+        ctx.logger.error('after');
+      } finally {
+        closeSync(other);
+      }
+      expect(linesOf(file).map((line) => line.msg)).toEqual(['before']);
+      expect(readFileSync(join(dir, 'other.txt'), 'utf8')).toBe('');
+    });
+  });
+
   test('writes a JSON line per call at or above its level, with the app name, level number, time, fields and message', () => {
     withDir((dir) => {
       const file = join(dir, 'host.log');

@@ -46,7 +46,9 @@ describeRedis('names through a shared Redis cache', () => {
     const { ctx } = await world.context({ cache });
     const cold = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 8 });
     expect(cold.entries.some((entry) => entry.correspondent !== null) && cold.entries.some((entry) => entry.documentType !== null)).toBe(true);
-    const monitor = await new Redis(REDIS_URL).monitor();
+    // monitor() opens a connection of its own beside the client's: both are closed at the end.
+    const client = new Redis(REDIS_URL);
+    const monitor = await client.monitor();
     const seen: string[][] = [];
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (args.some((arg) => arg.startsWith(`${prefix}names:`))) seen.push(args);
@@ -62,6 +64,7 @@ describeRedis('names through a shared Redis cache', () => {
       expect(world.archive.requests.filter((r) => /\/api\/(correspondents|document_types)\//.test(r.path))).toHaveLength(0);
     } finally {
       monitor.disconnect();
+      client.disconnect();
     }
   });
 });

@@ -141,7 +141,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
       await opened?.close();
     }
     if (options.cache === undefined) await cache.close();
-    logger.flush();
+    logger.close();
   }
 
   return { settings, credentials, logger, audit, cache, archiveClientOptions, host, archiveConnection, archiveClient, archiveAccount, searchArchiveAccount, forgetArchiveAccount, close };

@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type * as Pino from 'pino';
@@ -38,20 +38,31 @@ export interface LogOptions {
 /** pino's levels by name, the ones `DUS_LOG_LEVEL` may name. */
 const LEVELS: Readonly<Record<string, number>> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
 
-export function createLogger(options: LogOptions): Logger {
+/** The logger a service context owns: it closes the log file when the context closes. */
+export interface OwnedLogger extends Logger {
+  /** Flushes and closes the log file; lines logged after it are dropped (its descriptor may be another file's by then). */
+  close(): void;
+}
+
+export function createLogger(options: LogOptions): OwnedLogger {
   const level = options.level ?? process.env.DUS_LOG_LEVEL ?? 'info';
   const threshold = Object.hasOwn(LEVELS, level) ? LEVELS[level] : undefined;
   // Refused when the context opens, before anything runs (pino would throw a bare error later).
   if (threshold === undefined) {
     throw new DusError('usage', `The log level ${JSON.stringify(level.slice(0, 40))} (DUS_LOG_LEVEL) is not one of ${Object.keys(LEVELS).join(', ')}.`);
   }
-  if (options.destination === null) return new LazyLogger(Number.POSITIVE_INFINITY, () => null);
+  if (options.destination === null) return new LazyLogger(Number.POSITIVE_INFINITY, () => null, null);
   // The file is opened (created 0600, or its warning given) now, whether or not a line follows.
-  const fd = options.destination === '-' ? 2 : (openLogFile(options.destination) ?? 2);
-  return new LazyLogger(threshold, () => {
-    const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
-    return pino({ level, base: { app: APP_ID } }, pino.destination({ fd, sync: true }));
-  });
+  const file = options.destination === '-' ? null : openLogFile(options.destination);
+  const fd = file ?? 2;
+  return new LazyLogger(
+    threshold,
+    () => {
+      const { pino } = createRequire(import.meta.url)('pino') as typeof Pino;
+      return pino({ level, base: { app: APP_ID } }, pino.destination({ fd, sync: true }));
+    },
+    file,
+  );
 }
 
 /**
@@ -59,14 +70,17 @@ export function createLogger(options: LogOptions): Logger {
  * `why` would load) is loaded at the first line that passes the level: a command that logs
  * nothing never loads it. Lines are written synchronously, so nothing waits in between.
  */
-class LazyLogger implements Logger {
-  readonly #threshold: number;
+class LazyLogger implements OwnedLogger {
+  #threshold: number;
   readonly #make: () => Pino.Logger | null;
   #pino: Pino.Logger | null | undefined;
+  /** The log file this logger opened (not standard error), until closed. */
+  #file: number | null;
 
-  constructor(threshold: number, make: () => Pino.Logger | null) {
+  constructor(threshold: number, make: () => Pino.Logger | null, file: number | null) {
     this.#threshold = threshold;
     this.#make = make;
+    this.#file = file;
   }
 
   readonly debug: LogMethod = (first: LogFields | string, message?: string) => this.#write(20, 'debug', first, message);
@@ -76,6 +90,14 @@ class LazyLogger implements Logger {
 
   flush(): void {
     this.#pino?.flush();
+  }
+
+  close(): void {
+    this.flush();
+    this.#threshold = Number.POSITIVE_INFINITY;
+    this.#pino = null;
+    if (this.#file !== null) closeSync(this.#file);
+    this.#file = null;
   }
 
   #write(level: number, name: 'debug' | 'info' | 'warn' | 'error', first: LogFields | string, message: string | undefined): void {
