@@ -6,7 +6,7 @@
 // node:module has Node build their ES module faces, which read every property and so load
 // what those load lazily; require() does not.
 'use strict';
-const { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync } = require('node:fs');
+const { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const nodeModule = require('node:module');
 const { homedir } = require('node:os');
 const { isAbsolute, join } = require('node:path');
@@ -135,7 +135,6 @@ function loadProgram(file, cache) {
     process.setSourceMapsEnabled(true);
     return require(file);
   }
-  const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
   const vm = require('node:vm');
   const source = readFileSync(file, 'utf8');
   const stat = statSync(file, { bigint: true });

@@ -110,31 +110,26 @@ class DatabaseHost implements HostAdapter {
     return this.sql.prefix;
   }
 
-  async #query(statement: string, params: readonly SqlValue[]): Promise<SqlRow[]> {
+  /** One statement sent to the host: reported to onStatement, its failure mapped to a coded error. */
+  async #asked<T>(statement: string, params: readonly SqlValue[], send: () => Promise<T>): Promise<T> {
     this.#options.onStatement?.(statement, params);
     try {
-      return await this.sql.query(statement, params);
+      return await send();
     } catch (error) {
       throw this.#mapError(error);
     }
   }
 
-  async #each(statement: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
-    this.#options.onStatement?.(statement, params);
-    try {
-      await this.sql.each(statement, params, onRows);
-    } catch (error) {
-      throw this.#mapError(error);
-    }
+  #query(statement: string, params: readonly SqlValue[]): Promise<SqlRow[]> {
+    return this.#asked(statement, params, () => this.sql.query(statement, params));
   }
 
-  async #eachRow(statement: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void> {
-    this.#options.onStatement?.(statement, params);
-    try {
-      await this.sql.eachRow(statement, params, onRow, rowsPerRead);
-    } catch (error) {
-      throw this.#mapError(error);
-    }
+  #each(statement: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+    return this.#asked(statement, params, () => this.sql.each(statement, params, onRows));
+  }
+
+  #eachRow(statement: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void> {
+    return this.#asked(statement, params, () => this.sql.eachRow(statement, params, onRow, rowsPerRead));
   }
 
   #mapError(error: unknown): DusError {

@@ -10,6 +10,11 @@ export interface AtomicWriteOptions {
   readonly flush?: boolean;
 }
 
+/** A name beside `path` that no other process or call picks: where a file is written before it is moved into place. */
+export function temporaryPath(path: string): string {
+  return `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
+}
+
 /**
  * Writes a private file (mode 0600) by renaming a finished temporary file over it, so a
  * reader sees either the old or the new content, never a part. The content is a string, or
@@ -17,7 +22,7 @@ export interface AtomicWriteOptions {
  */
 export function writePrivateFileAtomic(path: string, content: string | readonly Uint8Array[], options: AtomicWriteOptions = {}): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
+  const temporary = temporaryPath(path);
   try {
     const fd = openSync(temporary, 'wx', 0o600);
     try {

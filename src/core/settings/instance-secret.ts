@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto } from '../node-crypto.js';
+import { temporaryPath } from './atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { SECRET_FILE } from './paths.js';
 
@@ -30,7 +31,7 @@ export function ensureInstanceSecret(directory: string, env: NodeJS.ProcessEnv):
   withFileAccess(path, 'write', () => {
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     // A complete temporary file linked into place: the secret appears whole or not at all.
-    const temporary = `${path}.${process.pid}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
+    const temporary = temporaryPath(path);
     writeFileSync(temporary, `${nodeCrypto().randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flush: true });
     try {
       linkSync(temporary, path);
