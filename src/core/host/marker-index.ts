@@ -19,6 +19,7 @@ import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type Roo
 import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
 import type { Dialect, MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
+import { holdingYoungGeneration } from './young-generation.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
 /** A read handed over row by row as the rows arrive, each an array in column order (SqlClient.eachRow). */
@@ -146,7 +147,7 @@ export class MarkerIndex {
 
   /** Reads what changed; concurrent callers share one refresh in flight. */
   refresh(): Promise<void> {
-    this.#inFlight ??= this.#refresh().finally(() => {
+    this.#inFlight ??= holdingYoungGeneration(() => this.#refresh()).finally(() => {
       this.#inFlight = null;
     });
     return this.#inFlight;
