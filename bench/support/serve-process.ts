@@ -1,16 +1,15 @@
 /**
- * A real `serve` process for the benches, run from this build's copy of the CLI, and what
- * the benches read of it from /proc.
+ * A real `serve` process for the benches, started as users start it (the executable in bin/,
+ * which runs the bundle `npm run build` makes), and what the benches read of it from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
-const CLI = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli.js')).href;
-// What bin/docs-unified-search.cjs does, against this build's copy of the CLI.
-const RUNNER = `import { main } from ${JSON.stringify(CLI)}; process.exitCode = await main(process.argv.slice(1), { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });`;
+// dist-tools/bench/support → the package root.
+const EXECUTABLE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'docs-unified-search.cjs');
 
 export interface Server {
   readonly child: ChildProcess;
@@ -24,7 +23,7 @@ export const load = (): string => `load average ${loadavg().map((x) => x.toFixed
 
 /** Spawns the CLI with `args` (which end in `serve …`); resolves once it says where it listens. */
 export function startServer(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Server> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', RUNNER, '--', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EXECUTABLE, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const server: Server = { child, base: '', output: '' };
   return new Promise((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {

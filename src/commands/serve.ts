@@ -3,6 +3,7 @@ import type { Cache } from '../core/cache/types.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { DusError, messageOf } from '../core/errors.js';
+import { holdYoungGeneration } from '../core/host/young-generation.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';
@@ -89,6 +90,9 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
   const { io } = context;
   let service: ServiceContext | undefined;
   let cache: Cache | undefined;
+  // Start-up (drivers, the HTTP stack) and the index build keep much of what they allocate,
+  // which grows V8's young generation for good; held until warm-up ends (docs/serve.md).
+  const startUp = holdYoungGeneration();
   try {
     const { host, port } = parseListen(options.listen);
     const trustProxy = parseTrustProxy(options.trustProxy);
@@ -106,7 +110,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     const address = app.server.address();
     const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
     io.stdout.write(`Listening on http://${shown}\n`);
-    const prepared = warmUp(service);
+    const prepared = warmUp(service).finally(startUp);
     await until.stopped;
     await app.close();
     await prepared;
@@ -115,6 +119,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
   } catch (error: unknown) {
     return reportFailure(io, error);
   } finally {
+    startUp();
     until.release();
     await service?.close();
     await cache?.close();

@@ -27,15 +27,29 @@ function setFactor(factor: number): void {
   process.getBuiltinModule('node:v8').setFlagsFromString(`${FLAG}=${factor}`);
 }
 
-/** Runs `work` with the young generation held at its size; nested and concurrent calls share the hold. */
-export async function holdingYoungGeneration<T>(work: () => Promise<T>): Promise<T> {
-  if (operatorSet()) return work();
+/**
+ * Holds growth until the returned release is called (once; later calls do nothing). Holds
+ * nest: growth resumes when the last one is released.
+ */
+export function holdYoungGeneration(): () => void {
+  if (operatorSet()) return () => undefined;
   if (running === 0) setFactor(1);
   running += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    running -= 1;
+    if (running === 0) setFactor(V8_DEFAULT_FACTOR);
+  };
+}
+
+/** Runs `work` with the young generation held at its size. */
+export async function holdingYoungGeneration<T>(work: () => Promise<T>): Promise<T> {
+  const release = holdYoungGeneration();
   try {
     return await work();
   } finally {
-    running -= 1;
-    if (running === 0) setFactor(V8_DEFAULT_FACTOR);
+    release();
   }
 }
