@@ -5,7 +5,7 @@
  * driver's buffers and the rows of one read are alive at every scavenge; on PostgreSQL those
  * survivors alone doubled the young generation twice during a build (2 → 8 MiB a semi-space
  * at 299 000 markers): 16 MiB of resident memory `serve` then keeps, nothing of it the index
- * (docs/serve.md, "Young generation held during a build").
+ * (docs/serve.md, "Young generation held during start-up").
  *
  * While a build or refresh runs, growth is held (V8's semi-space growth factor 1); after the
  * last one ends the factor is V8's default again, so a long-running `serve` still grows its
