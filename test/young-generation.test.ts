@@ -1,5 +1,6 @@
 /**
- * The young generation held during a marker-index build (src/core/host/young-generation.ts):
+ * The young generation held during a marker-index build and `serve`'s start-up
+ * (src/core/young-generation.ts):
  * V8 does not grow it while the hold lasts, grows it again as usual after, and leaves an
  * operator's own growth factor alone. Each case runs in a fresh process (the built module, as
  * `serve` runs it): jest's own process has long grown its young generation to the maximum.
@@ -9,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const BUILT = pathToFileURL(resolve('dist/core/host/young-generation.js')).href;
+const BUILT = pathToFileURL(resolve('dist/core/young-generation.js')).href;
 
 // Work like a build's: short-lived objects, with the last few thousand alive at every
 // scavenge (a driver's buffers, the rows of one read), yielding to the event loop between

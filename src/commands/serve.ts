@@ -3,7 +3,7 @@ import type { Cache } from '../core/cache/types.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
 import { DusError, messageOf } from '../core/errors.js';
-import { holdYoungGeneration } from '../core/host/young-generation.js';
+import { holdYoungGeneration } from '../core/young-generation.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';

@@ -19,7 +19,7 @@ import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type Roo
 import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
 import type { Dialect, MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
-import { holdingYoungGeneration } from './young-generation.js';
+import { holdingYoungGeneration } from '../young-generation.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
 /** A read handed over row by row as the rows arrive, each an array in column order (SqlClient.eachRow). */

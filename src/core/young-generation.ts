@@ -7,9 +7,13 @@
  * at 299 000 markers): 16 MiB of resident memory `serve` then keeps, nothing of it the index
  * (docs/serve.md, "Young generation held during start-up").
  *
- * While a build or refresh runs, growth is held (V8's semi-space growth factor 1); after the
- * last one ends the factor is V8's default again, so a long-running `serve` still grows its
- * young generation under search load as V8 decides. An operator who set the factor (a flag
+ * Start-up does the same: loading the drivers and the HTTP stack keeps most of what it
+ * allocates, which grew every `serve` to the maximum before its first request.
+ *
+ * While a build or refresh runs, and in `serve` from its start until warm-up ends, growth is
+ * held (V8's semi-space growth factor 1); after the last hold ends the factor is V8's default
+ * again, so a long-running `serve` still grows its young generation under search load as V8
+ * decides. An operator who set the factor (a flag
  * to node; NODE_OPTIONS may not carry it) keeps it: then this never touches it.
  */
 const FLAG = '--semi-space-growth-factor';
