@@ -8,14 +8,16 @@
  * one new file (refresh folder by folder; median of 5), and the scan without the index.
  *
  *   npm run build:tools && nice node dist-tools/bench/cli-index.js [sqlite|pgsql|mysql ...]
- *   BENCH_ROWS=1000000 for a quick run
+ *   BENCH_ROWS=1000000 for a quick run; BENCH_KEEP=1 keeps the loaded host and prints its URL,
+ *   BENCH_DB_URL=<that URL> (same BENCH_ROWS, its one dialect) measures it again without loading
+ *   (each run adds a few files to it)
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openHost, type OpenHostOptions } from '../src/core/host/open-host.js';
-import { addPropagatedFile, bigHostFixture, loadBigHost, spreadDocumentIds } from './support/big-host.js';
-import type { FixtureDialect, HostFixture } from '../test/support/host-fixtures/index.js';
+import { addPropagatedFile, attachBigHost, bigHostFixture, bigHostIds, forEachBenchedDialect, loadBigHost, spreadDocumentIds, type BigHostDb } from './support/big-host.js';
+import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const WARM_RUNS = 11;
@@ -37,7 +39,7 @@ interface Run {
 }
 
 /** A CLI run: open, one batch, close. */
-async function oneShot(fx: HostFixture, ids: readonly number[], options: OpenHostOptions, expect: (found: number) => void): Promise<Run> {
+async function oneShot(fx: BigHostDb, ids: readonly number[], options: OpenHostOptions, expect: (found: number) => void): Promise<Run> {
   let start = process.hrtime.bigint();
   const host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, options);
   const open = ms(start);
@@ -59,15 +61,15 @@ async function oneShot(fx: HostFixture, ids: readonly number[], options: OpenHos
 
 const load = (): string => `load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} cores`;
 
-async function benchOne(dialect: FixtureDialect): Promise<void> {
-  const fx = await bigHostFixture(dialect);
+async function benchOne(dialect: FixtureDialect, kept: string | undefined): Promise<void> {
+  const fx: BigHostDb | null = kept === undefined ? await bigHostFixture(dialect) : await attachBigHost(kept, ROWS);
   if (fx === null) return;
   const directory = mkdtempSync(join(tmpdir(), 'dus-cli-index-'));
   const file = join(directory, 'marker-index.bin');
   try {
     const loadStart = Date.now();
-    const bigIds = await loadBigHost(fx, ROWS);
-    process.stderr.write(`${dialect}: ${ROWS} rows loaded in ${((Date.now() - loadStart) / 1000).toFixed(0)} s (${load()})\n`);
+    const bigIds = kept === undefined ? await loadBigHost(fx, ROWS) : bigHostIds(ROWS);
+    process.stderr.write(`${dialect}: ${ROWS} rows ${kept === undefined ? 'loaded' : 'attached'} in ${((Date.now() - loadStart) / 1000).toFixed(0)} s (${load()})\n`);
     const ids = spreadDocumentIds(ROWS);
     const all25 = (found: number): void => {
       if (found !== 25) throw new Error(`expected 25 visible files, got ${found}`);
@@ -107,5 +109,4 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
   }
 }
 
-const wanted = process.argv.slice(2).filter((a): a is FixtureDialect => a === 'sqlite' || a === 'pgsql' || a === 'mysql');
-for (const dialect of wanted.length > 0 ? wanted : (['sqlite', 'pgsql'] as const)) await benchOne(dialect);
+await forEachBenchedDialect(['sqlite', 'pgsql'], benchOne);

@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { heapUsed } from './support/heap.js';
-import { addPropagatedFile, attachBigHost, bigHostFixture, bigHostIds, folderDocumentIds, loadBigHost, spreadDocumentIds, type BigHostDb } from './support/big-host.js';
+import { addPropagatedFile, attachBigHost, bigHostFixture, bigHostIds, folderDocumentIds, forEachBenchedDialect, loadBigHost, spreadDocumentIds, type BigHostDb } from './support/big-host.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -116,11 +116,4 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
   }
 }
 
-const wanted = process.argv.slice(2).filter((a): a is FixtureDialect => a === 'sqlite' || a === 'pgsql' || a === 'mysql');
-const kept = process.env.BENCH_DB_URL;
-if (kept !== undefined && wanted.length !== 1) {
-  process.stderr.write('BENCH_DB_URL names one host: name its dialect (sqlite, pgsql or mysql)\n');
-  process.exitCode = 2;
-} else {
-  for (const dialect of wanted.length > 0 ? wanted : (['sqlite', 'pgsql'] as const)) await benchOne(dialect, kept);
-}
+await forEachBenchedDialect(['sqlite', 'pgsql'], benchOne);

@@ -206,3 +206,19 @@ export async function addPropagatedFile(fx: BigHostDb, ids: BigHostIds, n: numbe
   await fx.exec(`UPDATE ${fx.prefix}filecache SET etag = ? WHERE fileid IN (70, ?, ?, ?)`, [`p${fileId}`, ids.archiveFolder, ids.files, ids.root]);
   return documentId;
 }
+
+/**
+ * Runs `bench` for each dialect named on the command line (else `defaults`): on a big host it
+ * loads, or, with BENCH_DB_URL, on the host a run with BENCH_KEEP=1 kept (then name its one
+ * dialect; exit code 2 otherwise).
+ */
+export async function forEachBenchedDialect(defaults: readonly FixtureDialect[], bench: (dialect: FixtureDialect, kept: string | undefined) => Promise<void>): Promise<void> {
+  const named = process.argv.slice(2).filter((a): a is FixtureDialect => a === 'sqlite' || a === 'pgsql' || a === 'mysql');
+  const kept = process.env.BENCH_DB_URL;
+  if (kept !== undefined && named.length !== 1) {
+    process.stderr.write('BENCH_DB_URL names one host: name its dialect (sqlite, pgsql or mysql)\n');
+    process.exitCode = 2;
+    return;
+  }
+  for (const dialect of named.length > 0 ? named : defaults) await bench(dialect, kept);
+}
