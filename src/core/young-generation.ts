@@ -13,8 +13,8 @@
  * While a build or refresh runs, and in `serve` from its start until warm-up ends, growth is
  * held (V8's semi-space growth factor 1); after the last hold ends the factor is V8's default
  * again, so a long-running `serve` still grows its young generation under search load as V8
- * decides. An operator who set the factor (a flag
- * to node; NODE_OPTIONS may not carry it) keeps it: then this never touches it.
+ * decides. An operator who set the factor (a flag to node; NODE_OPTIONS may not carry it)
+ * keeps it: then this never touches it.
  */
 const FLAG = '--semi-space-growth-factor';
 const V8_DEFAULT_FACTOR = 2;
