@@ -109,6 +109,21 @@ describe.each(dialects)('index file on %s', (dialect) => {
     expect((await run('owned', A)).answer).toEqual(await scan('owned', A));
   });
 
+  test('a run that changed nothing reads only what it asks and leaves the file as it was (its folders, at the end, are not read)', async () => {
+    await run('visible', 'bob');
+    const whole = readFileSync(file);
+    const etagBytes = Number(parse(whole).header.etagBytes);
+    // The folders' etags are the file's last bytes: made unreadable, the rest untouched.
+    const tailBroken = Buffer.concat([whole.subarray(0, whole.length - etagBytes), Buffer.alloc(etagBytes, 0x21)]);
+    writeFileSync(file, tailBroken);
+    const warm = await run('visible', 'bob');
+    expect(warm.statements).toBe(1);
+    expect(warm.events()).toEqual(['marker index file loaded']);
+    expect(warm.answer).toEqual(await scan('visible', 'bob'));
+    expect(readFileSync(file).equals(tailBroken)).toBe(true);
+    writeFileSync(file, whole);
+  });
+
   test('another format: not read, rebuilt and rewritten', async () => {
     await run('visible', 'bob');
     writeFileSync(file, withHeader(readFileSync(file), (h) => ({ ...h, format: 99 })));

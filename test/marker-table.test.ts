@@ -109,7 +109,7 @@ describe('marker index file', () => {
     const roots = [{ storage: 1, filesId: 1, etag: 'r' }];
     const writer = new MarkerIndexFile(path, 'identity');
     writer.changed();
-    writer.save({ roots, arrays });
+    writer.save(() => ({ roots, arrays }));
     expect(writer.lastEvent).toBe('saved');
     const reader = new MarkerIndexFile(path, 'identity');
     const result = reader.load();

@@ -273,11 +273,17 @@ export class MarkerIndexFile implements MarkerIndexStore {
     this.#dirty = true;
   }
 
-  /** Writes the index when it changed since it was loaded: a finished temporary file renamed over the old one. */
-  save(contents: { readonly roots: readonly RootEtag[]; readonly arrays: IndexArrays } | null): void {
-    if (!this.#dirty || contents === null) return;
+  /**
+   * Writes the index when it changed since it was loaded: a finished temporary file renamed over
+   * the old one. `contents` is asked only then: the index of an unchanged file is the file, and
+   * reading all of it (23 MiB at 1 M markers) would cost every run that changed nothing.
+   */
+  save(contents: () => { readonly roots: readonly RootEtag[]; readonly arrays: IndexArrays } | null): void {
+    if (!this.#dirty) return;
+    const current = contents();
+    if (current === null) return;
     this.#dirty = false;
-    const { pairs, parents, folders } = contents.arrays;
+    const { pairs, parents, folders } = current.arrays;
     const count = parents.length;
     const fence = new Float64Array(Math.ceil(count / BLOCK));
     for (let b = 0; b < fence.length; b += 1) fence[b] = pairs[2 * b * BLOCK] ?? 0;
@@ -286,7 +292,7 @@ export class MarkerIndexFile implements MarkerIndexStore {
     const header: Header = {
       format: MARKER_INDEX_FORMAT,
       identity: this.#identity,
-      roots: contents.roots,
+      roots: current.roots,
       count,
       documents: distinctDocuments(pairs),
       folders: folderIds.length,

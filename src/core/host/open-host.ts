@@ -315,7 +315,7 @@ class DatabaseHost implements HostAdapter {
     const file = this.#indexFiles.get(index);
     if (file === undefined) return;
     this.#indexFiles.delete(index);
-    file.save(index.contents());
+    file.save(() => index.contents());
     file.close();
   }
 
