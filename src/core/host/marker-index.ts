@@ -162,9 +162,14 @@ export class MarkerIndex {
     return this.#roots === null ? null : { roots: this.#roots, arrays: this.#table.arrays() };
   }
 
-  /** The document ids the index lists, sorted, each once (check's coverage). */
-  documentIds(): number[] {
-    const { pairs } = this.#table.arrays();
+  /** The document ids the index lists, sorted, each once (check's coverage); null when its file cannot be read in full. */
+  documentIds(): number[] | null {
+    let pairs: Float64Array;
+    try {
+      ({ pairs } = this.#table.arrays());
+    } catch {
+      return null;
+    }
     const ids: number[] = [];
     for (let i = 0; i < pairs.length; i += 2) if (i === 0 || pairs[i] !== pairs[i - 2]) ids.push(pairs[i] ?? 0);
     return ids;
