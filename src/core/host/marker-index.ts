@@ -162,13 +162,16 @@ export class MarkerIndex {
     return this.#roots === null ? null : { roots: this.#roots, arrays: this.#table.arrays() };
   }
 
-  /** The document ids the index lists, sorted, each once (check's coverage); null when its file cannot be read in full. */
-  documentIds(): number[] | null {
+  /** The document ids the index lists, sorted, each once (check's coverage). */
+  async documentIds(): Promise<number[]> {
     let pairs: Float64Array;
     try {
       ({ pairs } = this.#table.arrays());
     } catch {
-      return null;
+      // A saved index that cannot be read in full: built again from nothing, as a refresh does
+      // (which then holds it in memory).
+      await this.refresh();
+      ({ pairs } = this.#table.arrays());
     }
     const ids: number[] = [];
     for (let i = 0; i < pairs.length; i += 2) if (i === 0 || pairs[i] !== pairs[i - 2]) ids.push(pairs[i] ?? 0);

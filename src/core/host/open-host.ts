@@ -454,11 +454,7 @@ class DatabaseHost implements HostAdapter {
     const statement = buildRootEtags(this.#prefix, index.storageIds);
     const seen = rootEtagsOf(await this.#query(statement.sql, statement.params));
     if (!sameRoots(seen, index.snapshot([]).roots)) await index.catchUp(seen);
-    const ids = index.documentIds();
-    if (ids !== null) return ids;
-    // A file that cannot be read in full: built again from the host, as a lookup's refresh does.
-    await index.refresh();
-    return index.documentIds() ?? [];
+    return index.documentIds();
   }
 
   async close(): Promise<void> {
