@@ -3,13 +3,17 @@
  * statistics (`ANALYZE`) before each of 20 samples, then ask every question once, timing it
  * and reading the plan (`EXPLAIN`) of each statement it sent. Prints, per question, the worst
  * and median time and how many different plans the samples produced; the target is a worst
- * question 1 of 60 ms whatever the statistics.
+ * question 1 of 60 ms whatever the statistics. PostgreSQL's plan is the one a session runs a
+ * prepared statement with from its sixth run (generic or made for the values, as the server
+ * chooses), as the adapter keeps its statements prepared.
  *
  *   npm run build:tools && node dist-tools/bench/host-plans.js [sqlite|pgsql|mysql ...]
  *   BENCH_ROWS (1 000 000), BENCH_SAMPLES (20), BENCH_KEEP=1 keeps the database,
  *   BENCH_DB=<name> reuses a kept MariaDB/PostgreSQL database (prefix oc_).
  */
+import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
+import type { Client as PgClient } from 'pg';
 import { openHost } from '../src/core/host/open-host.js';
 import { toNumberedPlaceholders } from '../src/core/host/placeholders.js';
 import type { HostAdapter, SqlValue } from '../src/core/host/types.js';
@@ -27,13 +31,28 @@ interface Sent {
 }
 
 /** One line per plan step: the table and how it is reached, enough to tell two plans apart. */
+/** PostgreSQL only: a session of the bench's own on which the adapter's statements are prepared and explained. */
+let planner: PgClient | null = null;
+let plannedStatements = 0;
+
 async function planOf(dialect: FixtureDialect, writer: Writer, sent: Sent): Promise<string> {
   if (dialect === 'mysql') {
     const rows = await writer.all(`EXPLAIN ${sent.sql}`, sent.params);
     return rows.map((r) => `${String(r.table)}:${String(r.type)}:${String(r.key ?? '-')}`).join(' ');
   }
-  if (dialect === 'pgsql') {
-    const rows = await writer.all(`EXPLAIN (COSTS OFF) ${toNumberedPlaceholders(sent.sql)}`, sent.params.map((v) => (typeof v === 'bigint' ? v.toString() : v)));
+  const session = planner;
+  if (dialect === 'pgsql' && session !== null) {
+    // The adapter keeps its statements prepared (src/core/host/pg-statements.ts): from the sixth
+    // run on, the server may run a generic plan instead of one made for the values. The plan
+    // read is the one a session runs then: the same text prepared on a session of its own,
+    // run five times with the same values, then explained.
+    const name = `dus_plan_${(plannedStatements += 1)}`;
+    const text = toNumberedPlaceholders(sent.sql);
+    const values = sent.params.map((v) => (typeof v === 'bigint' ? v.toString() : v));
+    for (let run = 0; run < 5; run += 1) await session.query({ name, text, values });
+    const literals = values.map((v) => (v === null ? 'NULL' : session.escapeLiteral(String(v)))).join(', ');
+    const rows = (await session.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE ${name}${literals === '' ? '' : `(${literals})`}`)).rows;
+    await session.query(`DEALLOCATE ${name}`);
     return rows.map((r) => String(r['QUERY PLAN']).trim().replace(/\s+/g, ' ')).filter((l) => /Scan|Join|Loop|Hash|Materialize/.test(l)).join(' | ');
   }
   const rows = await writer.all(`EXPLAIN QUERY PLAN ${sent.sql}`, sent.params);
@@ -78,6 +97,11 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
   }
   let sent: Sent[] = [];
   let host: HostAdapter | null = null;
+  if (dialect === 'pgsql') {
+    const pg = createRequire(import.meta.url)('pg') as (typeof import('pg'))['default'];
+    planner = new pg.Client({ connectionString: dbUrl });
+    await planner.connect();
+  }
   try {
     host = await openHost({ dbUrl, tablePrefix: 'oc_' }, { onStatement: (sql, params) => sent.push({ sql, params }) });
     const opened = host;
@@ -130,6 +154,8 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
     console.log(`${dialect}: (${load})`);
   } finally {
     await host?.close();
+    await planner?.end();
+    planner = null;
     await finish();
   }
 }

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { StatementSync } from 'node:sqlite';
 import { DusError } from '../errors.js';
 import type { ConnectionParams } from './connection-params.js';
+import { PreparedStatements, preparedFailure } from './pg-statements.js';
 import { toNumberedPlaceholders } from './placeholders.js';
 import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
 
@@ -27,7 +28,7 @@ function rowObject(columns: readonly string[], values: readonly SqlValue[]): Sql
   return row;
 }
 
-/** Distinct statement texts kept compiled per SQLite connection (batch sizes 1…25 times the questions, plus accounts). */
+/** Distinct statement texts kept compiled per SQLite connection or prepared per PostgreSQL session (batch sizes 1…25 times the questions, plus accounts). */
 const PREPARED_STATEMENTS = 128;
 
 /**
@@ -318,12 +319,47 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
     (client) => client.end(),
   );
   await connections.open();
+  type PgSession = InstanceType<typeof pg.Client>;
+  const prepared = new WeakMap<PgSession, PreparedStatements>();
+  const statementsOf = (client: PgSession): PreparedStatements => {
+    let kept = prepared.get(client);
+    if (kept === undefined) {
+      kept = new PreparedStatements(PREPARED_STATEMENTS);
+      prepared.set(client, kept);
+    }
+    return kept;
+  };
+  /** Frees a given-up statement on the server and in the driver, which keeps every name it parsed with no public way to drop one. */
+  const deallocate = (client: PgSession, name: string): void => {
+    client.query(`DEALLOCATE ${name}`).catch(() => undefined);
+    const parsed = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+    if (parsed !== undefined) delete parsed[name];
+  };
+  const runNamed = async (client: PgSession, text: string, args: unknown[]): Promise<SqlRow[]> => {
+    const kept = statementsOf(client);
+    const { name, evicted } = kept.nameOf(text);
+    if (evicted !== undefined) deallocate(client, evicted);
+    if (name === undefined) return (await client.query(text, args)).rows as SqlRow[];
+    try {
+      return (await client.query({ name, text, values: args })).rows as SqlRow[];
+    } catch (error) {
+      const failure = preparedFailure(error);
+      if (failure === null) throw error;
+      if (failure === 'not-kept') kept.turnOff();
+      else {
+        const stale = kept.forget(text);
+        if (stale !== undefined) deallocate(client, stale);
+      }
+      // Once more, unnamed: the answer does not depend on how the statement was sent.
+      return (await client.query(text, args)).rows as SqlRow[];
+    }
+  };
   class PgClient extends CountingClient {
     readonly dialect = 'pgsql' as const;
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
       const text = toNumberedPlaceholders(sql);
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
-      return connections.run(async (client) => (await client.query(text, args)).rows as SqlRow[]);
+      return connections.run((client) => runNamed(client, text, args));
     }
     protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
       const text = toNumberedPlaceholders(sql);
