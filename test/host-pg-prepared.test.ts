@@ -66,12 +66,15 @@ if (!reachable) test.skip('PostgreSQL is not reachable (reason printed above)', 
     expect(kept[0]?.runs).toBe(8);
   });
 
-  test('the session keeps at most 128 statements; one given up still answers', async () => {
+  test('the session keeps at most 32 statements; one given up still answers', async () => {
     const text = (n: number): string => `SELECT ${n} AS n, /* bounded */ uid FROM ${fixture.prefix}users WHERE uid = ?`;
-    for (let n = 0; n < 200; n += 1) expect(await host.sql.query(text(n), ['anna'])).toEqual([{ n, uid: 'anna' }]);
-    const kept = await host.sql.query<{ n: string }>('SELECT count(*) AS n FROM pg_prepared_statements');
-    expect(Number(kept[0]?.n)).toBeLessThanOrEqual(128);
-    expect(Number(kept[0]?.n)).toBeGreaterThan(64);
+    for (let n = 0; n < 80; n += 1) expect(await host.sql.query(text(n), ['anna'])).toEqual([{ n, uid: 'anna' }]);
+    const count = 'SELECT count(*) AS n FROM pg_prepared_statements';
+    // Asked twice: the first asking is itself a new statement, whose eviction is freed behind it.
+    await host.sql.query(count);
+    const kept = await host.sql.query<{ n: string }>(count);
+    expect(Number(kept[0]?.n)).toBeLessThanOrEqual(32);
+    expect(Number(kept[0]?.n)).toBeGreaterThan(16);
     expect((await preparedOf('SELECT 0 AS n,%bounded%')).length).toBe(0);
     expect(await host.sql.query(text(0), ['anna'])).toEqual([{ n: 0, uid: 'anna' }]);
   });

@@ -28,8 +28,15 @@ function rowObject(columns: readonly string[], values: readonly SqlValue[]): Sql
   return row;
 }
 
-/** Distinct statement texts kept compiled per SQLite connection or prepared per PostgreSQL session (batch sizes 1…25 times the questions, plus accounts). */
+/** Distinct statement texts kept compiled per SQLite connection (batch sizes 1…25 times the questions, plus accounts). */
 const PREPARED_STATEMENTS = 128;
+
+/**
+ * Statements kept prepared per PostgreSQL session: each kept question 1 holds about 0.4 MB of
+ * the server's memory (its query tree and generic plan, read in pg_backend_memory_contexts),
+ * so at most about 13 MB a session. A search mostly asks full pages of 25.
+ */
+const PG_PREPARED_STATEMENTS = 32;
 
 /**
  * Read-only connections to the host database on the three dialects the host supports.
@@ -324,7 +331,7 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
   const statementsOf = (client: PgSession): PreparedStatements => {
     let kept = prepared.get(client);
     if (kept === undefined) {
-      kept = new PreparedStatements(PREPARED_STATEMENTS);
+      kept = new PreparedStatements(PG_PREPARED_STATEMENTS);
       prepared.set(client, kept);
     }
     return kept;
@@ -338,10 +345,12 @@ async function openPostgres(params: ConnectionParams): Promise<SqlClient> {
   const runNamed = async (client: PgSession, text: string, args: unknown[]): Promise<SqlRow[]> => {
     const kept = statementsOf(client);
     const { name, evicted } = kept.nameOf(text);
-    if (evicted !== undefined) deallocate(client, evicted);
     if (name === undefined) return (await client.query(text, args)).rows as SqlRow[];
+    const running = client.query({ name, text, values: args });
+    // Queued behind the statement, so that freeing the old one does not delay this answer.
+    if (evicted !== undefined) deallocate(client, evicted);
     try {
-      return (await client.query({ name, text, values: args })).rows as SqlRow[];
+      return (await running).rows as SqlRow[];
     } catch (error) {
       const failure = preparedFailure(error);
       if (failure === null) throw error;
