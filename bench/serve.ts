@@ -17,7 +17,8 @@
  *   npm run build && npm run build:tools && nice -n 10 node_modules/.bin/node dist-tools/bench/serve.js [login] [widget] [searches] [latency]
  * Env: BENCH_REDIS (default redis://127.0.0.1:6379; widget needs it, searches and latency use
  * the process's memory cache without it), BENCH_SEARCHES (10000), BENCH_CONCURRENCY (32),
- * BENCH_WARM_UP (2000), BENCH_LATENCY_SEARCHES (2000 per client count), BENCH_LATENCIES (0,5).
+ * BENCH_WARM_UP (2000), BENCH_LATENCY_SEARCHES (2000 per client count), BENCH_LATENCIES (0,5),
+ * BENCH_DIALECT (sqlite; pgsql or mysql: the host on the local server, as the tests reach it).
  * Takes about 2 minutes in all on a quiet 2-core machine (latency alone about 45 s).
  */
 import { randomBytes } from 'node:crypto';
@@ -36,6 +37,8 @@ import { startEmulatorProcess, type EmulatorProcess } from './support/emulator-p
 import { load, startServer, statusMiB, stopServer, type Server } from './support/serve-process.js';
 
 const REDIS = process.env.BENCH_REDIS ?? 'redis://127.0.0.1:6379';
+const DIALECT_NAME = process.env.BENCH_DIALECT ?? 'sqlite';
+const DIALECT = (['sqlite', 'pgsql', 'mysql'] as const).find((d) => d === DIALECT_NAME);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2000);
@@ -299,8 +302,12 @@ function askedParts(args: readonly string[]): Part[] | null {
 async function main(): Promise<number> {
   const parts = askedParts(process.argv.slice(2));
   if (parts === null) return 2;
-  process.stdout.write(`serve bench: ${parts.join(', ')}; start: ${load()}\n`);
-  const fixture = await createHostFixture('sqlite');
+  if (DIALECT === undefined) {
+    process.stderr.write(`unknown BENCH_DIALECT ${DIALECT_NAME}; one of sqlite, pgsql, mysql\n`);
+    return 2;
+  }
+  process.stdout.write(`serve bench: ${parts.join(', ')}; host database ${DIALECT}; start: ${load()}\n`);
+  const fixture = await createHostFixture(DIALECT);
   try {
     await fixture.addUser('archive', { password: 'archive-bench-pw', hash: 'bcrypt' });
     await fixture.addUser('reader', { password: 'reader-bench-pw', hash: 'bcrypt' });
