@@ -30,11 +30,11 @@ interface Sent {
   readonly params: readonly SqlValue[];
 }
 
-/** One line per plan step: the table and how it is reached, enough to tell two plans apart. */
 /** PostgreSQL only: a session of the bench's own on which the adapter's statements are prepared and explained. */
 let planner: PgClient | null = null;
 let plannedStatements = 0;
 
+/** One line per plan step: the table and how it is reached, enough to tell two plans apart. */
 async function planOf(dialect: FixtureDialect, writer: Writer, sent: Sent): Promise<string> {
   if (dialect === 'mysql') {
     const rows = await writer.all(`EXPLAIN ${sent.sql}`, sent.params);

@@ -67,8 +67,9 @@ const NOT_KEPT = new Set(['26000', '42P05']);
 export function preparedFailure(error: unknown): 'not-kept' | 'result-changed' | null {
   if (typeof error !== 'object' || error === null || !('code' in error) || typeof error.code !== 'string') return null;
   if (NOT_KEPT.has(error.code)) return 'not-kept';
-  // feature_not_supported, raised when a table changed under a kept plan (a column's type altered by an upgrade).
-  const message = error instanceof Error ? error.message : '';
-  if (error.code === '0A000' && /cached plan must not change result type/i.test(message)) return 'result-changed';
+  // feature_not_supported: "cached plan must not change result type" when a table changed under
+  // a kept plan (a column's type altered by an upgrade). Told by its code, as the server may
+  // speak another language; any other cause fails again when the statement is sent unnamed.
+  if (error.code === '0A000') return 'result-changed';
   return null;
 }
