@@ -30,30 +30,38 @@ interface Sent {
   readonly params: readonly SqlValue[];
 }
 
-/** PostgreSQL only: a session of the bench's own on which the adapter's statements are prepared and explained. */
-let planner: PgClient | null = null;
-let plannedStatements = 0;
-
-/** One line per plan step: the table and how it is reached, enough to tell two plans apart. */
-async function planOf(dialect: FixtureDialect, writer: Writer, sent: Sent): Promise<string> {
-  if (dialect === 'mysql') {
-    const rows = await writer.all(`EXPLAIN ${sent.sql}`, sent.params);
-    return rows.map((r) => `${String(r.table)}:${String(r.type)}:${String(r.key ?? '-')}`).join(' ');
-  }
-  const session = planner;
-  if (dialect === 'pgsql' && session !== null) {
-    // The adapter keeps its statements prepared (src/core/host/pg-statements.ts): from the sixth
-    // run on, the server may run a generic plan instead of one made for the values. The plan
-    // read is the one a session runs then: the same text prepared on a session of its own,
-    // run five times with the same values, then explained.
-    const name = `dus_plan_${(plannedStatements += 1)}`;
+/**
+ * PostgreSQL's plan steps as a session runs the statement: the adapter keeps its statements
+ * prepared (src/core/host/pg-statements.ts), and from the sixth run on the server may run a
+ * generic plan instead of one made for the values. So the same text is prepared on `session`
+ * (the bench's own), run five times with the same values, then explained.
+ */
+function preparedPlans(session: PgClient): (sent: Sent) => Promise<string[]> {
+  let prepared = 0;
+  return async (sent) => {
+    prepared += 1;
+    // A name never used before on this session: the driver remembers every name it parsed.
+    const name = `dus_plan_${prepared}`;
     const text = toNumberedPlaceholders(sent.sql);
     const values = sent.params.map((v) => (typeof v === 'bigint' ? v.toString() : v));
     for (let run = 0; run < 5; run += 1) await session.query({ name, text, values });
     const literals = values.map((v) => (v === null ? 'NULL' : session.escapeLiteral(String(v)))).join(', ');
     const rows = (await session.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE ${name}${literals === '' ? '' : `(${literals})`}`)).rows;
     await session.query(`DEALLOCATE ${name}`);
-    return rows.map((r) => String(r['QUERY PLAN']).trim().replace(/\s+/g, ' ')).filter((l) => /Scan|Join|Loop|Hash|Materialize/.test(l)).join(' | ');
+    return rows.map((r) => r['QUERY PLAN']);
+  };
+}
+
+/** One line per plan step: the table and how it is reached, enough to tell two plans apart. */
+async function planOf(dialect: FixtureDialect, writer: Writer, sent: Sent, pgPlan: ((sent: Sent) => Promise<string[]>) | null): Promise<string> {
+  if (dialect === 'mysql') {
+    const rows = await writer.all(`EXPLAIN ${sent.sql}`, sent.params);
+    return rows.map((r) => `${String(r.table)}:${String(r.type)}:${String(r.key ?? '-')}`).join(' ');
+  }
+  if (dialect === 'pgsql') {
+    if (pgPlan === null) throw new Error('PostgreSQL plans are read on a session of the bench');
+    const steps = await pgPlan(sent);
+    return steps.map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => /Scan|Join|Loop|Hash|Materialize/.test(l)).join(' | ');
   }
   const rows = await writer.all(`EXPLAIN QUERY PLAN ${sent.sql}`, sent.params);
   return rows.map((r) => String(r.detail)).join(' | ');
@@ -97,11 +105,13 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
   }
   let sent: Sent[] = [];
   let host: HostAdapter | null = null;
+  let planner: PgClient | null = null;
   if (dialect === 'pgsql') {
     const pg = createRequire(import.meta.url)('pg') as (typeof import('pg'))['default'];
     planner = new pg.Client({ connectionString: dbUrl });
     await planner.connect();
   }
+  const pgPlan = planner === null ? null : preparedPlans(planner);
   try {
     host = await openHost({ dbUrl, tablePrefix: 'oc_' }, { onStatement: (sql, params) => sent.push({ sql, params }) });
     const opened = host;
@@ -133,7 +143,7 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
         const asked = sent;
         times.set(name, [...(times.get(name) ?? []), ms]);
         const signature: string[] = [];
-        for (const statement of asked) signature.push(await planOf(dialect, writer, statement));
+        for (const statement of asked) signature.push(await planOf(dialect, writer, statement, pgPlan));
         const seen = plans.get(name) ?? new Set<string>();
         seen.add(signature.join(' ;; '));
         plans.set(name, seen);
@@ -155,7 +165,6 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
   } finally {
     await host?.close();
     await planner?.end();
-    planner = null;
     await finish();
   }
 }
