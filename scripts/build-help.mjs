@@ -2,6 +2,9 @@
 // Writes dist/help.txt: the command list as `--help` prints it at 80 columns (help is never
 // wider), which bin/ prints for a bare `--help` without loading the suite. Run by `npm run build`;
 // test/cli-process-edges.test.ts fails when it differs from what the program prints.
+// Writes dist/commands.json too: every command name and alias mapped to the one word bin/ names
+// that command's code cache by (program.<word>.v8cache), and the global options that come before
+// a command's name, so bin/ finds the command as the catalog's commandOfArgv does, unloaded.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -16,3 +19,13 @@ const io = { stdout, stderr: new PassThrough(), stdin: new PassThrough(), env: {
 const code = await main(['--help'], io);
 if (code !== 0) throw new Error(`--help exited ${code}`);
 writeFileSync(join(root, 'dist', 'help.txt'), Buffer.concat(chunks));
+
+const { CATALOG, FLAG_GLOBALS, VALUED_GLOBALS } = await import(join(root, 'dist/commands/catalog.js'));
+const cacheWords = {};
+for (const entry of CATALOG) {
+  // `docs_unified_search:why` → `why`, `config:app:get` → `config-app-get`: a word fit for a file name.
+  const word = entry.names[0].replace(/^docs_unified_search:/, '').replaceAll(':', '-');
+  if (!/^[a-z][a-z0-9-]*$/.test(word)) throw new Error(`command ${entry.names[0]}: no file-name word`);
+  for (const name of entry.names) cacheWords[name] = word;
+}
+writeFileSync(join(root, 'dist', 'commands.json'), `${JSON.stringify({ words: cacheWords, valued: VALUED_GLOBALS, flags: FLAG_GLOBALS })}\n`);

@@ -173,7 +173,7 @@ describe('what a run loads', () => {
     expect(statSync(kept).mode & 0o777).toBe(0o700);
     expect(statSync(join(cache, 'docs-unified-search')).mode & 0o777).toBe(0o700);
     expect(readdirSync(kept).length).toBeGreaterThan(0);
-    const program = join(cache, 'docs-unified-search', 'program.v8cache');
+    const program = join(cache, 'docs-unified-search', 'program.why.v8cache');
     expect(statSync(program).mode & 0o777).toBe(0o600);
     // It names the file it was made from: its size first.
     expect(readFileSync(program, 'latin1').split(' ')[0]).toBe(String(statSync(join(root, 'dist', 'cli.cjs')).size));
@@ -193,6 +193,40 @@ describe('what a run loads', () => {
     for (const unusable of ['/proc/dus-no-such-dir', '/dev/null']) {
       expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
     }
+  });
+
+  (built ? test : test.skip)("each command keeps a code cache of its own, found as the catalog finds the command: one that ran first cannot leave another compiling anew at every run", async () => {
+    const cache = join(scratch, 'per-command');
+    const kept = (): string[] => readdirSync(join(cache, 'docs-unified-search')).filter((name) => name.endsWith('.v8cache')).sort();
+    const env = { XDG_CACHE_HOME: cache };
+    // Another command first (under one account `serve` runs for days and `why` is asked now and then).
+    expect(await runCliProcess(['completion', 'bash'], { env })).toMatchObject({ code: 0, err: '' });
+    expect(kept()).toEqual(['program.completion.v8cache']);
+    const first = await runCliProcess(whyArgs(), { env });
+    expect(first).toMatchObject({ code: 0, err: '' });
+    expect(kept()).toEqual(['program.completion.v8cache', 'program.why.v8cache']);
+    const why = join(cache, 'docs-unified-search', 'program.why.v8cache');
+    const { ino } = statSync(why);
+    expect(await runCliProcess(whyArgs(), { env })).toEqual(first);
+    expect(statSync(why).ino).toBe(ino); // the second run took it as it was
+    // The file bin/ picks is the command commandOfArgv runs: aliases and global options before
+    // the name agree; what it leaves to commander (help, a typo, an option it must judge) shares
+    // program.v8cache, and no argument becomes a path.
+    const cases: string[][] = [
+      ['--config-dir', dir, 'docs_unified_search:why', 'bob', '8'],
+      [`--config-dir=${dir}`, '--no-color', 'config:get', 'docs_unified_search', 'docs_url'],
+      ['help', 'why'],
+      ['../../outside', 'x'],
+      ['--verbose', 'why'],
+    ];
+    for (const argv of cases) {
+      rmSync(join(cache, 'docs-unified-search'), { recursive: true, force: true });
+      await runCliProcess(argv, { env });
+      const entry = commandOfArgv(argv);
+      const word = entry?.names[0]?.replace(/^docs_unified_search:/, '').replaceAll(':', '-');
+      expect([argv, kept()]).toEqual([argv, [word === undefined ? 'program.v8cache' : `program.${word}.v8cache`]]);
+    }
+    expect(existsSync(join(scratch, 'outside'))).toBe(false);
   });
 
   (built ? test : test.skip)("a cache directory that others may write to, or that is another account's, is not used: compiled code there could be anyone's", async () => {

@@ -23,7 +23,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'NEXTCLOUD_CONFIG_DIR', meaning: "Nextcloud's own: the directory config.php is read from, instead of <nextcloud>/config" },
   { name: 'NO_COLOR', meaning: 'any value: no colours (as --no-color); colours are only used on a terminal anyway' },
   { name: 'XDG_CONFIG_HOME', meaning: 'the default settings directory is $XDG_CONFIG_HOME/docs-unified-search' },
-  { name: 'XDG_CACHE_HOME', meaning: 'compiled code is kept in $XDG_CACHE_HOME/docs-unified-search (default $HOME/.cache; program.v8cache and node-compile-cache/, private), for a quicker start' },
+  { name: 'XDG_CACHE_HOME', meaning: 'compiled code is kept in $XDG_CACHE_HOME/docs-unified-search (default $HOME/.cache; program.<command>.v8cache and node-compile-cache/, private), for a quicker start' },
   { name: 'NODE_COMPILE_CACHE', meaning: "Node's own: another directory for that compiled code; NODE_DISABLE_COMPILE_CACHE=1 keeps none" },
   { name: 'HOME', meaning: 'without XDG_CONFIG_HOME, the default settings directory is $HOME/.config/docs-unified-search' },
 ];
