@@ -2,7 +2,8 @@
  * SqlClient.each and eachRow, the streamed reads (eachRow builds the marker index): the same
  * rows as `query`, handed over in batches of at most STREAM_BATCH or one by one as arrays in
  * column order, counted as one statement; a statement that fails leaves the connection usable
- * (PostgreSQL's cursor transaction is ended).
+ * (PostgreSQL's cursor transaction is ended). PostgreSQL's copyLines, which the marker index's
+ * build reads names with: COPY text, whole lines, one statement, the connection usable after.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { openSqlClient, STREAM_BATCH } from '../src/core/host/sql-client.js';
@@ -68,5 +69,41 @@ describe.each(dialects)('%s', (dialect) => {
       }),
     ).rejects.toThrow('caller failed');
     expect(await sql.query('SELECT 1 AS a')).toHaveLength(1);
+  });
+});
+
+// PostgreSQL's alone (reachableDialects printed why, when it is not reachable).
+describe.each(dialects.filter((dialect) => dialect === 'pgsql'))('%s COPY', (dialect) => {
+  test('COPY text in runs of whole lines, the same rows as a plain read, one statement; a failed COPY or caller leaves the connection usable', async () => {
+    const fixture = await createHostFixture(dialect);
+    const sql = await openSqlClient(paramsFromUrl(fixture.dbUrl, fixture.prefix));
+    opened.push({ fixture, sql });
+    if (sql.copyLines === undefined) throw new Error('the PostgreSQL client has no copyLines');
+    const copyLines = sql.copyLines.bind(sql);
+    // 40 000 rows of about 60 bytes: far more than one chunk of the socket, so lines are cut between chunks.
+    const statement = "SELECT i, 'name ' || i || E' tab\\t nl\\n back\\\\ ü [P' || i || ']' FROM generate_series(1, 40000) i";
+    const whole = await sql.query(statement);
+    const runs: string[] = [];
+    const before = sql.queryCount;
+    await copyLines(statement, (lines) => runs.push(lines));
+    expect(sql.queryCount - before).toBe(1);
+    expect(runs.length).toBeGreaterThan(1);
+    for (const run of runs) expect(run.endsWith('\n')).toBe(true);
+    // COPY's escapes undone, the latin1 characters read back as the UTF-8 bytes they are.
+    const unescape = (text: string): string => Buffer.from(text, 'latin1').toString('utf8').replace(/\\([tn\\])/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : '\\'));
+    const lines = runs.join('').slice(0, -1).split('\n').map((line) => line.split('\t').map(unescape));
+    expect(lines).toEqual(whole.map((row) => Object.values(row).map(String)));
+
+    await expect(copyLines('SELECT no_such_column FROM no_such_table', () => undefined)).rejects.toThrow();
+    expect(await sql.query('SELECT 1 AS a')).toHaveLength(1);
+    await expect(
+      copyLines(statement, () => {
+        throw new Error('caller failed');
+      }),
+    ).rejects.toThrow('caller failed');
+    expect(await sql.query('SELECT 2 AS a')).toEqual([{ a: 2 }]);
+    const again: string[] = [];
+    await copyLines('SELECT 1, 2', (text) => again.push(text));
+    expect(again).toEqual(['1\t2\n']);
   });
 });

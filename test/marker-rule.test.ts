@@ -57,4 +57,21 @@ describe('marker rule', () => {
     }
     expect(differ).toEqual([]);
   });
+
+  test('inside a longer text (a COPY line), the markers of the name between from and to, and no other', () => {
+    const text = '7\t2\t[P1] a [P2]\n8\t2\t[P3]\n';
+    const between = (from: number, to: number): number[] => {
+      const ids: number[] = [];
+      forEachMarker(text, (id) => ids.push(id), from, to);
+      return ids;
+    };
+    const first = text.indexOf('\n');
+    expect(between(4, first)).toEqual([1, 2]);
+    expect(between(first + 5, text.length - 1)).toEqual([3]);
+    expect(between(4, first)).toEqual(markersIn(text.slice(4, first)));
+    // A bound cutting a marker leaves it out, even where its `]` follows just past the bound.
+    expect(between(4, first - 1)).toEqual([1]);
+    expect(between(4, 7)).toEqual([]);
+    expect(between(4, 6)).toEqual([]);
+  });
 });

@@ -14,10 +14,10 @@
  * rows); when they differ from the ones the index was read at, the index refreshes: all folders
  * with their etags, then the children of the folders whose etag changed or which are new.
  */
-import { LIKE_ESCAPE, MARKER_DIGITS_PATTERN, digitsValue, escapeLike, forEachMarker, markerDigits } from './marker.js';
+import { LIKE_ESCAPE, digitsValue, escapeLike, forEachMarker } from './marker.js';
 import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from './lookup-sql.js';
 import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
-import type { Dialect, MarkerIndexSize, SqlRow, SqlValue } from './types.js';
+import type { MarkerIndexSize, SqlRow, SqlValue } from './types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 import { holdingYoungGeneration } from '../young-generation.js';
 
@@ -29,14 +29,21 @@ export type IndexStream = (sql: string, params: readonly SqlValue[], onRow: (row
 const CHILDREN_CHUNK = 500;
 
 /**
- * PostgreSQL: files per row of the children's read, and rows per FETCH. Its driver makes
- * several objects for every row it receives, and they outlive young collections often enough
- * that V8 grew its young generation to 128 MiB while a build read 299 000 rows one a file;
- * one row per 100 (their ids, folders and markers' digits as one text: 300 times fewer rows)
- * keeps that small, and 20 such rows (a few KiB each) are alive at a time.
+ * PostgreSQL: the children's rows as COPY text (SqlClient.copyLines), runs of whole lines. Its
+ * driver makes several objects for every row it receives, which outlived young collections and
+ * grew V8's young generation for nothing, and finding the markers' digits in SQL instead
+ * (regexp_matches, the rows packed 100 files to a row) cost the server 3 s for a million names.
  */
-const FILES_PER_ROW = 100;
-const AGGREGATED_PER_READ = 20;
+export type IndexCopy = (sql: string, onLines: (lines: string) => void) => Promise<void>;
+
+/** Folders per COPY on PostgreSQL: each statement reads the table once, and the ids are written into it (COPY binds none). */
+const COPY_CHUNK = 20_000;
+
+/** A folder id written into a COPY statement: a checked integer, never text from elsewhere. */
+function sqlInteger(id: number): string {
+  if (!Number.isSafeInteger(id) || id < 0) throw new Error(`not a file id: ${String(id)}`);
+  return String(id);
+}
 
 export interface MarkerIndexSnapshot {
   /** File ids the index lists for the asked documents, each once. */
@@ -61,14 +68,8 @@ export interface MarkerIndexOptions {
   /** Streams the big reads (default: `query`, all rows at once). */
   readonly stream?: IndexStream;
   readonly store?: MarkerIndexStore;
-  /** The host's database: on PostgreSQL the children's read finds the markers' digits in SQL (see FILES_PER_ROW). */
-  readonly dialect?: Dialect;
-}
-
-/** Where the space-separated token starting at `from` ends. */
-function endOfToken(text: string, from: number): number {
-  const space = text.indexOf(' ', from);
-  return space < 0 ? text.length : space;
+  /** PostgreSQL: the children read as COPY text (see IndexCopy) instead of `stream`. */
+  readonly copy?: IndexCopy;
 }
 
 /** True when both name the same storages with the same `files` folder and etag. */
@@ -83,7 +84,7 @@ export class MarkerIndex {
   readonly #stream: IndexStream;
   readonly #store: MarkerIndexStore | undefined;
   readonly #prefix: string;
-  readonly #dialect: Dialect | undefined;
+  readonly #copy: IndexCopy | undefined;
   /** null until the first build (or load). */
   #roots: readonly RootEtag[] | null = null;
   #table: MarkerTable = EMPTY_TABLE;
@@ -99,7 +100,7 @@ export class MarkerIndex {
         for (const row of await query(sql, params)) onRow(Object.values(row).map((value) => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? value : rowText(value))));
       });
     this.#store = options.store;
-    this.#dialect = options.dialect;
+    this.#copy = options.copy;
     this.#prefix = prefix;
     this.storageIds = storageIds;
   }
@@ -246,36 +247,33 @@ export class MarkerIndex {
       const name = row[2];
       forEachMarker(typeof name === 'string' ? name : (rowText(name) ?? ''), addPair);
     };
-    // PostgreSQL: "<file id> <folder> <digits> <file id> <folder> <digits> …", one triple per marker.
-    const fromDigits = (row: readonly SqlValue[]): void => {
-      const triples = typeof row[0] === 'string' ? row[0] : (rowText(row[0]) ?? '');
-      for (let at = 0; at < triples.length; ) {
-        const fileEnd = endOfToken(triples, at);
-        const parentEnd = endOfToken(triples, fileEnd + 1);
-        const digitsEnd = endOfToken(triples, parentEnd + 1);
-        fileId = digitsValue(triples, at, fileEnd);
-        parent = digitsValue(triples, fileEnd + 1, parentEnd);
-        const documentId = markerDigits(triples, parentEnd + 1, digitsEnd);
-        if (fileId >= 0 && parent >= 0 && documentId >= 0 && !next.has(fileId)) addPair(documentId);
-        at = digitsEnd + 1;
+    // PostgreSQL's COPY text: "<file id>\t<folder>\t<name>\n" a row. A marker is never escaped
+    // ([, P, digits and ] are plain), and an escape (a backslash and a letter) cannot complete
+    // one, so the name's markers are those of the line between the second tab and the newline.
+    const fromLines = (lines: string): void => {
+      for (let start = 0; start < lines.length; ) {
+        const newline = lines.indexOf('\n', start);
+        const end = newline < 0 ? lines.length : newline;
+        const tab = lines.indexOf('\t', start);
+        const nameAt = tab < 0 ? -1 : lines.indexOf('\t', tab + 1) + 1;
+        if (nameAt > 0 && nameAt <= end) {
+          fileId = digitsValue(lines, start, tab);
+          parent = digitsValue(lines, tab + 1, nameAt - 1);
+          if (fileId >= 0 && parent >= 0 && !next.has(fileId)) forEachMarker(lines, addPair, nameAt, end);
+        }
+        start = end + 1;
       }
     };
-    const aggregated = this.#dialect === 'pgsql';
-    for (let i = 0; i < changed.length; i += CHILDREN_CHUNK) {
-      const chunk = changed.slice(i, i + CHILDREN_CHUNK);
-      const where = `parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
-      if (aggregated) {
-        // regexp_matches(…, 'g') gives every marker's digits, as forEachMarker finds them, and
-        // markerDigits applies the rule to them; a name with no marker gives no row. Rows are
-        // numbered in the order read and cut into groups of FILES_PER_ROW: no sort.
-        await this.#stream(
-          `SELECT string_agg(x.a || ' ' || x.b || ' ' || x.d, ' ') AS t1 FROM (SELECT fileid AS a, parent AS b, (regexp_matches(name, ?, 'g'))[1] AS d,` +
-            ` (row_number() OVER ()) / ${FILES_PER_ROW} AS g FROM ${p}filecache WHERE ${where}) x GROUP BY x.g`,
-          [MARKER_DIGITS_PATTERN, ...chunk, pattern],
-          fromDigits,
-          AGGREGATED_PER_READ,
-        );
-      } else await this.#stream(`SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE ${where}`, [...chunk, pattern], fromName);
+    const copy = this.#copy;
+    const chunkSize = copy === undefined ? CHILDREN_CHUNK : COPY_CHUNK;
+    for (let i = 0; i < changed.length; i += chunkSize) {
+      const chunk = changed.slice(i, i + chunkSize);
+      if (copy !== undefined) {
+        await copy(`SELECT fileid, parent, name FROM ${p}filecache WHERE parent IN (${chunk.map(sqlInteger).join(', ')}) AND name LIKE '${pattern}' ESCAPE '${LIKE_ESCAPE}'`, fromLines);
+      } else {
+        const where = `parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
+        await this.#stream(`SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE ${where}`, [...chunk, pattern], fromName);
+      }
     }
     const changedSet = new Set(changed);
     const merged = mergeKept(old, (parent) => next.has(parent) && !changedSet.has(parent), added.sorted());

@@ -36,14 +36,14 @@ export function markerDigits(text: string, from: number, to: number): number {
  * Calls `onId` with the document id of each marker the name carries, in order: what the
  * pattern /\[P(\d+)\]/g finds, kept when its digits have no leading zero and make a safe
  * integer. No array, match or substring is made (the marker index's build reads a million
- * names with it).
+ * names with it). `from` and `to` bound the name inside a longer text (a COPY line).
  */
-export function forEachMarker(name: string, onId: (id: number) => void): void {
-  for (let at = name.indexOf(OPEN); at >= 0; at = name.indexOf(OPEN, at)) {
+export function forEachMarker(name: string, onId: (id: number) => void, from = 0, to = name.length): void {
+  for (let at = name.indexOf(OPEN, from); at >= 0 && at < to; at = name.indexOf(OPEN, at)) {
     const first = at + OPEN.length;
     let end = first;
-    for (let c = name.charCodeAt(end); c >= ZERO && c <= NINE; c = name.charCodeAt(end)) end += 1;
-    if (end > first && name.charCodeAt(end) === CLOSE) {
+    while (end < to && isDigit(name.charCodeAt(end))) end += 1;
+    if (end > first && end < to && name.charCodeAt(end) === CLOSE) {
       const id = markerDigits(name, first, end);
       if (id >= 0) onId(id);
       at = end + 1;
@@ -51,12 +51,9 @@ export function forEachMarker(name: string, onId: (id: number) => void): void {
   }
 }
 
-/**
- * The pattern of a marker's digits for PostgreSQL's regexp_matches(name, pattern, 'g'): the
- * same matches as forEachMarker's, left to right, never overlapping (at most one match can
- * start at a position), case-sensitive, ASCII digits; `markerDigits` then applies the rule.
- */
-export const MARKER_DIGITS_PATTERN = '\\[P([0-9]+)\\]';
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
+}
 
 /** Document ids whose marker the name carries. */
 export function markersIn(name: string): number[] {

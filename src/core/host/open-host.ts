@@ -299,9 +299,10 @@ class DatabaseHost implements HostAdapter {
       const storageIds = homeStorageIds(archive, this.#located.dataDirectory);
       const path = this.#options.markerIndex === true ? undefined : this.#options.markerIndexFile;
       const file = path === undefined ? undefined : new MarkerIndexFile(path, markerIndexIdentity(this.#located.params, archive, storageIds), this.#options.logger);
+      const copyLines = this.sql.copyLines?.bind(this.sql);
       index = new MarkerIndex((statement, params) => this.#query(statement, params), this.#prefix, storageIds, {
         stream: (statement, params, onRow, rowsPerRead) => this.#eachRow(statement, params, onRow, rowsPerRead),
-        dialect: this.sql.dialect,
+        ...(copyLines === undefined ? {} : { copy: (statement: string, onLines: (lines: string) => void) => this.#asked(statement, [], () => copyLines(statement, onLines)) }),
         ...(file === undefined ? {} : { store: file }),
       });
       if (file !== undefined) this.#indexFiles.set(index, file);

@@ -32,6 +32,16 @@ export interface SqlClient {
    * pauses (SQLite); fewer for large rows. MariaDB hands each row over as it is parsed.
    */
   eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void>;
+  /**
+   * PostgreSQL only: the rows of `sql` in COPY's text format, streamed (one line a row, a tab
+   * between values, `\N` for NULL, backslashes and control characters escaped), handed to
+   * `onLines` as runs of whole lines, each ending in a newline. The bytes come as latin1
+   * characters: ASCII is itself, any other byte stands for itself alone (a caller that looks
+   * for ASCII, such as markers and digits, reads them exactly; it does not decode names). COPY
+   * binds no parameters, so `sql` carries its values: callers put in only numbers they checked
+   * and constants of their own. Counts as one statement; a lost connection fails it, as `each`.
+   */
+  copyLines?(sql: string, onLines: (lines: string) => void): Promise<void>;
   /** Round trips made so far (tests count queries per batch with it). */
   readonly queryCount: number;
   close(): Promise<void>;
