@@ -77,12 +77,16 @@ abstract class CountingClient implements SqlClient {
   get queryCount(): number {
     return this.#count;
   }
-  async query<T extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+  /** One more statement sent: every read counts here, those a dialect runs its own way too. */
+  protected counted(): void {
     this.#count += 1;
+  }
+  async query<T extends SqlRow = SqlRow>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    this.counted();
     return (await this.run(sql, params)) as T[];
   }
   async each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
-    this.#count += 1;
+    this.counted();
     let batch: SqlRow[] = [];
     await this.stream(sql, params, (row, columns) => {
       batch.push(rowObject(columns, row));
@@ -92,12 +96,8 @@ abstract class CountingClient implements SqlClient {
     }, ROW_BATCH);
     if (batch.length > 0) onRows(batch);
   }
-  /** One more statement sent (a read a dialect runs its own way). */
-  protected counted(): void {
-    this.#count += 1;
-  }
   async eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead = ROW_BATCH): Promise<void> {
-    this.#count += 1;
+    this.counted();
     await this.stream(sql, params, onRow, Math.max(1, Math.floor(rowsPerRead)));
   }
   protected abstract run(sql: string, params: readonly SqlValue[]): Promise<SqlRow[]>;
