@@ -21,10 +21,11 @@ if (code !== 0) throw new Error(`--help exited ${code}`);
 writeFileSync(join(root, 'dist', 'help.txt'), Buffer.concat(chunks));
 
 const { CATALOG, FLAG_GLOBALS, VALUED_GLOBALS } = await import(join(root, 'dist/commands/catalog.js'));
+const { pageName } = await import(join(root, 'dist/commands/command-model.js'));
 const cacheWords = {};
 for (const entry of CATALOG) {
-  // `docs_unified_search:why` → `why`, `config:app:get` → `config-app-get`: a word fit for a file name.
-  const word = entry.names[0].replace(/^docs_unified_search:/, '').replaceAll(':', '-');
+  // The man page's word: `docs_unified_search:why` → `why`, `config:app:get` → `config-app-get`.
+  const word = pageName({ name: entry.names[0] });
   if (!/^[a-z][a-z0-9-]*$/.test(word)) throw new Error(`command ${entry.names[0]}: no file-name word`);
   for (const name of entry.names) cacheWords[name] = word;
 }

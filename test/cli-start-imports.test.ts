@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
 import { CATALOG, commandOfArgv, FLAG_GLOBALS, VALUED_GLOBALS } from '../src/commands/catalog.js';
+import { pageName } from '../src/commands/command-model.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { captureIO } from './support/capture-io.js';
 import { runCliProcess } from './support/cli-process.js';
@@ -222,9 +223,8 @@ describe('what a run loads', () => {
     for (const argv of cases) {
       rmSync(join(cache, 'docs-unified-search'), { recursive: true, force: true });
       await runCliProcess(argv, { env });
-      const entry = commandOfArgv(argv);
-      const word = entry?.names[0]?.replace(/^docs_unified_search:/, '').replaceAll(':', '-');
-      expect([argv, kept()]).toEqual([argv, [word === undefined ? 'program.v8cache' : `program.${word}.v8cache`]]);
+      const name = commandOfArgv(argv)?.names[0];
+      expect([argv, kept()]).toEqual([argv, [name === undefined ? 'program.v8cache' : `program.${pageName({ name })}.v8cache`]]);
     }
     expect(existsSync(join(scratch, 'outside'))).toBe(false);
   });

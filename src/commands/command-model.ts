@@ -84,6 +84,6 @@ export function suiteModel(program: Command, specs: readonly CommandSpec[]): Sui
 }
 
 /** The file-safe page name of a command: `docs_unified_search:search` → `search`, `config:app:get` → `config-app-get`. */
-export function pageName(command: CommandModel): string {
+export function pageName(command: Pick<CommandModel, 'name'>): string {
   return command.name.replace(/^docs_unified_search:/, '').replace(/:/g, '-');
 }
