@@ -116,12 +116,17 @@ describeRedis('RedisCache', () => {
     const first = open(shared, { pollMs: 10 });
     const second = open(shared, { pollMs: 10 });
     let attempts = 0;
+    // The second caller starts only once the first holds the lock: a fixed delay let a slow
+    // connect hand the lock to the second caller first (CI saw the first resolve to 'fresh').
+    let holding: () => void = () => undefined;
+    const firstHolds = new Promise<void>((resolve) => { holding = resolve; });
     const failing = first.getOrProduce('k', 60_000, async () => {
       attempts += 1;
+      holding();
       await new Promise((r) => setTimeout(r, 40));
       throw new Error('archive down');
     });
-    await new Promise((r) => setTimeout(r, 10));
+    await firstHolds;
     const waiting = second.getOrProduce('k', 60_000, async () => {
       attempts += 1;
       return 'fresh';
@@ -135,9 +140,15 @@ describeRedis('RedisCache', () => {
     const shared = `${randomBytes(4).toString('hex')}`;
     const holder = open(shared, { lockMs: 100, pollMs: 10 });
     const other = open(shared, { lockMs: 100, pollMs: 10 });
-    // The holder never finishes: its produce hangs past the lock's lifetime.
-    void holder.getOrProduce('stuck', 60_000, () => new Promise<string>(() => undefined));
-    await new Promise((r) => setTimeout(r, 20));
+    // The holder never finishes: its produce hangs past the lock's lifetime. The other caller
+    // starts once the holder is inside its produce, so it is the expiry that lets it in.
+    let holding: () => void = () => undefined;
+    const holderInside = new Promise<void>((resolve) => { holding = resolve; });
+    void holder.getOrProduce('stuck', 60_000, () => {
+      holding();
+      return new Promise<string>(() => undefined);
+    });
+    await holderInside;
     await expect(other.getOrProduce('stuck', 60_000, async () => 'recovered')).resolves.toBe('recovered');
   });
 });
