@@ -314,10 +314,12 @@ describe('failures', () => {
     await runSearch(ctx, { user: 'bob', term: 'invoice' });
     expect(ctx.settings.get('diagnostics_pending')).not.toBe(true);
     world.archive.latencyMs = 150;
+    world.archive.clearRequests();
     try {
       const running = runSearch(ctx, { user: 'bob', term: 'invoice' });
-      // Another search (another process, say) fails while this one waits for its answer.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Another search (another process, say) fails while this one waits for its answer: once
+      // its request has reached the archive server, not after a fixed delay a slow start outruns.
+      while (searchRequests(world.archive).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       ctx.settings.update({ diagnostics_pending: true });
       expect((await running).status).toBe('ok');
       expect(ctx.settings.get('diagnostics_pending')).toBe(true);

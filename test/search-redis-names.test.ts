@@ -50,15 +50,19 @@ describeRedis('names through a shared Redis cache', () => {
     const client = new Redis(REDIS_URL);
     const monitor = await client.monitor();
     const seen: string[][] = [];
+    let flushed: () => void = () => undefined;
+    const flushSeen = new Promise<void>((resolve) => { flushed = resolve; });
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (args.some((arg) => arg.startsWith(`${prefix}names:`))) seen.push(args);
+      if (args.includes(`${prefix}flush`)) flushed();
     });
     try {
       world.archive.clearRequests();
       const warm = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 8 });
-      // MONITOR reports a command after it ran; a round trip of its own lets the last one arrive.
+      // MONITOR reports a command after it ran, on a connection of its own: once it has reported a
+      // GET sent after the search, it has reported every command of the search.
       await cache.get('flush');
-      await new Promise((r) => setTimeout(r, 50));
+      await flushSeen;
       expect(warm.entries.map((e) => [e.correspondent, e.documentType])).toEqual(cold.entries.map((e) => [e.correspondent, e.documentType]));
       expect(seen.map((args) => args[0]?.toLowerCase())).toEqual(['mget']);
       expect(world.archive.requests.filter((r) => /\/api\/(correspondents|document_types)\//.test(r.path))).toHaveLength(0);
