@@ -69,10 +69,21 @@ describe('inputs', () => {
     expect(clampLimit(7.9)).toBe(7);
   });
 
-  test('date filter: a day, an ISO moment or a Unix time, reduced to the UTC day', () => {
+  test('date filter: a day, an ISO moment on the calendar of its own offset, or a Unix time on the UTC calendar', () => {
     expect(dayOf('2024-05-01', 'since')).toBe('2024-05-01');
-    expect(dayOf('2024-05-01T23:30:00-02:00', 'since')).toBe('2024-05-02');
+    expect(dayOf('2024-05-01T23:30:00-02:00', 'since')).toBe('2024-05-01');
     expect(dayOf('1714521600', 'until')).toBe('2024-05-01');
+    // The search bar's day in Berlin (midnight to the last millisecond), as the bridge writes it…
+    expect(dayOf('2026-01-05T00:00:00+01:00', 'since')).toBe('2026-01-05');
+    expect(dayOf('2026-01-05T23:59:59.999+01:00', 'until')).toBe('2026-01-05');
+    // …and the same moments in UTC, as the browser sends them: the UTC day is the day before.
+    expect(dayOf('2026-01-04T23:00:00.000Z', 'since')).toBe('2026-01-04');
+    // New York's last millisecond of the day is the next UTC day; offsets without a colon too.
+    expect(dayOf('2026-07-05T23:59:59.999-04:00', 'until')).toBe('2026-07-05');
+    expect(dayOf('2026-07-05T23:59:59-0400', 'until')).toBe('2026-07-05');
+    expect(dayOf('2026-07-06T00:30:00+14:00', 'since')).toBe('2026-07-06');
+    // No offset written: UTC, whatever the zone this process runs in.
+    expect(dayOf('2026-07-05T23:30:00', 'since')).toBe('2026-07-05');
     expect(dayOf(undefined, 'since')).toBeUndefined();
     expect(() => dayOf('soon', 'until')).toThrow(expect.objectContaining({ code: 'usage' }));
   });

@@ -38,9 +38,16 @@ export function parseCursor(cursor: string | number | undefined | null): number 
   return Number(text);
 }
 
+/** A moment's own offset as written (`Z`, `+01:00`, `-0500`), in minutes east of UTC. */
+const WRITTEN_OFFSET = /(?:Z|([+-])(\d{2}):?(\d{2}))$/i;
+
 /**
  * A date filter as the host passes it (`since`/`until`: a day, an ISO moment or a Unix time)
- * reduced to the day the archive server's `created` filter compares.
+ * reduced to the day the archive server's `created` filter compares. A moment counts on the
+ * calendar of the offset it is written in: the host's search bar sends the user's midnight and
+ * last millisecond of a day, and the bridge writes them in the user's time zone, so that
+ * 00:00+01:00 is that day and not the UTC day before it. A Unix time, which has no offset,
+ * counts on the UTC calendar, as does an ISO moment written without one.
  */
 export function dayOf(value: string | undefined, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -50,11 +57,15 @@ export function dayOf(value: string | undefined, name: string): string | undefin
   // rather than sent to the archive server as another day.
   const impossible = written !== null && !isCalendarDay(Number(written[1]), Number(written[2]), Number(written[3]));
   if (written !== null && !impossible && text.length === 10) return text;
-  const moment = /^\d+$/.test(text) ? new Date(Number(text) * 1000) : new Date(text);
+  const unix = /^\d+$/.test(text);
+  // Without an offset `Date` would read the moment in this process's zone: UTC is said instead.
+  const offset = unix ? null : WRITTEN_OFFSET.exec(text);
+  const moment = unix ? new Date(Number(text) * 1000) : new Date(offset === null && written !== null ? `${text}Z` : text);
   if (impossible || Number.isNaN(moment.getTime())) {
     throw new DusError('usage', `The date filter "${name}" must be a day (YYYY-MM-DD), an ISO 8601 moment or a Unix time.`);
   }
-  return moment.toISOString().slice(0, 10);
+  const east = offset?.[1] === undefined ? 0 : (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+  return new Date(moment.getTime() + east * 60_000).toISOString().slice(0, 10);
 }
 
 function isCalendarDay(year: number, month: number, day: number): boolean {

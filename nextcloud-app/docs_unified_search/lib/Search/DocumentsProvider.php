@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace OCA\DocsUnifiedSearch\Search;
 
 use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
+use OCP\IDateTimeZone;
 use OCP\IUser;
 use OCP\IUserSession;
 use OCP\Search\IFilteringProvider;
@@ -26,6 +27,7 @@ class DocumentsProvider implements IFilteringProvider {
 	public function __construct(
 		protected BridgeClient $bridge,
 		private IUserSession $session,
+		private IDateTimeZone $timeZone,
 	) {
 	}
 
@@ -63,7 +65,9 @@ class DocumentsProvider implements IFilteringProvider {
 		foreach (['since', 'until'] as $name) {
 			$moment = $query->getFilter($name)?->get();
 			if ($moment instanceof \DateTimeInterface) {
-				$params[$name] = $moment->format(DATE_ATOM);
+				// The search bar sends the user's midnight as a UTC moment; written in the user's
+				// zone it keeps the day the user picked (the service reads the written offset).
+				$params[$name] = \DateTimeImmutable::createFromInterface($moment)->setTimezone($this->timeZone->getTimeZone($moment->getTimestamp()))->format(DATE_ATOM);
 			}
 		}
 		$data = $this->bridge->ocsData($this->bridge->call('GET', self::PATH . '/' . self::ID . '/search', $params, $user->getUID(), false, null, 12));
