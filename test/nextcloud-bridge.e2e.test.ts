@@ -196,6 +196,25 @@ describeReal('the bridge app inside a real Nextcloud (%s)', (db) => {
     }
   }, 120_000);
 
+  test("the search bar's date filter keeps the day the user picked, in the user's time zone", async () => {
+    // The browser sends the user's midnight and last millisecond of the day as UTC moments
+    // (axios writes Dates with toISOString). Invoices 1 and 2 were created on 1 and 2 November.
+    const pick = async (zone: string, since: string, until: string): Promise<number[]> => {
+      const set = await nc.occ(['user:setting', 'alice', 'core', 'timezone', zone]);
+      expect(set.code).toBe(0);
+      return documentIds((await searchAs('alice', `term=invoice&limit=25&since=${since}&until=${until}`)).entries);
+    };
+    try {
+      // 2 November in Berlin (+01:00) starts on 1 November in UTC.
+      expect(await pick('Europe/Berlin', '2026-11-01T23:00:00.000Z', '2026-11-02T22:59:59.999Z')).toEqual([2]);
+      // 1 November in New York ends on 2 November in UTC; that night summer time ends, so the
+      // day starts at -04:00 and ends at -05:00.
+      expect(await pick('America/New_York', '2026-11-01T04:00:00.000Z', '2026-11-02T04:59:59.999Z')).toEqual([1]);
+    } finally {
+      await nc.occ(['user:setting', '--delete', 'alice', 'core', 'timezone']);
+    }
+  }, 120_000);
+
   test('results page with the cursor: one at a time, no repeats, none left out', async () => {
     const seen: number[] = [];
     let cursor: string | number | null = null;
@@ -260,6 +279,11 @@ describeReal('the bridge app inside a real Nextcloud (%s)', (db) => {
     expect(newer.map((item) => item.title)).toEqual(['Contract three']);
     const forDana = ocs<Items>(await (users.dana as NextcloudUser).request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}`, { headers: json }))[WIDGET]?.items;
     expect(forDana).toEqual([]);
+    // Nextcloud passes a limit over the widget's 30 on: the client reads why, not an empty list.
+    type Refused = Record<string, { items: unknown[]; emptyContentMessage: string }>;
+    const tooMany = ocs<Refused>(await alice.request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}&limit=31`, { headers: json }))[WIDGET];
+    expect(tooMany?.items).toEqual([]);
+    expect(tooMany?.emptyContentMessage).toContain('limit must be <= 30');
   }, 120_000);
 
   test('the settings routes refuse non-administrators and answer administrators', async () => {
