@@ -2,6 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FormData, request } from 'undici';
+import type { ServiceContext } from '../src/core/context-types.js';
+import { openHost } from '../src/core/host/open-host.js';
+import { buildServer } from '../src/http/server.js';
 import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const SETTINGS = '/apps/docs_unified_search/settings';
@@ -104,6 +107,40 @@ describe('Save', () => {
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(text)).toMatchObject({ tokenConfigured: true });
     expect(h.emulator.requests.at(-1)?.headers.authorization).toBe(`Token ${ARCHIVE_TOKEN}`);
+  });
+
+  test('a host database that cannot be opened after the test: 500 internal, the spec error line, nothing stored', async () => {
+    const missing = join(h.configDir, 'missing.db');
+    // The host is there for the login, then gone (a database restarting) when the save reads it.
+    let hostGone = false;
+    const context: ServiceContext = { ...h.context, host: () => (hostGone ? openHost({ dbUrl: `sqlite://${missing}` }) : h.context.host()) };
+    const app = await buildServer({ context });
+    try {
+      const headers = { authorization: `Basic ${Buffer.from(`admin:${PASSWORDS.admin}`).toString('base64')}`, 'ocs-apirequest': 'true', accept: 'application/json' };
+      expect((await app.inject({ method: 'GET', url: SETTINGS, headers })).statusCode).toBe(200);
+      hostGone = true;
+      // As bytes: a token saved again is encrypted anew, so a write shows even with the same token.
+      const stored = (): string[] => ['settings.json', 'credentials.json'].map((name) => readFileSync(join(h.configDir, 'config', name), 'utf8'));
+      const before = stored();
+      const logBefore = readFileSync(join(h.configDir, 'host.log'), 'utf8');
+      const answer = await app.inject({
+        method: 'POST',
+        url: SETTINGS,
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive', alwaysSearch: String(h.context.settings.get('always_search') !== true) }).toString(),
+      });
+      expect(answer.statusCode).toBe(500);
+      expect(answer.json()).toEqual({ message: expect.stringContaining('(host_unreachable)'), code: 'internal' });
+      expect(answer.body).not.toContain(ARCHIVE_TOKEN);
+      expect(answer.body).not.toContain(missing);
+      expect(h.emulator.requests.some((r) => r.path.endsWith('/api/documents/'))).toBe(true);
+      expect(stored()).toEqual(before);
+      const logged = readFileSync(join(h.configDir, 'host.log'), 'utf8').slice(logBefore.length);
+      expect(logged.match(/The settings of the app could not be saved \(internal\)/g)).toHaveLength(1);
+      expect(logged).not.toContain(ARCHIVE_TOKEN);
+    } finally {
+      await app.close();
+    }
   });
 });
 

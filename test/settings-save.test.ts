@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ServiceContext } from '../src/core/context-types.js';
 import { openContext } from '../src/core/context.js';
 import { DusError } from '../src/core/errors.js';
+import type { HostLocation } from '../src/core/host/types.js';
 import { disconnect } from '../src/core/settings/disconnect.js';
 import { saveSettings } from '../src/core/settings/save-settings.js';
 import { settingsResponse } from '../src/core/settings/settings-response.js';
@@ -18,16 +19,21 @@ let archive: ArchiveEmulator;
 let host: HostFixture;
 const contexts: ServiceContext[] = [];
 
-function context(env: NodeJS.ProcessEnv = {}, dir = scratchDir('dus-save-')): ServiceContext {
-  const opened = openContext({ configDir: dir, env, hostLocation: { dbUrl: host.dbUrl } });
+function context(env: NodeJS.ProcessEnv = {}, dir = scratchDir('dus-save-'), hostLocation: HostLocation = { dbUrl: host.dbUrl }): ServiceContext {
+  const opened = openContext({ configDir: dir, env, hostLocation });
   contexts.push(opened);
   return opened;
 }
 
-function logLines(ctx: ServiceContext): { level: number; msg: string }[] {
+function logLines(ctx: ServiceContext): { level: number; msg: string; detail?: string }[] {
   ctx.logger.flush();
   const text = readFileSync(join(ctx.settings.directory, 'docs_unified_search.log'), 'utf8');
-  return text.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { level: number; msg: string });
+  return text.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { level: number; msg: string; detail?: string });
+}
+
+/** The stored settings and token as bytes: what "nothing was stored" compares. */
+function storedFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(['settings.json', 'credentials.json'].map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 }
 
 async function failureOf(work: Promise<unknown>): Promise<DusError> {
@@ -112,6 +118,53 @@ describe('save use case', () => {
     const broken: ServiceContext = { ...ctx, settings: failingWrites(ctx.settings) };
     expect((await failureOf(saveSettings(broken, { url: archive.url, token: TOKEN, allowLocal: true }))).code).toBe('internal');
     expect(ctx.credentials.load()).toEqual({ status: 'none' });
+    expect(ctx.settings.read()).toEqual({});
+  });
+
+  test('a host database that cannot be opened after the test: internal naming the cause, the spec error line, nothing stored', async () => {
+    const dir = scratchDir('dus-save-');
+    await saveSettings(context({}, dir), { url: archive.url, token: TOKEN, allowLocal: true });
+    const before = storedFiles(dir);
+    const missing = join(dir, 'missing.db');
+    const location = { dbUrl: `sqlite://${missing}` };
+    const ctx = context({}, dir, location);
+    const error = await failureOf(saveSettings(ctx, { url: archive.url, token: 'other-token', archiveOwner: 'archive', alwaysSearch: true, hostLocation: location }));
+    expect(error.code).toBe('internal');
+    // The host's own message names the file: it stays in the log.
+    expect(error.message).toBe("Nothing was saved: the host's database could not be opened or read (host_unreachable). The host log has the detail.");
+    expect(storedFiles(dir)).toEqual(before);
+    expect(ctx.credentials.load()).toMatchObject({ status: 'ok', token: TOKEN });
+    const lines = logLines(ctx);
+    // The test itself passed: no warning line; the failure after it is logged once.
+    expect(lines.filter((l) => l.level === 40)).toEqual([]);
+    expect(lines.filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({ msg: 'The settings of the app could not be saved (internal)', detail: expect.stringContaining(`host_unreachable: The host database (the SQLite file ${missing}`) }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('other-token');
+  });
+
+  test.each([
+    ['host_config', new DusError('host_config', 'The host database URL is not usable: it is not a URL.'), "the host's location (the Nextcloud directory, its config.php or the database URL) is not usable (host_config)"],
+    ['host_schema', new DusError('host_schema', 'The host database lacks a table or column the adapter reads: no such table oc_users'), "the host's database lacks a table or column this service reads (host_schema)"],
+    ['a failure without a code', new Error('socket hang up at db.internal:5432'), 'reading the host (Nextcloud) failed unexpectedly'],
+  ])('a host that fails after the test with %s: internal, logged once with the original, nothing stored', async (_name, cause, said) => {
+    const dir = scratchDir('dus-save-');
+    const first = context({}, dir);
+    await saveSettings(first, { url: archive.url, token: TOKEN, allowLocal: true });
+    const before = storedFiles(dir);
+    const broken: ServiceContext = { ...first, host: () => Promise.reject(cause) };
+    const error = await failureOf(saveSettings(broken, { url: archive.url, token: 'other-token', archiveOwner: 'archive' }));
+    expect(error).toMatchObject({ code: 'internal', message: `Nothing was saved: ${said}. The host log has the detail.` });
+    expect(storedFiles(dir)).toEqual(before);
+    const detail = cause instanceof DusError ? `${cause.code}: ${cause.message}` : cause.message;
+    expect(logLines(first).filter((l) => l.level === 50)).toEqual([expect.objectContaining({ msg: 'The settings of the app could not be saved (internal)', detail })]);
+  });
+
+  test('an unknown archive account stays the refusal it is: its own code, no error line', async () => {
+    const ctx = context();
+    const error = await failureOf(saveSettings(ctx, { url: archive.url, token: TOKEN, archiveOwner: 'ghost', allowLocal: true }));
+    expect(error.code).toBe('unknown_archive_account');
+    expect(logLines(ctx).filter((l) => l.level === 50)).toEqual([]);
     expect(ctx.settings.read()).toEqual({});
   });
 

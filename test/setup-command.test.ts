@@ -219,6 +219,18 @@ describe('where the host is', () => {
     expect(settingsOf(dir)).toEqual({});
   });
 
+  test('a host that cannot be opened: exit 1 with its own code and message, before any request, nothing stored', async () => {
+    const dir = freshDir();
+    archive.clearRequests();
+    const missing = join(dir, 'missing.db');
+    const result = await run(dir, ['--host-db', `sqlite://${missing}`, ...saveArgs(archive.url, '--token-stdin', '--allow-local')], { stdin: TOKEN, hostDb: false });
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[host_unreachable\]: .*missing\.db/);
+    expect(archive.requests).toEqual([]);
+    expect(settingsOf(dir)).toEqual({});
+    expect(tokenOf(dir)).toEqual({ status: 'none' });
+  });
+
   test('a Nextcloud directory given later replaces the stored database URL', async () => {
     const dir = freshDir();
     expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);

@@ -110,6 +110,9 @@ export const command: CommandSpec = {
         if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
           throw usage('setup needs to know where the host is: give --nextcloud=DIR or --host-db=URL (stored for later commands).');
         }
+        // A host that cannot be opened fails here with its own code and message, before the
+        // archive server is asked; after the test the save could only call it `internal`.
+        await service.host();
         const { saveSettings } = await import('../core/settings/save-settings.js');
         const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input));
         out.result(saved, () => {

@@ -1,7 +1,7 @@
 import { createArchiveClient } from '../archive/archive-client.js';
 import type { ArchiveConnection, ArchiveVersions } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
-import { DusError, isDusError, messageOf } from '../errors.js';
+import { DusError, isDusError, messageOf, type ErrorCode } from '../errors.js';
 import type { HostLocation } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { hostLocationPatch } from './host-location.js';
@@ -51,21 +51,44 @@ async function testConnection(context: ServiceContext, connection: ArchiveConnec
 
 /** The archive account to store: the host's spelling of the given one, or undefined for the sync add-on's account. */
 async function resolveArchiveOwner(context: ServiceContext, owner: string): Promise<string | undefined> {
-  // Opened even for the sync add-on's account: the answer names it, and a host that cannot be
-  // reached must stop the save before anything is stored.
-  const host = await context.host();
-  if (owner === '') return undefined;
-  const account = await host.findAccount(owner);
-  if (account === null) {
-    throw new DusError('unknown_archive_account', `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`);
+  try {
+    // Opened even for the sync add-on's account: the answer names it, and a host that cannot be
+    // reached must stop the save before anything is stored.
+    const host = await context.host();
+    if (owner === '') return undefined;
+    const account = await host.findAccount(owner);
+    if (account === null) {
+      throw new DusError('unknown_archive_account', `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`);
+    }
+    return account.uid;
+  } catch (error: unknown) {
+    throw failedAfterTest(context, error, `Nothing was saved: ${hostFailureOf(error)}. The host log has the detail.`);
   }
-  return account.uid;
+}
+
+/**
+ * What went wrong with the host, for the administrator: the code tells the cases apart, and
+ * the host's own message stays in the log, as it names files, servers and database names.
+ */
+function hostFailureOf(error: unknown): string {
+  if (!isDusError(error)) return 'reading the host (Nextcloud) failed unexpectedly';
+  switch (error.code) {
+    case 'host_unreachable':
+      return "the host's database could not be opened or read (host_unreachable)";
+    case 'host_schema':
+      return "the host's database lacks a table or column this service reads (host_schema)";
+    case 'host_config':
+      return "the host's location (the Nextcloud directory, its config.php or the database URL) is not usable (host_config)";
+    default:
+      return `reading the host's database failed (${error.code})`;
+  }
 }
 
 /**
  * The save of the spec's configuration lifecycle: URL rules, token rule, connection test,
  * archive account, then everything stored together. A failed test stores nothing; a failure
- * while storing puts the previous token back and leaves the settings file as it was.
+ * while storing puts the previous token back and leaves the settings file as it was. After the
+ * test, only a refusal keeps its own code; a host that cannot be read is `internal` too.
  */
 export async function saveSettings(context: ServiceContext, input: SaveSettingsInput): Promise<SettingsResponse> {
   // The stored URL is what this save replaces: one the URL rules refuse must not block it.
@@ -121,11 +144,22 @@ function store(context: ServiceContext, patchOver: (current: AppConfig) => Parti
       }
     });
   } catch (error: unknown) {
-    // The token rule's refusal is the answer itself; a file that cannot be written names itself.
-    const coded = isDusError(error) && error.code !== 'internal';
-    if (coded && error.code !== 'config_access') throw error;
-    const failure = coded ? error : new DusError('internal', 'The settings could not be saved; nothing was changed. The host log has the detail.', { cause: error });
-    context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed(failure.code));
-    throw failure;
+    throw failedAfterTest(context, error, 'The settings could not be saved; nothing was changed. The host log has the detail.');
   }
+}
+
+/** Refusals after the connection test that are the answer itself: the administrator corrects the input. */
+const REFUSALS_AFTER_TEST: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown_archive_account', 'token_required', 'token_for_other_server']);
+
+/**
+ * The one rule for a failure after the connection test (spec, Errors: HTTP 500 `internal`,
+ * detail in the host log): a refusal passes as it is; a config file that cannot be written
+ * names itself (`config_access`); anything else becomes `internal` with `message`. Both are
+ * logged once, as the spec's Error line, with the original code and message as detail.
+ */
+function failedAfterTest(context: ServiceContext, error: unknown, message: string): DusError {
+  if (isDusError(error) && REFUSALS_AFTER_TEST.has(error.code)) return error;
+  const failure = isDusError(error) && error.code === 'config_access' ? error : new DusError('internal', message, { cause: error });
+  context.logger.error({ detail: isDusError(error) ? `${error.code}: ${error.message}` : messageOf(error) }, LOG_MESSAGES.saveFailed(failure.code));
+  return failure;
 }
