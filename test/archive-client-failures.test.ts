@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
-import type { ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
+import type { ArchiveClient, ArchiveClientOptions, ResolvedAddress } from '../src/core/archive/types.js';
 import { isLocalAddress } from '../src/core/net/address-guard.js';
 import { lookupAll } from '../src/core/net/resolve.js';
 import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
@@ -306,6 +307,126 @@ describe('TLS', () => {
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+});
+
+describe("the spec's timeouts, on a client given none", () => {
+  let emulator: ArchiveEmulator;
+  // No `timeouts` option, as the service builds its clients: what is measured is what its requests get.
+  const bare = (url = emulator.url): ArchiveClient => createArchiveClient({ url, token: TOKEN, allowLocal: true });
+
+  useArchiveEmulator({ version: '2.20', tokens: [TOKEN] }, (started) => (emulator = started));
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  /** Fake timers hold the client's timeouts (setTimeout) still; setImmediate stays real so sockets and the emulator still run. */
+  function stopTimers(): void {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  }
+
+  const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+  /** Turns of the real event loop: I/O goes on while the fake time stands still. */
+  async function turns(count: number): Promise<void> {
+    for (let done = 0; done < count; done += 1) await turn();
+  }
+
+  /**
+   * Turns of the real event loop until `done`, bounded by real time (performance.now is not
+   * faked), not by a count of turns that a loaded machine's I/O can outlast.
+   */
+  async function until(done: () => boolean, what: string): Promise<void> {
+    const givenUp = performance.now() + 20_000;
+    while (!done()) {
+      if (performance.now() > givenUp) throw new Error(`${what} did not happen within 20 s of real time`);
+      await turn();
+    }
+  }
+
+  /** A request watched without awaiting it; `failureOf` takes its failure later. */
+  function watch(work: Promise<unknown>): { readonly outcome: Promise<unknown>; settled: () => boolean } {
+    let settled = false;
+    const outcome = work.finally(() => {
+      settled = true;
+    });
+    // Taken by failureOf later; until then its failure must not count as unhandled.
+    outcome.catch(() => undefined);
+    return { outcome, settled: () => settled };
+  }
+
+  /** Still waiting just before `ms` of fake time, failed with a timeout at `ms`. */
+  async function timesOutAt(request: { readonly outcome: Promise<unknown>; settled: () => boolean }, ms: number): Promise<void> {
+    await jest.advanceTimersByTimeAsync(ms - 1);
+    await turns(200);
+    expect([ms - 1, request.settled()]).toEqual([ms - 1, false]);
+    await jest.advanceTimersByTimeAsync(1);
+    await until(request.settled, `the request's end at ${ms} ms`);
+    expect([ms, request.settled()]).toEqual([ms, true]);
+    const failure = await failureOf(request.outcome, TOKEN);
+    expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
+  }
+
+  it('answer: 10 seconds for a search', async () => {
+    stopTimers();
+    emulator.faults = [{ hangMs: 60_000 }];
+    const request = watch(bare().search({ term: 'x', page: 1 }));
+    await until(() => emulator.requests.length > 0, 'the request');
+    await timesOutAt(request, 10_000);
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('answer: 5 seconds for the widget request', async () => {
+    stopTimers();
+    emulator.faults = [{ hangMs: 60_000 }];
+    const request = watch(bare().newest());
+    await until(() => emulator.requests.length > 0, 'the request');
+    await timesOutAt(request, 5_000);
+  });
+
+  it('connect: 3 seconds, the encrypted connection included', async () => {
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      stopTimers();
+      const { port } = silent.address() as AddressInfo;
+      const request = watch(bare(`https://127.0.0.1:${port}`).testConnection());
+      await until(() => sockets.size > 0, 'the connection');
+      await timesOutAt(request, 3_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it.each([
+    [3_500, 2],
+    [3_501, 1],
+  ])('second try: a failure before a connection %i ms after the start is tried %i time(s)', async (tookMs, tries) => {
+    // The window is read from performance.now(), which fake timers leave alone in the client's module: the lookup moves it instead.
+    let now = 0;
+    const clock = jest.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      let lookups = 0;
+      const client = createArchiveClient(
+        { url: 'https://archive.test', token: TOKEN, allowLocal: false },
+        {
+          resolver: async () => {
+            lookups += 1;
+            now += tookMs;
+            throw notFoundError('archive.test');
+          },
+        },
+      );
+      expect((await failureOf(client.search({ term: 'x', page: 1 }), TOKEN)).code).toBe('unknown_host');
+      expect(lookups).toBe(tries);
+    } finally {
+      clock.mockRestore();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { MESSAGE_EMPTY, MESSAGE_UNREACHABLE, WIDGET_ID } from '../src/core/widget/widget-items.js';
-import { call, DEFAULT_DOCUMENTS, HOST_URL, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
+import { call, DEFAULT_DOCUMENTS, doc, HOST_URL, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const ITEMS = '/ocs/v2.php/apps/dashboard/api/v2/widget-items';
 const WIDGETS = '/ocs/v2.php/apps/dashboard/api/v1/widgets';
@@ -32,8 +32,8 @@ afterAll(async () => {
 
 type User = keyof typeof PASSWORDS;
 
-async function widget(user: User, query = ''): Promise<Items | undefined> {
-  const answer = await call(h, 'GET', `${ITEMS}?widgets[]=${WIDGET_ID}${query}`, { basic: [user, PASSWORDS[user]] });
+async function widget(user: User, query = '', harness: Harness = h): Promise<Items | undefined> {
+  const answer = await call(harness, 'GET', `${ITEMS}?widgets[]=${WIDGET_ID}${query}`, { basic: [user, PASSWORDS[user]] });
   expect(answer.status).toBe(200);
   return answer.json<{ ocs: { data: Record<string, Items> } }>().ocs.data[WIDGET_ID];
 }
@@ -112,6 +112,29 @@ describe('the newest documents, per user', () => {
     h.clock.now += 61_000;
     await widget('alice');
     expect(newestRequests()).toBe(2);
+  });
+});
+
+describe('more new documents than the default limit', () => {
+  // A harness of its own: the shared one has too few documents to tell a default of 7 from a smaller one.
+  let many: Harness;
+  const letters = [5, 6, 7, 8, 9, 10].map((id) => doc(id, `Letter ${id}`, `2026-11-${String(id).padStart(2, '0')}T10:00:00+00:00`));
+
+  beforeAll(async () => {
+    many = await startHarness({ documents: [...DEFAULT_DOCUMENTS, ...letters] });
+    for (const letter of letters) many.files.set(letter.id, await many.fixture.addFile('archive', `files/Shared/${letter.title} [P${letter.id}].pdf`));
+  });
+
+  afterAll(async () => {
+    await many.close();
+  });
+
+  test('without limit, exactly 7 of the 9 that alice can open, the newest first', async () => {
+    const all = await widget('alice', '&limit=30', many);
+    expect(all?.items.map((i) => i.title)).toEqual(['Letter 10', 'Letter 9', 'Letter 8', 'Letter 7', 'Letter 6', 'Letter 5', 'Contract three', 'Invoice two', 'Invoice one']);
+    const byDefault = await widget('alice', '', many);
+    expect(byDefault?.items.map((i) => i.title)).toEqual(all?.items.slice(0, 7).map((i) => i.title));
+    expect(byDefault?.moreUrl).toBe(`${HOST_URL}/apps/files/sharingin`);
   });
 });
 

@@ -225,6 +225,20 @@ describe('bounds', () => {
     });
   });
 
+  test.each([
+    [2_999, ['1', '2', '3', '4']],
+    [3_000, ['1']],
+  ])('the budget is 3 seconds: %i ms after the start, the pages asked are %j', async (elapsed, asked) => {
+    const { ctx } = await world.context();
+    await withReceipts(async () => {
+      world.archive.clearRequests();
+      // From the first page on the clock reads `elapsed`: the budget alone decides whether another page is asked.
+      const now = (): number => (searchRequests(world.archive).length > 0 ? elapsed : 0);
+      await runSearch(ctx, { user: 'bob', term: 'receipt', limit: 5, now });
+      expect(searchRequests(world.archive).map((request) => request.query.page)).toEqual(asked);
+    });
+  });
+
   test('no page within the budget: a failure, not an endless cursor', async () => {
     const { ctx } = await world.context();
     await withReceipts(async () => {
@@ -264,6 +278,25 @@ describe('requests', () => {
     await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
     expect(kinds()).toEqual([]);
     expect(searchRequests(world.archive)).toHaveLength(1);
+  });
+
+  test('names: kept 10 minutes, asked again after them', async () => {
+    let time = 1_000_000;
+    const cache = new MemoryCache({ now: () => time });
+    const { ctx } = await world.context({ cache });
+    const nameRequests = (): number => world.archive.requests.filter((r) => !r.path.endsWith('/api/documents/')).length;
+    world.archive.clearRequests();
+    await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
+    expect(nameRequests()).toBe(2);
+    world.archive.clearRequests();
+    time += 9 * 60_000 + 59_000;
+    const reused = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
+    expect(nameRequests()).toBe(0);
+    // The names were really shown from the cache, not left blank.
+    expect(reused.entries.some((entry) => entry.correspondent !== null)).toBe(true);
+    time += 2_000;
+    await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
+    expect(nameRequests()).toBe(2);
   });
 });
 
