@@ -279,11 +279,10 @@ describeReal('the bridge app inside a real Nextcloud (%s)', (db) => {
     expect(newer.map((item) => item.title)).toEqual(['Contract three']);
     const forDana = ocs<Items>(await (users.dana as NextcloudUser).request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}`, { headers: json }))[WIDGET]?.items;
     expect(forDana).toEqual([]);
-    // Nextcloud passes a limit over the widget's 30 on: the client reads why, not an empty list.
-    type Refused = Record<string, { items: unknown[]; emptyContentMessage: string }>;
-    const tooMany = ocs<Refused>(await alice.request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}&limit=31`, { headers: json }))[WIDGET];
-    expect(tooMany?.items).toEqual([]);
-    expect(tooMany?.emptyContentMessage).toContain('limit must be <= 30');
+    // Nextcloud's dispatcher enforces the API's int<1, 30> itself (ParameterOutOfRangeException):
+    // the service is never asked for more, so the bridge passes the limit on as it is.
+    const tooMany = await alice.request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}&limit=31`, { headers: json });
+    expect(tooMany.status).not.toBe(200);
   }, 120_000);
 
   test('the settings routes refuse non-administrators and answer administrators', async () => {

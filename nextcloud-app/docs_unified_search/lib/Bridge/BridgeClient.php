@@ -93,15 +93,6 @@ class BridgeClient {
 		return is_array($data) ? $data : null;
 	}
 
-	/** The service's message when it refused the call (HTTP 4xx), else null. */
-	public function refusal(?array $answer): ?string {
-		if ($answer === null || $answer['status'] < 400 || $answer['status'] > 499) {
-			return null;
-		}
-		$message = $answer['body']['ocs']['data']['message'] ?? null;
-		return is_string($message) ? $message : null;
-	}
-
 	private function failed(string $why): ?array {
 		if (!self::$failureLogged) {
 			self::$failureLogged = true;
