@@ -131,7 +131,6 @@ export const LOG_MESSAGES = {
   saveFailed: (code: string) => `The settings of the app could not be saved (${code})`,
   searchFailed: (code: string) => `Unified search failed (${code})`,
   resultsLeftOut: (n: number, code: string) => `Unified search left out ${n} result(s) it could not show (${code})`,
-  filesSkipped: (n: number, code: string) => `Unified search skipped ${n} file(s) it could not read (${code})`,
   perDocumentLookup: () => 'Unified search looks for the files of each document on its own',
   tokenUnreadable: () => "The stored API token can't be decrypted",
   queryRejected: (status: number) => `The archive server rejected the query of a search with HTTP status ${status}`,
