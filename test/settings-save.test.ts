@@ -231,7 +231,8 @@ describe('disconnect', () => {
     const ctx = context();
     await saveSettings(ctx, { url: archive.url, token: TOKEN, archiveOwner: 'Archive', allowLocal: true, alwaysSearch: true, hostLocation: { dbUrl: host.dbUrl } });
     const kept: Partial<AppConfig> = { diagnostics_pending: true, enabled: true, installed_version: '0.4.0', host_url: 'https://cloud.example.com' };
-    ctx.settings.update({ ...kept, diagnostics: '[{"code":"timeout"}]' });
+    // The keys of 0.3.0 go too when the repair step has not run yet: only the kept ones remain.
+    ctx.settings.update({ ...kept, diagnostics: '[{"code":"timeout"}]', last_failure: '{"code":"http"}', last_recovery: '2026-01-01T00:00:00Z' });
     disconnect(ctx);
     expect(ctx.settings.read()).toEqual({ ...kept, host_db: host.dbUrl });
     expect(ctx.credentials.load()).toEqual({ status: 'none' });

@@ -1,10 +1,7 @@
 import type { Logger } from '../log.js';
-import type { AppConfigKey, SettingsStore } from '../settings/types.js';
+import { OBSOLETE_KEYS, type AppConfigKey, type SettingsStore } from '../settings/types.js';
 import { SUITE_VERSION } from '../version.js';
 import { messageOf } from '../errors.js';
-
-/** Keys of app version 0.3.0, replaced in 0.4.0 by the history. */
-export const OBSOLETE_KEYS: readonly AppConfigKey[] = ['last_failure', 'last_recovery'];
 
 export interface RepairResult {
   /** Keys that were present and are now deleted. */

@@ -27,7 +27,13 @@ export interface AppConfig {
 
 export type AppConfigKey = keyof AppConfig;
 
-/** Keys the spec's Disconnect deletes (everything but `diagnostics_pending` and the host's generic keys). */
+/** Keys of app version 0.3.0, replaced in 0.4.0 by the history: the repair step deletes them. */
+export const OBSOLETE_KEYS: readonly AppConfigKey[] = ['last_failure', 'last_recovery'];
+
+/**
+ * Keys the spec's Disconnect deletes: everything but `diagnostics_pending`, the host's generic
+ * keys and where the host is. The obsolete keys too, left by 0.3.0 when repair has not run yet.
+ */
 export const DISCONNECT_KEYS: readonly AppConfigKey[] = [
   'docs_url',
   'allow_local',
@@ -36,6 +42,7 @@ export const DISCONNECT_KEYS: readonly AppConfigKey[] = [
   'docs_version',
   'docs_api_version',
   'diagnostics',
+  ...OBSOLETE_KEYS,
 ];
 
 export interface SettingsStore {
