@@ -249,6 +249,20 @@ describe('connections that fail before an answer', () => {
   });
 });
 
+/** A TCP server that accepts and never says a word: a TLS handshake to it never completes. */
+async function silentServer(): Promise<{ readonly port: number; readonly sockets: ReadonlySet<net.Socket>; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = async (): Promise<void> => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { port: (server.address() as AddressInfo).port, sockets, close };
+}
+
 describe('TLS', () => {
   let secure: ArchiveEmulator;
   let plain: ArchiveEmulator;
@@ -293,20 +307,14 @@ describe('TLS', () => {
   });
 
   it('a server that accepts but never completes the handshake → timeout after the connect timeout', async () => {
-    const sockets = new Set<net.Socket>();
-    const silent = net.createServer((socket) => {
-      sockets.add(socket);
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await silentServer();
     try {
-      const { port } = silent.address() as AddressInfo;
-      const client = createArchiveClient({ url: `https://127.0.0.1:${port}`, token: TOKEN, allowLocal: true }, { timeouts: { ...TIMEOUTS, connectMs: 150, answerMs: 5000 } });
+      const client = createArchiveClient({ url: `https://127.0.0.1:${silent.port}`, token: TOKEN, allowLocal: true }, { timeouts: { ...TIMEOUTS, connectMs: 150, answerMs: 5000 } });
       const failure = await failureOf(client.testConnection(), TOKEN);
       expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
-      expect(sockets.size).toBe(1);
+      expect(silent.sockets.size).toBe(1);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await silent.close();
     }
   });
 });
@@ -387,20 +395,14 @@ describe("the spec's timeouts, on a client given none", () => {
   });
 
   it('connect: 3 seconds, the encrypted connection included', async () => {
-    const sockets = new Set<net.Socket>();
-    const silent = net.createServer((socket) => {
-      sockets.add(socket);
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await silentServer();
     try {
       stopTimers();
-      const { port } = silent.address() as AddressInfo;
-      const request = watch(bare(`https://127.0.0.1:${port}`).testConnection());
-      await until(() => sockets.size > 0, 'the connection');
+      const request = watch(bare(`https://127.0.0.1:${silent.port}`).testConnection());
+      await until(() => silent.sockets.size > 0, 'the connection');
       await timesOutAt(request, 3_000);
     } finally {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await silent.close();
     }
   });
 
