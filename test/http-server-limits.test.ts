@@ -72,7 +72,8 @@ function expectTimeoutAnswer(ended: Ended): void {
 describe('connection limits of serve', () => {
   test('headers dribbled a line at a time: the connection ends at the headers timeout; connections over the cap are closed at once', async () => {
     const ended = await Promise.all(Array.from({ length: 30 }, () => client('GET /healthz HTTP/1.1\r\nHost: x\r\n', 'X-Dribble: 1\r\n')));
-    const refused = ended.filter((e) => e.answer === '' && e.ms < 500);
+    // Closed before any timeout could end it: the bound leaves a loaded machine room to be slow.
+    const refused = ended.filter((e) => e.answer === '' && e.ms < LIMITS.headersMs - 50);
     const cutOff = ended.filter((e) => e.answer !== '');
     expect([refused.length, cutOff.length]).toEqual([30 - LIMITS.maxConnections, LIMITS.maxConnections]);
     for (const e of cutOff) {
