@@ -21,6 +21,8 @@ afterAll(async () => {
 if (dialects.length === 0) test.skip('no database is reachable (reasons printed above)', () => undefined);
 
 const sha512 = (text: string): string => createHash('sha512').update(text).digest('hex');
+/** Each test hashes and verifies real passwords as the host stores them (argon2id at 64 MiB and 4 passes in WebAssembly, bcrypt, the decoy for unknown logins): CPU-bound by design, and a loaded machine took over 30 s. */
+const ARGON2_BOUND_MS = 120_000;
 
 describe.each(dialects)('%s host', (dialect) => {
   test('passwords, app passwords, admins and session re-checks', async () => {
@@ -68,7 +70,7 @@ describe.each(dialects)('%s host', (dialect) => {
     const fingerprint = admin?.passwordFingerprint ?? '';
     expect(await auth.sessionPrincipal('Admin', fingerprint)).toMatchObject({ uid: 'Admin', admin: true, via: 'session' });
     expect(await auth.sessionPrincipal('Admin', 'f'.repeat(64))).toBeNull();
-  });
+  }, ARGON2_BOUND_MS);
 
   test('a login that is the e-mail address of exactly one account logs in as that account, as the host does', async () => {
     const fixture = await createHostFixture(dialect);
@@ -96,5 +98,5 @@ describe.each(dialects)('%s host', (dialect) => {
     expect(await auth.authenticate('nia@example.org', 'nia-pw-1')).toBeNull();
     // A name without @ is never looked up as an address.
     expect(await auth.authenticate('ines.roe', 'ines-pw-1')).toBeNull();
-  });
+  }, ARGON2_BOUND_MS);
 });
