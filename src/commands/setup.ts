@@ -70,7 +70,7 @@ export const command: CommandSpec = {
     'An omitted option keeps its stored value.',
   exitCodes: [
     [0, 'saved'],
-    [1, 'the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
+    [1, 'the host cannot be opened (checked before the archive server is asked), the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
   ],
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.
