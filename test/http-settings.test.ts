@@ -48,7 +48,7 @@ describe('Save', () => {
     expect(answer.text).not.toContain('wrong-token-value');
     expect(h.context.settings.get('docs_url')).toBeUndefined();
     const log = readFileSync(join(h.configDir, 'host.log'), 'utf8');
-    expect(log).toContain('The test of the connection to the archive server failed: reason (unauthorized)');
+    expect(log).toContain('The test of the connection to the archive server failed: unauthorized (HTTP 401)');
     expect(log).not.toContain('wrong-token-value');
   });
 

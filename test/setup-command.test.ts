@@ -128,7 +128,7 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
     expect(result.err).not.toContain('archive server runs in my local network');
     expect(settingsOf(dir)).toEqual({});
     expect(tokenOf(dir)).toEqual({ status: 'none' });
-    expect(logOf(dir)).toContain('The test of the connection to the archive server failed: reason (local_address)');
+    expect(logOf(dir)).toContain('The test of the connection to the archive server failed: local_address (local_address)');
   });
 
   test('an archive server that does not answer: exit 1 unreachable, nothing stored', async () => {
@@ -137,6 +137,8 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/^Error \[unreachable\]/);
     expect(settingsOf(dir)).toEqual({});
+    // The reason is the settings routes' code; what the network said is beside it.
+    expect(logOf(dir)).toContain('The test of the connection to the archive server failed: unreachable (ECONNREFUSED)');
   });
 
   test('a refused token: exit 1 unauthorized, the earlier settings and token stay', async () => {
@@ -148,7 +150,7 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
     expect(result.err).toMatch(/^Error \[unauthorized\]/);
     expect(settingsOf(dir)).toEqual(before);
     expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: TOKEN });
-    expect(logOf(dir)).toContain('reason (unauthorized)');
+    expect(logOf(dir)).toContain('failed: unauthorized (HTTP 401)');
   });
 
   test('an archive account the host does not have: exit 1 unknown_archive_account, nothing stored', async () => {

@@ -60,17 +60,17 @@ describe('test', () => {
   });
 
   test.each([
-    [{ status: 500 }, 'http'],
-    [{ status: 401, body: '{"detail":"Invalid token."}', contentType: 'application/json' }, 'unauthorized'],
-    [{ garbage: true }, 'not_paperless'],
-  ])('a failing archive server (%j): exit 1 with %s, warning in the host log', async (fault, code) => {
+    [{ status: 500 }, 'http', 'HTTP 500'],
+    [{ status: 401, body: '{"detail":"Invalid token."}', contentType: 'application/json' }, 'unauthorized', 'HTTP 401'],
+    [{ garbage: true }, 'not_paperless', 'HTTP 200'],
+  ])('a failing archive server (%j): exit 1 with %s, warning in the host log with what the server said', async (fault, code, said) => {
     const dir = await configured();
     archive.faults = [{ ...fault, match: '/api/documents/' }];
     try {
       const result = await run(dir, ['test']);
       expect(result.code).toBe(1);
       expect(result.err).toMatch(new RegExp(`^Error \\[${code}\\]`));
-      expect(readFileSync(join(dir, 'docs_unified_search.log'), 'utf8')).toContain(`The test of the connection to the archive server failed: reason (${code})`);
+      expect(readFileSync(join(dir, 'docs_unified_search.log'), 'utf8')).toContain(`The test of the connection to the archive server failed: ${code} (${said})`);
     } finally {
       archive.faults = [];
     }

@@ -74,7 +74,7 @@ export const command: CommandSpec = {
         const status = statusLine(io);
         const report = await checkCoverage(service, progressOn(status))
           .catch(async (error: unknown) => {
-            if (isDusError(error) && isArchiveErrorCode(error.code)) service.logger.warn((await import('../core/log.js')).LOG_MESSAGES.connectionTestFailed(error.code));
+            if (isDusError(error) && isArchiveErrorCode(error.code)) (await import('../core/archive/connection-test-log.js')).logConnectionTestFailed(service.logger, error);
             throw error;
           })
           .finally(() => status.clear());

@@ -39,7 +39,7 @@ export const command: CommandSpec = {
         if (connection === null || client === null) throw whyNotConfigured(service);
         const asked = waitingFor(context.io, `Waiting for the archive server at ${connection.url} to answer…`, client.testConnection());
         const answer = await asked.catch(async (error: unknown) => {
-          service.logger.warn((await import('../core/log.js')).LOG_MESSAGES.connectionTestFailed(isDusError(error) ? error.code : 'internal'));
+          (await import('../core/archive/connection-test-log.js')).logConnectionTestFailed(service.logger, error);
           throw error;
         });
         const { version, apiVersion } = answer.versions;

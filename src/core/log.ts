@@ -127,7 +127,7 @@ function openLogFile(path: string): number | null {
 }
 
 export const LOG_MESSAGES = {
-  connectionTestFailed: (code: string) => `The test of the connection to the archive server failed: reason (${code})`,
+  connectionTestFailed: (code: string, error: string) => `The test of the connection to the archive server failed: ${code} (${error})`,
   saveFailed: (code: string) => `The settings of the app could not be saved (${code})`,
   searchFailed: (code: string) => `Unified search failed (${code})`,
   resultsLeftOut: (n: number, code: string) => `Unified search left out ${n} result(s) it could not show (${code})`,

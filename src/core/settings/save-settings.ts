@@ -1,4 +1,5 @@
 import { createArchiveClient } from '../archive/archive-client.js';
+import { logConnectionTestFailed } from '../archive/connection-test-log.js';
 import type { ArchiveConnection, ArchiveVersions } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError, messageOf, type ErrorCode } from '../errors.js';
@@ -42,7 +43,7 @@ async function testConnection(context: ServiceContext, connection: ArchiveConnec
     return result.versions;
   } catch (error: unknown) {
     const failure = isDusError(error) ? error : new DusError('internal', 'The connection test failed unexpectedly; see the host log.', { cause: error });
-    context.logger.warn(LOG_MESSAGES.connectionTestFailed(failure.code));
+    logConnectionTestFailed(context.logger, failure);
     throw failure;
   } finally {
     await client.close();
