@@ -254,12 +254,17 @@ const BY_VERSION: readonly (readonly [version: string | null, setting: string | 
   ['31.0.3.2', null, false],
   ['30.0.5.1', null, false],
   ['33.0.0.0', null, false],
-  ['34.0.1.1', null, false],
+  // 34.0.1 reads the key as 31.0.2 does (Manager::checkShare, `getAppValue(…, 'no') === 'yes'`).
+  ['34.0.1.2', null, true],
+  ['34.0.1.2', 'true', true],
+  ['34.0.1.2', 'yes', false],
+  ['34.0.2.0', null, false],
   ['35.0.0.0', null, false],
   [null, null, false],
   ['35.0.0.0', 'no', true],
+  ['35.0.0.0', 'true', false],
   ['31.0.2.1', 'yes', false],
-  ['31.0.2.1', 'true', false],
+  ['31.0.2.1', 'true', true],
 ];
 
 describe.each(dialects)('a disabled owner\'s share by the installed version on %s', (dialect) => {

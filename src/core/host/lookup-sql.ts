@@ -1,6 +1,7 @@
 /**
  * The one statement behind each question. It returns, in one round trip, rows of several
- * kinds (column `k`): `S` candidate shares of the user (override row applied), `R` their
+ * kinds (column `k`): `S` candidate shares of the user (override row applied, expired ones
+ * flagged), `R` their
  * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
  * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `U` the same
  * flags of the account whose view is asked (and, for the search, its language), `A` (search) the
@@ -170,12 +171,13 @@ export function buildLookup(spec: LookupSpec): Statement {
     params.push(recipient);
     ctes.push(
       `cand AS (SELECT s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
-        ` COALESCE(o.permissions, s.permissions) AS perms, COALESCE(o.accepted, s.accepted) AS accepted, COALESCE(o.file_target, s.file_target) AS target` +
+        ` COALESCE(o.permissions, s.permissions) AS perms, COALESCE(o.accepted, s.accepted) AS accepted, COALESCE(o.file_target, s.file_target) AS target,` +
+        // Expired shares come too: the expiry rule is decided with the others (rules/share-rules.ts).
+        ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 'expired' END AS expired` +
         ` FROM ${p}share s LEFT JOIN ${p}share o ON s.share_type = 1 AND o.share_type = 2 AND o.parent = s.id AND o.share_with = ?` +
-        ` WHERE s.item_type IN ('file', 'folder') AND ((s.share_type = 0 AND s.share_with = ?) OR (s.share_type = 1 AND s.share_with IN (SELECT gid FROM ug)))` +
-        ` AND (s.expiration IS NULL OR s.expiration > ?))`,
+        ` WHERE s.item_type IN ('file', 'folder') AND ((s.share_type = 0 AND s.share_with = ?) OR (s.share_type = 1 AND s.share_with IN (SELECT gid FROM ug))))`,
     );
-    params.push(recipient, recipient, spec.now);
+    params.push(spec.now, recipient, recipient);
   }
   // One folder set per source of storages, each a plain IN: MariaDB turned an IN over a
   // UNION into a subquery run for every file-cache row (seconds on 1 M rows).
@@ -203,7 +205,7 @@ export function buildLookup(spec: LookupSpec): Statement {
   const selects: string[] = [];
   if (recipient !== null) {
     selects.push(
-      branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'NULL'], 'FROM cand', spec.dialect),
+      branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'expired'], 'FROM cand', spec.dialect),
     );
     selects.push(
       branch(["'R'", 'r.fileid', 'r.storage', 'r.permissions', 'NULL', 'NULL', 'NULL', 'r.path', 'r.name', 'rm.mimetype', 'rs.id'], '', spec.dialect) +

@@ -353,7 +353,7 @@ class DatabaseHost implements HostAdapter {
         ...(index !== null && snapshot !== undefined ? { indexed: { fileIds: snapshot.fileIds, storageIds: index.storageIds } } : {}),
       };
       const statement = buildLookup(spec);
-      rows = splitRows(await this.#query(statement.sql, statement.params));
+      rows = splitRows(await this.#query(statement.sql, statement.params), recipient ?? '');
       if (spec.unsupportedSharesOf !== undefined) {
         this.#reportedUnsupported = true;
         if (rows.unsupportedShares > 0) {
@@ -388,7 +388,7 @@ class DatabaseHost implements HostAdapter {
     const own = files.filter((f) => f.owner === archiveAccount && f.path.startsWith('/'));
     if (own.length === 0) return new Map();
     const statement = buildShareObstacles(this.sql.dialect, this.#prefix, user, own, naiveUtc(this.#options.now?.() ?? new Date()));
-    return nearestObstacles(await this.#query(statement.sql, statement.params), own, user, this.#located.version);
+    return nearestObstacles(await this.#query(statement.sql, statement.params), own, user, this.#located.version, this.#located.dataDirectory);
   }
 
   async trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>> {
@@ -477,7 +477,7 @@ function syncAccountOf(stored: string | null): string | null {
   return value;
 }
 
-function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
+function splitRows(rows: readonly SqlRow[], recipient: string): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
@@ -502,6 +502,8 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
         shares.push({
           id: num(row.a),
           shareType: num(row.b),
+          // The statement keeps only shares to the recipient or its groups; a group's id is not read.
+          shareWith: num(row.b) === 0 ? recipient : '',
           fileSource: num(row.c),
           stime: num(row.d),
           permissions: num(row.e),
@@ -509,6 +511,8 @@ function splitRows(rows: readonly SqlRow[]): LookupRows & { unsupportedShares: n
           owner: text(row.t1) ?? '',
           initiator: text(row.t2),
           target: text(row.t3) ?? '',
+          expired: text(row.t4) === 'expired',
+          expiration: null,
         });
         break;
       case 'R': {

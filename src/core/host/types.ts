@@ -4,6 +4,7 @@
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
 import type { AccountBackend } from './account-backends.js';
+import type { ObstacleKind } from './rules/share-rules.js';
 
 export type Dialect = 'sqlite' | 'pgsql' | 'mysql';
 export type SqlValue = string | number | bigint | null;
@@ -84,14 +85,8 @@ export interface VisibleFile {
  * the nearest share row that covers the file and does not mount for the user (explain only).
  */
 export interface ShareObstacle {
-  /**
-   * `pending`/`declined`: the user has not accepted / declined it; `left`: the user removed a
-   * group share from their files; `expired`; `no read`: it gives no read permission;
-   * `disabled sharer`: the owner or resharer is disabled and the host hides such shares;
-   * `not member`: a group share to a group the user is not a direct member of; `sharing off`:
-   * the files_sharing app is disabled.
-   */
-  readonly kind: 'pending' | 'declined' | 'left' | 'expired' | 'no read' | 'disabled sharer' | 'not member' | 'sharing off';
+  /** The rule that keeps the share from mounting (rules/share-rules.ts words each). */
+  readonly kind: ObstacleKind;
   /** The shared node as its owner sees it (`/Paperless/Invoices`); null for `sharing off`. */
   readonly nodePath: string | null;
   /** Whether the shared node is the file itself (not a folder holding it). */
@@ -104,6 +99,12 @@ export interface ShareObstacle {
   readonly expiration: string | null;
   /** The disabled owner or resharer (`disabled sharer`). */
   readonly disabledAccount: string | null;
+  /** `colliding target`: the other sharers whose shares reach the user at the same path. */
+  readonly collidesWith: readonly string[];
+  /** `colliding target`: the path those shares have in the user's files. */
+  readonly target: string | null;
+  /** What the rule assumed for want of a fact (an unknown release), or null. */
+  readonly assumed: string | null;
 }
 
 /** A marked file of the archive account that is in its trash (explain only). */

@@ -4,60 +4,13 @@
  * storages involved, and the files_sharing switches. SQL narrows; this decides.
  */
 import { markersIn } from './marker.js';
-import { homeStorageIds, isInUserFiles } from './storages.js';
+import { mountsOf, type Mount, type NodeRow, type ShareRow } from './rules/share-rules.js';
+import { homeStorageIds } from './storages.js';
 import type { VisibleFile } from './types.js';
 
 export const FOLDER_MIMETYPE = 'httpd/unix-directory';
-const READ = 1;
-const SHARE = 16;
-/** `hide_disabled_user_shares` values every version reads as "show" (31.0.2 hides on 'yes' only; IAppConfig's boolean parsing). */
-const SHOWN_DISABLED: ReadonlySet<string> = new Set(['no', 'false', '0', 'off', '']);
 
-/**
- * Whether the host hides shares whose owner or resharer is disabled (`files_sharing`
- * `hide_disabled_user_shares`, docs/host-adapter.md). An explicit false value shows them on
- * every version; any other value hides them on the versions that read it as a boolean, so it
- * hides here. A missing key meant 'no' (show) until server PR #62092 (merged 2026-07-15,
- * backported to stable30–34 in patch releases not known here) made it 'yes': it shows only on
- * versions known to predate that change (below 30, and 31.0.0–31.0.2, whose source was read),
- * and hides on every other or unknown version, the side that cannot leak.
- */
-export function hidesDisabledUserShares(value: string | undefined, hostVersion: string | null): boolean {
-  if (value !== undefined) return !SHOWN_DISABLED.has(value);
-  return !missingKeyShows(hostVersion);
-}
-
-function missingKeyShows(hostVersion: string | null): boolean {
-  const parts = /^(\d+)\.(\d+)\.(\d+)/.exec(hostVersion ?? '');
-  if (parts === null) return false;
-  const [major, minor, patch] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
-  if (major < 30) return true;
-  return major === 31 && minor === 0 && patch <= 2;
-}
-
-export interface ShareRow {
-  readonly id: number;
-  readonly shareType: number;
-  readonly fileSource: number;
-  readonly stime: number;
-  /** After the recipient's override row (group shares). */
-  readonly permissions: number;
-  readonly accepted: number;
-  readonly target: string;
-  readonly owner: string;
-  readonly initiator: string | null;
-}
-
-export interface NodeRow {
-  readonly fileId: number;
-  readonly storage: number;
-  readonly storageId: string;
-  readonly path: string | null;
-  readonly name: string;
-  readonly mimetype: string;
-  readonly permissions: number;
-}
-
+export type { Mount, NodeRow, ShareRow };
 export interface LookupRows {
   readonly shares: readonly ShareRow[];
   readonly roots: ReadonlyMap<number, NodeRow>;
@@ -84,47 +37,9 @@ export function isEnabledAccount(enabled: string | null, ldapDeleted: string | n
 /** A (document, file, path) the rules admit: already the shape of the answer. */
 export type Candidate = VisibleFile;
 
-export interface Mount {
-  readonly root: NodeRow;
-  readonly owner: string;
-  readonly target: string;
-}
-
-/** The user's valid share mounts: one per shared node, as the host's MountProvider builds them. */
+/** The user's valid share mounts: one per shared node, as the host's MountProvider builds them (rules/share-rules.ts). */
 export function shareMounts(user: string, rows: LookupRows, dataDirectory: string | null, hostVersion: string | null): Mount[] {
-  // The host loads an app only when its `enabled` row exists and is not 'no' (§3.4 8).
-  const sharing = rows.sharingConfig.get('enabled');
-  if (sharing === undefined || sharing === 'no') return [];
-  const hideDisabled = hidesDisabledUserShares(rows.sharingConfig.get('hide_disabled_user_shares'), hostVersion);
-  const byNode = new Map<number, ShareRow[]>();
-  for (const share of rows.shares) {
-    // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
-    if (share.shareType !== 0 && share.shareType !== 1) continue;
-    if (share.permissions <= 0 || share.owner === user || (share.initiator ?? '') === user) continue;
-    if (hideDisabled && (rows.disabledUsers.has(share.owner) || (share.initiator !== null && rows.disabledUsers.has(share.initiator)))) continue;
-    // The host cannot open the owner's folder of a vanished LDAP account (§11.11); a vanished
-    // resharer is dropped too, the side that cannot leak (it is hidden or disabled there).
-    if (rows.goneUsers.has(share.owner) || (share.initiator !== null && rows.goneUsers.has(share.initiator))) continue;
-    const list = byNode.get(share.fileSource) ?? [];
-    list.push(share);
-    byNode.set(share.fileSource, list);
-  }
-  const mounts: Mount[] = [];
-  for (const [node, shares] of byNode) {
-    shares.sort((a, b) => a.stime - b.stime || a.id - b.id);
-    const first = shares[0];
-    if (first === undefined) continue;
-    const status = Math.max(...shares.map((s) => s.accepted));
-    const permissions = shares.reduce((p, s) => p | s.permissions, 0);
-    if (status !== 1 || (permissions & READ) === 0) continue;
-    const root = rows.roots.get(node);
-    if (root === undefined || !isInUserFiles(root.path) || root.path === 'files') continue;
-    if ((root.permissions & SHARE) === 0) continue;
-    // The node must be in the share owner's own folders, else the host mounts a failed storage.
-    if (!homeStorageIds(first.owner, dataDirectory).includes(root.storageId)) continue;
-    mounts.push({ root, owner: first.owner, target: first.target });
-  }
-  return mounts;
+  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion }).mounts;
 }
 
 function trimSlashes(s: string): string {

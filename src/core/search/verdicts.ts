@@ -2,6 +2,7 @@ import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';
+import { explainObstacle } from '../host/rules/share-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
@@ -60,36 +61,20 @@ export interface VerdictInput {
 
 export { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from './limits.js';
 
-/** A naive UTC expiry as a day, with the time when it is not midnight. */
-function dayOfExpiry(expiration: string | null): string {
-  if (expiration === null) return 'an earlier day';
-  const [day = expiration, time = ''] = expiration.split(/[ T]/);
-  return time === '' || time.startsWith('00:00:00') ? day : `${day} ${time.slice(0, 5)} UTC`;
-}
-
-/** What keeps the share from mounting, and what to do, as Nextcloud would show it to the user. */
+/** What keeps the share from mounting, and what to do, as Nextcloud would show it to the user: the blocking rule words it. */
 function obstacleText(o: ShareObstacle, user: string, paths: boolean): string {
-  const node = paths && o.nodePath !== null ? o.nodePath : o.nodeIsFile ? 'the file' : 'a folder holding it';
-  const from = o.sharer === null ? '' : ` from ${o.sharer}`;
-  const to = o.group === null ? user : `group ${o.group}`;
-  switch (o.kind) {
-    case 'sharing off':
-      return 'the sharing app (files_sharing) is disabled in Nextcloud, so no share reaches anyone: enable it';
-    case 'left':
-      return `${user} left the share of ${node} with group ${o.group ?? '?'} (removed it from their own files): share it again with ${user}`;
-    case 'declined':
-      return `${user} declined the share of ${node}${from}: share it again with ${user}`;
-    case 'pending':
-      return `${user} has not accepted the share of ${node}${from}: ${user} accepts it in Files, under Shares`;
-    case 'expired':
-      return `the share of ${node}${from} with ${to} expired on ${dayOfExpiry(o.expiration)}: give it a later expiry date, or share it again`;
-    case 'disabled sharer':
-      return `the share of ${node}${from} comes from ${o.disabledAccount ?? 'a disabled account'}, whose account is disabled, and Nextcloud hides shares of disabled accounts (files_sharing hide_disabled_user_shares): enable that account, or share it from an enabled one`;
-    case 'no read':
-      return `the share of ${node}${from} with ${to} does not allow reading: give it the read permission`;
-    case 'not member':
-      return `${node} is shared with group ${o.group ?? '?'}; ${user} is not a member: add ${user} to ${o.group ?? 'the group'}, or share it with ${user}`;
-  }
+  return explainObstacle(o.kind, {
+    user,
+    node: paths && o.nodePath !== null ? o.nodePath : o.nodeIsFile ? 'the file' : 'a folder holding it',
+    from: o.sharer === null ? '' : ` from ${o.sharer}`,
+    to: o.group === null ? user : `group ${o.group}`,
+    group: o.group,
+    expiration: o.expiration,
+    account: o.disabledAccount,
+    collidesWith: o.collidesWith,
+    target: paths ? o.target : null,
+    assumed: o.assumed,
+  });
 }
 
 /**

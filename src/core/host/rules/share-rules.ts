@@ -1,0 +1,370 @@
+/**
+ * Nextcloud's sharing rules, each written once: what it lets through (the lookup keeps a share
+ * only when no rule blocks it) and what it explains when it blocks (`why`, `--explain` and Try
+ * a search name the rule that blocked the nearest share). `mountsOf` is the one place both
+ * sides ask, so a rule cannot be changed on one side only. docs/host-adapter.md has the rule
+ * table, with the Nextcloud source each rule follows.
+ *
+ * The rules run at the levels Nextcloud's MountProvider works at: the host, each share row (is
+ * it for this user, still valid), each shared node (its rows merged into one "super share"),
+ * and the user's mounts together (two mounts at one path).
+ */
+import { homeStorageIds, isInUserFiles } from '../storages.js';
+import { hidesDisabledUserShares } from './disabled-sharers.js';
+
+const READ = 1;
+const SHARE = 16;
+
+/** One share row as the rules read it: a user or group share, the recipient's override row applied. */
+export interface ShareRow {
+  readonly id: number;
+  readonly shareType: number;
+  /** The user or group it is shared with. */
+  readonly shareWith: string;
+  readonly fileSource: number;
+  readonly stime: number;
+  /** After the recipient's override row (group shares). */
+  readonly permissions: number;
+  readonly accepted: number;
+  readonly target: string;
+  readonly owner: string;
+  readonly initiator: string | null;
+  /** Its expiry has passed (compared in the statement with the adapter's clock). */
+  readonly expired: boolean;
+  /** Naive UTC `YYYY-MM-DD HH:MM:SS`, or null (the lookup does not read it). */
+  readonly expiration: string | null;
+}
+
+export interface NodeRow {
+  readonly fileId: number;
+  readonly storage: number;
+  readonly storageId: string;
+  readonly path: string | null;
+  readonly name: string;
+  readonly mimetype: string;
+  readonly permissions: number;
+}
+
+/** What the rules know beside the share rows. */
+export interface ShareFacts {
+  readonly user: string;
+  /** The user's direct groups; null when the statement already kept only shares addressed to the user. */
+  readonly groups: ReadonlySet<string> | null;
+  readonly shares: readonly ShareRow[];
+  readonly roots: ReadonlyMap<number, NodeRow>;
+  /** files_sharing app config: `enabled`, `hide_disabled_user_shares`. */
+  readonly sharingConfig: ReadonlyMap<string, string>;
+  /** Owners and initiators whose `core` `enabled` preference is set to anything but 'true'. */
+  readonly disabledUsers: ReadonlySet<string>;
+  /** Owners and initiators user_ldap marked `isDeleted` = '1': their LDAP entry is gone. */
+  readonly goneUsers: ReadonlySet<string>;
+  readonly dataDirectory: string | null;
+  /** config.php `version`; null when unknown (`--host-db`). */
+  readonly hostVersion: string | null;
+}
+
+export type ObstacleKind =
+  | 'sharing off'
+  | 'colliding target'
+  | 'left'
+  | 'declined'
+  | 'pending'
+  | 'expired'
+  | 'disabled sharer'
+  | 'no read'
+  | 'broken share'
+  | 'not member';
+
+export interface Mount {
+  readonly root: NodeRow;
+  readonly owner: string;
+  readonly target: string;
+}
+
+/** A share the rules keep from mounting, and the rule that did. */
+export interface Blocked {
+  readonly kind: ObstacleKind;
+  readonly share: ShareRow;
+  /** `disabled sharer`: the disabled or vanished owner or resharer. */
+  readonly account: string | null;
+  /** `colliding target`: the other sharers whose shares reach the user at the same path. */
+  readonly collidesWith: readonly string[];
+}
+
+/** What an explanation says of the share a rule blocked (verdicts.ts words the sentence around it). */
+export interface ObstacleWords {
+  readonly user: string;
+  /** `/Paperless/Invoices`, `the file` or `a folder holding it`. */
+  readonly node: string;
+  /** ` from <sharer>`, or empty. */
+  readonly from: string;
+  /** The user, or `group <gid>`. */
+  readonly to: string;
+  readonly group: string | null;
+  readonly expiration: string | null;
+  readonly account: string | null;
+  readonly collidesWith: readonly string[];
+  /** The path the share has in the user's files. */
+  readonly target: string | null;
+  /** What the rule assumed for want of a fact (the release), or null. */
+  readonly assumed: string | null;
+}
+
+interface RowContext {
+  readonly facts: ShareFacts;
+  readonly hideDisabled: boolean;
+}
+
+/** A mount the node rules let through, with the rows it merges. */
+interface Candidate {
+  readonly mount: Mount;
+  readonly rows: readonly ShareRow[];
+}
+
+interface RuleText {
+  readonly kind: ObstacleKind;
+  /** Which cause an explanation names when several shares could explain one file: the lowest (the host, what the user did, the share's state, membership last). */
+  readonly rank: number;
+  /** What the administrator reads: the cause, then what to do. */
+  readonly explain: (w: ObstacleWords) => string;
+}
+
+/** A rule on the host as a whole. */
+interface HostRule extends RuleText {
+  readonly level: 'host';
+  readonly blocks: (facts: ShareFacts) => boolean;
+}
+
+/** A rule on one share row: the account it names when it blocks (`''` for none), or null when it lets the row through. */
+interface RowRule extends RuleText {
+  readonly level: 'row';
+  readonly blocks: (share: ShareRow, context: RowContext) => string | null;
+}
+
+/** A rule on one shared node, its rows merged as Nextcloud's buildSuperShares merges them. */
+interface NodeRule extends RuleText {
+  readonly level: 'node';
+  readonly blocks: (rows: readonly ShareRow[], root: NodeRow | undefined, facts: ShareFacts) => boolean;
+}
+
+/** A rule on the user's mounts together: the groups of mounts it keeps out. */
+interface MountsRule extends RuleText {
+  readonly level: 'mounts';
+  readonly blocks: (mounts: readonly Candidate[]) => Candidate[][];
+}
+
+export type ShareRule = HostRule | RowRule | NodeRule | MountsRule;
+
+const statusOf = (rows: readonly ShareRow[]): number => Math.max(...rows.map((s) => s.accepted));
+const trimSlashes = (s: string): string => s.replace(/^\/+|\/+$/g, '');
+
+/** A naive UTC expiry as a day, with the time when it is not midnight. */
+function dayOfExpiry(expiration: string | null): string {
+  if (expiration === null) return 'an earlier day';
+  const [day = expiration, time = ''] = expiration.split(/[ T]/);
+  return time === '' || time.startsWith('00:00:00') ? day : `${day} ${time.slice(0, 5)} UTC`;
+}
+
+const noRead = (w: ObstacleWords): string => `the share of ${w.node}${w.from} with ${w.to} does not allow reading: give it the read permission`;
+
+/**
+ * Every rule. The lookup applies them level by level (host, row, node, mounts), in this order
+ * within a level: the first that blocks a share names it.
+ */
+export const SHARE_RULES: readonly ShareRule[] = [
+  {
+    // The host loads an app only when its `enabled` row exists and is not 'no' (§3.4 8).
+    kind: 'sharing off',
+    rank: 0,
+    level: 'host',
+    blocks: (facts) => {
+      const sharing = facts.sharingConfig.get('enabled');
+      return sharing === undefined || sharing === 'no';
+    },
+    explain: () => 'the sharing app (files_sharing) is disabled in Nextcloud, so no share reaches anyone: enable it',
+  },
+  {
+    // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
+    // the last of the shares its unordered queries return, so the database cannot tell which
+    // one the user opens. None of them is let through, the side that cannot leak.
+    kind: 'colliding target',
+    rank: 1,
+    level: 'mounts',
+    blocks: (mounts) => {
+      const byTarget = new Map<string, Candidate[]>();
+      for (const m of mounts) {
+        const key = trimSlashes(m.mount.target);
+        byTarget.set(key, [...(byTarget.get(key) ?? []), m]);
+      }
+      return [...byTarget.values()].filter((group) => group.length > 1);
+    },
+    explain: (w) =>
+      `the share of ${w.node}${w.from} and ${w.collidesWith.length === 1 ? 'a share' : 'shares'} from ${w.collidesWith.join(', ')} all reach ${w.user} as ${w.target ?? 'one path'}; ` +
+      `Nextcloud mounts only one of them there, and which one the database does not tell: ${w.user} renames the other in Files, or its sharer unshares it and shares it again`,
+  },
+  {
+    // A group share reaches direct members only (the share provider asks getUserGroupIds).
+    kind: 'not member',
+    rank: 9,
+    level: 'row',
+    blocks: (s, c) => (s.shareType === 1 && c.facts.groups !== null && !c.facts.groups.has(s.shareWith) ? '' : null),
+    explain: (w) => `${w.node} is shared with group ${w.group ?? '?'}; ${w.user} is not a member: add ${w.user} to ${w.group ?? 'the group'}, or share it with ${w.user}`,
+  },
+  {
+    // The user removed a group share from their files: the override row has permissions 0.
+    kind: 'left',
+    rank: 2,
+    level: 'row',
+    blocks: (s) => (s.shareType === 1 && s.permissions <= 0 ? '' : null),
+    explain: (w) => `${w.user} left the share of ${w.node} with group ${w.group ?? '?'} (removed it from their own files): share it again with ${w.user}`,
+  },
+  {
+    // The super share's status is the highest of its rows: 1 accepted, 2 declined, 0 pending.
+    kind: 'declined',
+    rank: 3,
+    level: 'node',
+    blocks: (rows) => statusOf(rows) === 2,
+    explain: (w) => `${w.user} declined the share of ${w.node}${w.from}: share it again with ${w.user}`,
+  },
+  {
+    kind: 'pending',
+    rank: 4,
+    level: 'node',
+    blocks: (rows) => statusOf(rows) === 0,
+    explain: (w) => `${w.user} has not accepted the share of ${w.node}${w.from}: ${w.user} accepts it in Files, under Shares`,
+  },
+  {
+    // Manager::checkShare deletes an expired share the first time it is read.
+    kind: 'expired',
+    rank: 5,
+    level: 'row',
+    blocks: (s) => (s.expired ? '' : null),
+    explain: (w) => `the share of ${w.node}${w.from} with ${w.to} expired on ${dayOfExpiry(w.expiration)}: give it a later expiry date, or share it again`,
+  },
+  {
+    // Hidden while its owner or resharer is disabled (hide_disabled_user_shares, by version:
+    // disabled-sharers.ts); a vanished LDAP owner's folder cannot be opened at all, and a
+    // vanished resharer is dropped too, the side that cannot leak.
+    kind: 'disabled sharer',
+    rank: 6,
+    level: 'row',
+    blocks: (s, c) => {
+      const hidden = (uid: string): boolean => c.facts.goneUsers.has(uid) || (c.hideDisabled && c.facts.disabledUsers.has(uid));
+      return [s.owner, s.initiator].find((uid): uid is string => uid !== null && hidden(uid)) ?? null;
+    },
+    explain: (w) =>
+      `the share of ${w.node}${w.from} comes from ${w.account ?? 'a disabled account'}, whose account is disabled, and Nextcloud hides shares of disabled accounts (files_sharing hide_disabled_user_shares): enable that account, or share it from an enabled one${w.assumed === null ? '' : `; ${w.assumed}`}`,
+  },
+  {
+    // A user share without any permission never mounts (filterShares drops it before merging).
+    kind: 'no read',
+    rank: 7,
+    level: 'row',
+    blocks: (s) => (s.shareType !== 1 && s.permissions <= 0 ? '' : null),
+    explain: noRead,
+  },
+  {
+    // The super share's permissions are the OR of its rows, and must include reading.
+    kind: 'no read',
+    rank: 7,
+    level: 'node',
+    blocks: (rows) => (rows.reduce((p, s) => p | s.permissions, 0) & READ) === 0,
+    explain: noRead,
+  },
+  {
+    // The node must exist under the owner's `files/` (not be `files` itself), carry the share
+    // bit and lie in a home storage of the owner: else Nextcloud mounts a failed storage.
+    kind: 'broken share',
+    rank: 8,
+    level: 'node',
+    blocks: (rows, root, facts) =>
+      root === undefined ||
+      !isInUserFiles(root.path) ||
+      root.path === 'files' ||
+      (root.permissions & SHARE) === 0 ||
+      !homeStorageIds(rows[0]?.owner ?? '', facts.dataDirectory).includes(root.storageId),
+    explain: (w) => `the share of ${w.node}${w.from} is broken in Nextcloud (its folder left the owner's files or lost the share permission): share it again`,
+  },
+];
+
+const rulesAt = <L extends ShareRule['level']>(level: L): Extract<ShareRule, { level: L }>[] =>
+  SHARE_RULES.filter((r): r is Extract<ShareRule, { level: L }> => r.level === level);
+
+/** The explanation of an obstacle, worded by the first rule of its kind. */
+export function explainObstacle(kind: ObstacleKind, words: ObstacleWords): string {
+  const rule = SHARE_RULES.find((r) => r.kind === kind);
+  return rule === undefined ? `the share of ${words.node}${words.from} does not reach ${words.user}` : rule.explain(words);
+}
+
+/** The rank of a cause (`RuleText.rank`). */
+export function obstacleRank(kind: ObstacleKind): number {
+  return SHARE_RULES.find((r) => r.kind === kind)?.rank ?? SHARE_RULES.length;
+}
+
+/** Whose shares never mount for the user: other users' shares, and the user's own (Nextcloud's filterShares). */
+function notForUser(share: ShareRow, user: string): boolean {
+  if (share.shareType === 0 && share.shareWith !== user) return true;
+  return share.owner === user || (share.initiator ?? '') === user;
+}
+
+/** Who shared a node: the earliest row's initiator, else its owner. */
+function sharerOf(rows: readonly ShareRow[]): string {
+  const first = rows[0];
+  return first === undefined ? '' : (first.initiator ?? first.owner);
+}
+
+/**
+ * What the rules let through for `facts.user`: the mounts, one per shared node, and every
+ * share they keep from mounting with the rule that did. A share no rule concerns (another
+ * user's, or the user's own) is in neither list.
+ */
+export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked[] } {
+  const blocked: Blocked[] = [];
+  const block = (kind: ObstacleKind, share: ShareRow, account: string | null = null, collidesWith: readonly string[] = []): void => {
+    blocked.push({ kind, share, account, collidesWith });
+  };
+  // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
+  const addressed = facts.shares.filter((s) => (s.shareType === 0 || s.shareType === 1) && !notForUser(s, facts.user));
+  const hostRule = rulesAt('host').find((r) => r.blocks(facts));
+  if (hostRule !== undefined) {
+    for (const share of addressed) block(hostRule.kind, share);
+    return { mounts: [], blocked };
+  }
+  const context: RowContext = { facts, hideDisabled: hidesDisabledUserShares(facts.sharingConfig.get('hide_disabled_user_shares'), facts.hostVersion) };
+  const byNode = new Map<number, ShareRow[]>();
+  for (const share of addressed) {
+    const rule = rulesAt('row')
+      .map((r) => ({ kind: r.kind, account: r.blocks(share, context) }))
+      .find((r) => r.account !== null);
+    if (rule !== undefined) {
+      block(rule.kind, share, rule.account === '' ? null : rule.account);
+      continue;
+    }
+    byNode.set(share.fileSource, [...(byNode.get(share.fileSource) ?? []), share]);
+  }
+  let candidates: Candidate[] = [];
+  for (const [node, rows] of byNode) {
+    // The super share takes its owner and target from the earliest row by (stime, id).
+    rows.sort((a, b) => a.stime - b.stime || a.id - b.id);
+    const first = rows[0];
+    const root = facts.roots.get(node);
+    const rule = rulesAt('node').find((r) => r.blocks(rows, root, facts));
+    if (rule !== undefined || root === undefined || first === undefined) {
+      for (const share of rows) block(rule?.kind ?? 'broken share', share);
+      continue;
+    }
+    candidates.push({ mount: { root, owner: first.owner, target: first.target }, rows });
+  }
+  for (const rule of rulesAt('mounts')) {
+    const kept = new Set<Candidate>(candidates);
+    for (const group of rule.blocks(candidates)) {
+      for (const candidate of group) {
+        kept.delete(candidate);
+        const others = [...new Set(group.filter((c) => c !== candidate).map((c) => sharerOf(c.rows)))];
+        for (const share of candidate.rows) block(rule.kind, share, null, others);
+      }
+    }
+    candidates = candidates.filter((c) => kept.has(c));
+  }
+  return { mounts: candidates.map((c) => c.mount), blocked };
+}
