@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import type { Client as PgClient } from 'pg';
 import { openHost } from '../src/core/host/open-host.js';
-import { toNumberedPlaceholders } from '../src/core/host/placeholders.js';
+import { toNumberedPlaceholders } from '../src/core/host/db/placeholders.js';
 import type { HostAdapter, SqlValue } from '../src/core/host/types.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 import { mysqlWriter, pgWriter, sqliteWriter, type Writer } from '../test/support/host-fixtures/writer.js';
@@ -32,7 +32,7 @@ interface Sent {
 
 /**
  * PostgreSQL's plan steps as a session runs the statement: the adapter keeps its statements
- * prepared (src/core/host/pg-statements.ts), and from the sixth run on the server may run a
+ * prepared (src/core/host/db/pg-statements.ts), and from the sixth run on the server may run a
  * generic plan instead of one made for the values. So the same text is prepared on `session`
  * (the bench's own), run five times with the same values, then explained.
  */

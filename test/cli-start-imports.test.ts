@@ -50,7 +50,7 @@ describe('start-up imports of src/cli.ts', () => {
   });
 
   test('none of the core that opens settings, host, archive server or HTTP is imported at start', () => {
-    const late = ['src/core/context.ts', 'src/core/host/open-host.ts', 'src/core/host/sql-client.ts', 'src/core/host/config-php.ts', 'src/core/settings/settings-store.ts', 'src/core/log.ts', 'src/core/archive/archive-client.ts', 'src/core/cache/redis-cache.ts'];
+    const late = ['src/core/context.ts', 'src/core/host/open-host.ts', 'src/core/host/db/sql-client.ts', 'src/core/host/db/config-php.ts', 'src/core/settings/settings-store.ts', 'src/core/log.ts', 'src/core/archive/archive-client.ts', 'src/core/cache/redis-cache.ts'];
     expect(late.filter((file) => files.has(file))).toEqual([]);
     expect([...files].filter((file) => file.startsWith('src/http/'))).toEqual([]);
   });
@@ -149,7 +149,7 @@ describe('what a run loads', () => {
     // Nor the help topics (and the bridge secret's module they name a file of), nor the search pipeline.
     expect(run.urls.filter((url) => /\/dist\/(commands\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
     // Nor the config.php reader: this host is given by URL.
-    expect(run.urls.filter((url) => /\/dist\/core\/host\/config-(php|var-export)\.js$/.test(url))).toEqual([]);
+    expect(run.urls.filter((url) => /\/dist\/core\/host\/db\/config-(php|var-export)\.js$/.test(url))).toEqual([]);
     expect(run.urls.filter((url) => url.includes('/dist/core/archive/archive-client.js'))).toEqual([]);
     expect(run.urls.some((url) => url.includes('/dist/core/context.js'))).toBe(true); // the service context is opened
   });

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseWithEngine } from '../src/core/host/config-php.js';
-import { readVarExportConfig } from '../src/core/host/config-var-export.js';
+import { parseWithEngine } from '../src/core/host/db/config-php.js';
+import { readVarExportConfig } from '../src/core/host/db/config-var-export.js';
 import { runRecordingModules } from './support/loaded-modules.js';
 import { phpExport } from './support/host-fixtures/index.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MARKER_INDEX_FORMAT } from '../src/core/host/marker-index-file.js';
+import { MARKER_INDEX_FORMAT } from '../src/core/host/index/marker-index-file.js';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { captureLogger } from './support/host-fixtures/capture-log.js';

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL: the adapter's statements are kept prepared per session (src/core/host/pg-statements.ts),
+ * PostgreSQL: the adapter's statements are kept prepared per session (src/core/host/db/pg-statements.ts),
  * so question 1 is parsed once and planned once per session instead of at every search. Held
  * here on a real server: a statement run again is the same prepared statement; the number kept
  * is bounded; a session that lost its statements (a pooler, `DEALLOCATE ALL`) and a table
@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { pino } from 'pino';
 import { openHost } from '../src/core/host/open-host.js';
-import { PreparedStatements } from '../src/core/host/pg-statements.js';
+import { PreparedStatements } from '../src/core/host/db/pg-statements.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';

@@ -1,6 +1,6 @@
 /** `?` placeholders become PostgreSQL's `$1…$n`, and a `?` inside a quoted literal or identifier stays as written. */
 import { describe, expect, test } from '@jest/globals';
-import { toNumberedPlaceholders } from '../src/core/host/placeholders.js';
+import { toNumberedPlaceholders } from '../src/core/host/db/placeholders.js';
 
 describe('toNumberedPlaceholders', () => {
   test('numbers the placeholders in order', () => {

@@ -5,7 +5,7 @@
  * make a safe integer. Checked against that regex on named cases and on generated names.
  */
 import { describe, expect, test } from '@jest/globals';
-import { forEachMarker, markersIn } from '../src/core/host/marker.js';
+import { forEachMarker, markersIn } from '../src/core/host/rules/marker.js';
 
 /** The rule as docs/host-adapter.md states it. */
 function byRegex(name: string): number[] {

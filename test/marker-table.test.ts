@@ -9,8 +9,8 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MarkerIndexFile } from '../src/core/host/marker-index-file.js';
-import { MemoryTable, mergeKept, PairCollector, type IndexArrays } from '../src/core/host/marker-table.js';
+import { MarkerIndexFile } from '../src/core/host/index/marker-index-file.js';
+import { MemoryTable, mergeKept, PairCollector, type IndexArrays } from '../src/core/host/index/marker-table.js';
 
 type Triple = [document: number, file: number, parent: number];
 

@@ -58,7 +58,7 @@ async function openCache(url: string | undefined, keyPrefix: string | undefined)
 async function legacySaltOf(service: ServiceContext, given: ReturnType<typeof serviceOptionsOf>): Promise<string> {
   const location = effectiveHostLocation(service.settings.readWithoutRefusedUrl(), given.hostLocation);
   if (location.nextcloudDir === undefined) return '';
-  const { readNextcloudConfig } = await import('../core/host/config-php.js');
+  const { readNextcloudConfig } = await import('../core/host/db/config-php.js');
   const config = await readNextcloudConfig(location.nextcloudDir).catch(() => null);
   const salt = config?.passwordsalt;
   return typeof salt === 'string' ? salt : '';

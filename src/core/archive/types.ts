@@ -2,6 +2,7 @@
  * What the rest of the core needs from the archive server (Paperless-ngx), independent
  * of HTTP. `archive-client.ts` implements it over undici; nothing else talks to the server.
  */
+import type { ResolvedAddress } from '../net/resolve.js';
 
 /** Where and how to reach the archive server: the stored settings plus the decrypted token. */
 export interface ArchiveConnection {
@@ -110,10 +111,7 @@ export interface ArchiveClient {
   close(): Promise<void>;
 }
 
-export interface ResolvedAddress {
-  readonly address: string;
-  readonly family: 4 | 6;
-}
+export type { ResolvedAddress };
 
 /**
  * Construction options of the archive client. Defaults are the spec's numbers and the real

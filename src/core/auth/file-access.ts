@@ -1,5 +1,5 @@
 import type { HostAdapter, VisibleFile } from '../host/types.js';
-import { markersIn } from '../host/marker.js';
+import { markersIn } from '../host/rules/marker.js';
 
 interface NameRow {
   readonly name: string;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFileAtomic } from '../settings/atomic-file.js';
+import { writePrivateFileAtomic } from '../fs/atomic-file.js';
 
 /** The file in the settings directory that holds the bridge's shared secret (mode 0600). */
 export const BRIDGE_SECRET_FILE = 'bridge-secret';

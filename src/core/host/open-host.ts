@@ -5,18 +5,18 @@
  */
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES, type Logger } from '../log.js';
-import { locateHost, type LocatedHost } from './locate.js';
-import { buildLookup, buildMarkedFiles, buildRootEtags, buildTrashedFiles, rootEtagsOf, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './lookup-sql.js';
-import { cleanIds, markersIn } from './marker.js';
-import { MarkerIndex, sameRoots } from './marker-index.js';
-import { MarkerIndexFile, markerIndexIdentity } from './marker-index-file.js';
+import { locateHost, type LocatedHost } from './db/locate.js';
+import { buildLookup, buildMarkedFiles, buildRootEtags, buildTrashedFiles, rootEtagsOf, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec, type RootEtag } from './rules/lookup-sql.js';
+import { cleanIds, markersIn } from './rules/marker.js';
+import { MarkerIndex, sameRoots } from './index/marker-index.js';
+import { MarkerIndexFile, markerIndexIdentity } from './index/marker-index-file.js';
 import { otherAccountLookup, presentBackendTables, type BackendTable } from './account-backends.js';
-import { checkSchema } from './schema-check.js';
-import { buildShareObstacles, nearestObstacles } from './share-obstacles.js';
-import { openSqlClient } from './sql-client.js';
-import { homeStorageIds, isInUserFiles } from './storages.js';
+import { checkSchema } from './db/schema-check.js';
+import { buildShareObstacles, nearestObstacles } from './rules/share-obstacles.js';
+import { openSqlClient } from './db/sql-client.js';
+import { homeStorageIds, isInUserFiles } from './rules/storages.js';
 import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, ResolvedArchiveAccount, SearchLookup, ShareObstacle, SqlClient, SqlRow, SqlValue, TrashedFile, VisibleFile } from './types.js';
-import { candidates, FOLDER_MIMETYPE, isEnabledAccount, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
+import { candidates, FOLDER_MIMETYPE, isEnabledAccount, pickPerDocument, shareMounts, type Candidate, type LookupRows, type NodeRow, type ShareRow } from './rules/visibility.js';
 
 export interface OpenHostOptions {
   readonly logger?: Logger;

@@ -4,58 +4,11 @@
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
 import type { AccountBackend } from './account-backends.js';
-import type { ObstacleKind } from './rules/share-rules.js';
+import type { Dialect, HostLocation, SqlClient, SqlRow, SqlValue } from './db/types.js';
+import type { MarkerIndexSize } from './index/types.js';
+import type { ShareObstacle, VisibleFile } from './rules/types.js';
 
-export type Dialect = 'sqlite' | 'pgsql' | 'mysql';
-export type SqlValue = string | number | bigint | null;
-export type SqlRow = Record<string, unknown>;
-
-/** One read-only connection to the host database. Placeholders are `?` on every dialect. */
-export interface SqlClient {
-  readonly dialect: Dialect;
-  /** Table prefix, `oc_` by default. */
-  readonly prefix: string;
-  query<T extends SqlRow = SqlRow>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
-  /**
-   * The same read for results too large to hold at once (the marker index's build): rows are
-   * handed to `onRows` in batches as the database sends them (SQLite steps a statement,
-   * PostgreSQL fetches from a cursor, MariaDB streams the result), so memory holds one batch.
-   * Counts as one statement. A lost connection fails the read instead of running it again: the
-   * caller has already seen part of the rows.
-   */
-  each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void>;
-  /**
-   * The same streamed read row by row, each row an array of its values in the statement's
-   * column order, for a caller that keeps no row (the marker index's build): no batch of rows
-   * is held while the caller works, so the rows die young and reading a million of them does
-   * not grow the JS heap. Counts as one statement; a lost connection fails it, as for `each`.
-   * `rowsPerRead` (default 500): rows fetched at a time (PostgreSQL) or stepped between two
-   * pauses (SQLite); fewer for large rows. MariaDB hands each row over as it is parsed.
-   */
-  eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void>;
-  /**
-   * PostgreSQL only: the rows of `sql` in COPY's text format, streamed (one line a row, a tab
-   * between values, `\N` for NULL, backslashes and control characters escaped), handed to
-   * `onLines` as runs of whole lines, each ending in a newline. The bytes come as latin1
-   * characters: ASCII is itself, any other byte stands for itself alone (a caller that looks
-   * for ASCII, such as markers and digits, reads them exactly; it does not decode names). COPY
-   * binds no parameters, so `sql` carries its values: callers put in only numbers they checked
-   * and constants of their own. Counts as one statement; a lost connection fails it, as `each`.
-   */
-  copyLines?(sql: string, onLines: (lines: string) => void): Promise<void>;
-  /** Round trips made so far (tests count queries per batch with it). */
-  readonly queryCount: number;
-  close(): Promise<void>;
-}
-
-/** Where the host is: an explicit database URL, or the Nextcloud directory holding config/config.php. */
-export interface HostLocation {
-  readonly dbUrl?: string;
-  readonly tablePrefix?: string;
-  readonly nextcloudDir?: string;
-  /** Host URL for links when config.php's `overwrite.cli.url` is absent or overridden. */
-  readonly hostUrl?: string;
-}
+export type { Dialect, HostLocation, MarkerIndexSize, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
 
 export interface HostAccount {
   /** The uid as the host stores it (its own spelling). */
@@ -66,45 +19,6 @@ export interface HostAccount {
   readonly displayName: string | null;
   /** Where the host keeps the account: `oc_users`, or the table of user_ldap, user_saml or guests. */
   readonly backend: AccountBackend;
-}
-
-/** A file the user can open, as that user sees it. */
-export interface VisibleFile {
-  readonly documentId: number;
-  readonly fileId: number;
-  /** Path the user sees, from the root of the user's files, starting with `/`. */
-  readonly path: string;
-  readonly name: string;
-  readonly mimetype: string;
-  /** uid of the file's owner. */
-  readonly owner: string;
-}
-
-/**
- * Why the user cannot open a file of the archive account although the archive account has it:
- * the nearest share row that covers the file and does not mount for the user (explain only).
- */
-export interface ShareObstacle {
-  /** The rule that keeps the share from mounting (rules/share-rules.ts words each). */
-  readonly kind: ObstacleKind;
-  /** The shared node as its owner sees it (`/Paperless/Invoices`); null for `sharing off`. */
-  readonly nodePath: string | null;
-  /** Whether the shared node is the file itself (not a folder holding it). */
-  readonly nodeIsFile: boolean;
-  /** Who shared it: the initiator, else the owner. */
-  readonly sharer: string | null;
-  /** The group of a group share; null for a user share. */
-  readonly group: string | null;
-  /** Naive UTC `YYYY-MM-DD HH:MM:SS` (`expired`). */
-  readonly expiration: string | null;
-  /** The disabled owner or resharer (`disabled sharer`). */
-  readonly disabledAccount: string | null;
-  /** `colliding target`: the other sharers whose shares reach the user at the same path. */
-  readonly collidesWith: readonly string[];
-  /** `colliding target`: the path those shares have in the user's files. */
-  readonly target: string | null;
-  /** What the rule assumed for want of a fact (an unknown release), or null. */
-  readonly assumed: string | null;
 }
 
 /** A marked file of the archive account that is in its trash (explain only). */
@@ -119,13 +33,6 @@ export interface MarkedFilesPage {
   /** Total marked files of the archive account in its own folders. */
   readonly total: number;
   readonly files: readonly { readonly documentId: number; readonly fileId: number; readonly path: string }[];
-}
-
-/** What a marker index holds: markers (a file counts once per marker in its name), documents, folders read. */
-export interface MarkerIndexSize {
-  readonly markers: number;
-  readonly documents: number;
-  readonly folders: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ResolvedAddress } from '../archive/types.js';
+import type { ResolvedAddress } from './resolve.js';
 import { isLocalHostname, literalAddress } from './address-guard.js';
 
 /**

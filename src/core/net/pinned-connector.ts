@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { buildConnector } from 'undici';
-import type { ResolvedAddress } from '../archive/types.js';
+import type { ResolvedAddress } from './resolve.js';
 
 /**
  * An undici connector that opens its socket only to addresses checked beforehand, whatever

@@ -1,5 +1,10 @@
 import { lookup } from 'node:dns/promises';
-import type { ResolvedAddress } from '../archive/types.js';
+
+/** One address a host name resolved to. */
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: 4 | 6;
+}
 
 /** Every address the system resolver gives for a name, in its own order (one lookup per request). */
 export async function lookupAll(hostname: string): Promise<readonly ResolvedAddress[]> {

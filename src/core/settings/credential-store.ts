@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { LOG_MESSAGES } from '../log.js';
 import { nodeCrypto } from '../node-crypto.js';
-import { writePrivateFileAtomic } from './atomic-file.js';
+import { writePrivateFileAtomic } from '../fs/atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { ensureInstanceSecret, readInstanceSecret } from './instance-secret.js';
 import { settledStamp, StampedValue } from './file-stamp.js';

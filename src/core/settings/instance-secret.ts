@@ -1,7 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeCrypto } from '../node-crypto.js';
-import { temporaryPath } from './atomic-file.js';
+import { temporaryPath } from '../fs/atomic-file.js';
 import { errnoOf, fileAccessError, withFileAccess } from './file-access.js';
 import { SECRET_FILE } from './paths.js';
 

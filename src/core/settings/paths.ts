@@ -21,5 +21,5 @@ export const CREDENTIALS_FILE = 'credentials.json';
 export const SECRET_FILE = 'secret';
 export const LOG_FILE = 'docs_unified_search.log';
 export const AUDIT_FILE = 'audit.log';
-/** The marker index of one-shot commands (src/core/host/marker-index-file.ts). */
+/** The marker index of one-shot commands (src/core/host/index/marker-index-file.ts). */
 export const MARKER_INDEX_FILE = 'marker-index.bin';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { argon2id } from 'hash-wasm';
-import { homeStorageIds, storedStorageId } from '../../../src/core/host/storages.js';
+import { homeStorageIds, storedStorageId } from '../../../src/core/host/rules/storages.js';
 import { configKey, emptyModel, preferenceKey, type FixtureModel, type ModelFile } from './model.js';
 import { createTableStatements, NESTED_GROUPS_TABLE, quoteIdent, TABLES } from './schema.js';
 import { mysqlWriter, pgWriter, sqliteWriter, type Writer } from './writer.js';

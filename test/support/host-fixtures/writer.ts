@@ -1,5 +1,5 @@
 /** Read-write connections for building fixtures (the adapter itself never writes). */
-import { toNumberedPlaceholders } from '../../../src/core/host/placeholders.js';
+import { toNumberedPlaceholders } from '../../../src/core/host/db/placeholders.js';
 import type { FixtureDialect } from './index.js';
 
 export interface Writer {

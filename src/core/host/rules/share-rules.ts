@@ -9,7 +9,7 @@
  * it for this user, still valid), each shared node (its rows merged into one "super share"),
  * and the user's mounts together (two mounts at one path).
  */
-import { homeStorageIds, isInUserFiles } from '../storages.js';
+import { homeStorageIds, isInUserFiles } from './storages.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 
 const READ = 1;

@@ -18,10 +18,10 @@
  */
 import { accessSync, closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger } from '../log.js';
-import { writePrivateFileAtomic } from '../settings/atomic-file.js';
-import type { ConnectionParams } from './connection-params.js';
-import type { RootEtag } from './lookup-sql.js';
+import type { Logger } from '../../log.js';
+import { writePrivateFileAtomic } from '../../fs/atomic-file.js';
+import type { ConnectionParams } from '../db/connection-params.js';
+import type { RootEtag } from '../rules/lookup-sql.js';
 import type { MarkerIndexStore } from './marker-index.js';
 import { distinctDocuments, lowerBound, type IndexArrays, type MarkerTable } from './marker-table.js';
 

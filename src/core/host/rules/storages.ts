@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../node-crypto.js';
+import { nodeCrypto } from '../../node-crypto.js';
 
 /** The host stores a storage id longer than 64 characters as its md5 (reference §1.3). */
 export function storedStorageId(id: string): string {

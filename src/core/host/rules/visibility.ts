@@ -4,7 +4,7 @@
  * storages involved, and the files_sharing switches. SQL narrows; this decides.
  */
 import { markersIn } from './marker.js';
-import { mountsOf, type Mount, type NodeRow, type ShareRow } from './rules/share-rules.js';
+import { mountsOf, type Mount, type NodeRow, type ShareRow } from './share-rules.js';
 import { homeStorageIds } from './storages.js';
 import type { VisibleFile } from './types.js';
 

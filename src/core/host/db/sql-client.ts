@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { StatementSync } from 'node:sqlite';
-import { DusError } from '../errors.js';
+import { DusError } from '../../errors.js';
 import type { ConnectionParams } from './connection-params.js';
 import { PreparedStatements, preparedFailure } from './pg-statements.js';
 import { toNumberedPlaceholders } from './placeholders.js';

@@ -1,5 +1,5 @@
 /** Confirms at open time that the tables and columns the adapter reads are there. */
-import { DusError } from '../errors.js';
+import { DusError } from '../../errors.js';
 import type { SqlClient } from './types.js';
 
 export const REQUIRED_COLUMNS: Readonly<Record<string, readonly string[]>> = {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { DusError, messageOf } from '../errors.js';
+import { DusError, messageOf } from '../../errors.js';
 import { readVarExportConfig } from './config-var-export.js';
 
 export type PhpValue = string | number | boolean | null | PhpValue[] | { [key: string]: PhpValue };

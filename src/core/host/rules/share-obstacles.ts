@@ -7,9 +7,10 @@
  * Never on the search path: `why`, `search --explain` and Try a search ask it after question 2.
  */
 import { rowNumber as num, rowText as text, placeholders, type Statement } from './lookup-sql.js';
-import { hidingAssumed } from './rules/disabled-sharers.js';
-import { mountsOf, obstacleRank, SHARE_RULES, type NodeRow, type ShareFacts, type ShareRow } from './rules/share-rules.js';
-import type { Dialect, ShareObstacle, SqlRow, SqlValue, VisibleFile } from './types.js';
+import { hidingAssumed } from './disabled-sharers.js';
+import { mountsOf, obstacleRank, SHARE_RULES, type NodeRow, type ShareFacts, type ShareRow } from './share-rules.js';
+import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
+import type { ShareObstacle, VisibleFile } from './types.js';
 import { isEnabledAccount } from './visibility.js';
 
 /** The storage paths of a file of the archive account and of every folder above it, `files` excluded. */

@@ -14,12 +14,13 @@
  * rows); when they differ from the ones the index was read at, the index refreshes: all folders
  * with their etags, then the children of the folders whose etag changed or which are new.
  */
-import { LIKE_ESCAPE, digitsValue, escapeLike, forEachMarker } from './marker.js';
-import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from './lookup-sql.js';
+import { LIKE_ESCAPE, digitsValue, escapeLike, forEachMarker } from '../rules/marker.js';
+import { buildRootEtags, placeholders, rootEtagsOf, rowNumber, rowText, type RootEtag } from '../rules/lookup-sql.js';
 import { EMPTY_TABLE, MemoryTable, mergeKept, PairCollector, type IndexArrays, type MarkerTable } from './marker-table.js';
-import type { MarkerIndexSize, SqlRow, SqlValue } from './types.js';
-import { FOLDER_MIMETYPE } from './visibility.js';
-import { holdingYoungGeneration } from '../young-generation.js';
+import type { SqlRow, SqlValue } from '../db/types.js';
+import type { MarkerIndexSize } from './types.js';
+import { FOLDER_MIMETYPE } from '../rules/visibility.js';
+import { holdingYoungGeneration } from '../../young-generation.js';
 
 export type IndexQuery = (sql: string, params: readonly SqlValue[]) => Promise<SqlRow[]>;
 /** A read handed over row by row as the rows arrive, each an array in column order (SqlClient.eachRow). */

@@ -16,7 +16,7 @@
  * `[P` go through the 25 escaped LIKE patterns.
  */
 import { LIKE_ESCAPE, markerLikePattern } from './marker.js';
-import type { Dialect, SqlRow, SqlValue } from './types.js';
+import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export interface LookupSpec {

@@ -1,0 +1,41 @@
+/** What the rules answer: a file a user can open, and what keeps a share from mounting. */
+import type { ObstacleKind } from './share-rules.js';
+
+/** A file the user can open, as that user sees it. */
+export interface VisibleFile {
+  readonly documentId: number;
+  readonly fileId: number;
+  /** Path the user sees, from the root of the user's files, starting with `/`. */
+  readonly path: string;
+  readonly name: string;
+  readonly mimetype: string;
+  /** uid of the file's owner. */
+  readonly owner: string;
+}
+
+/**
+ * Why the user cannot open a file of the archive account although the archive account has it:
+ * the nearest share row that covers the file and does not mount for the user (explain only).
+ */
+export interface ShareObstacle {
+  /** The rule that keeps the share from mounting (rules/share-rules.ts words each). */
+  readonly kind: ObstacleKind;
+  /** The shared node as its owner sees it (`/Paperless/Invoices`); null for `sharing off`. */
+  readonly nodePath: string | null;
+  /** Whether the shared node is the file itself (not a folder holding it). */
+  readonly nodeIsFile: boolean;
+  /** Who shared it: the initiator, else the owner. */
+  readonly sharer: string | null;
+  /** The group of a group share; null for a user share. */
+  readonly group: string | null;
+  /** Naive UTC `YYYY-MM-DD HH:MM:SS` (`expired`). */
+  readonly expiration: string | null;
+  /** The disabled owner or resharer (`disabled sharer`). */
+  readonly disabledAccount: string | null;
+  /** `colliding target`: the other sharers whose shares reach the user at the same path. */
+  readonly collidesWith: readonly string[];
+  /** `colliding target`: the path those shares have in the user's files. */
+  readonly target: string | null;
+  /** What the rule assumed for want of a fact (an unknown release), or null. */
+  readonly assumed: string | null;
+}
