@@ -151,6 +151,13 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
       const shared = await why('anna', 419);
       expect(shared.item).toMatchObject({ verdict: 'not shared', cause: { kind: 'share', obstacle: { kind: 'disabled sharer', disabledAccount: A } } });
       expect(shared.item.explanation).toContain(`comes from ${A}, whose account is disabled`);
+      // The release is unknown (a database URL): the explanation says the unset key was taken to hide, and how to show them.
+      expect(shared.item.explanation).toContain('the Nextcloud release is not known here');
+      expect(shared.item.explanation).toContain('occ config:app:set files_sharing hide_disabled_user_shares --value no');
+      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+      const set = await why('anna', 419);
+      expect(set.item.explanation).not.toContain('not known here');
+      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     } finally {
       await fx.setUserPreference(A, 'core', 'enabled', 'true');
     }
