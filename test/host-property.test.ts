@@ -48,7 +48,8 @@ const planArb = fc.record({
       permissions: fc.constantFrom(1, 1, 17, 31, 0, 2),
       accepted: fc.constantFrom<0 | 1 | 2>(1, 1, 1, 0, 2),
       expiration: fc.constantFrom('none', 'none', 'past', 'future'),
-      target: fc.nat(4),
+      // Few targets, so that shares of different nodes to one user often meet at one path (Nextcloud 34 mounts one of them).
+      target: fc.nat(2),
       stime: fc.nat(4),
       // A second share of the same node to the same recipient (§3.4 super shares).
       twin: fc.option(fc.record({ accepted: fc.constantFrom<0 | 1 | 2>(0, 1, 2), stime: fc.nat(4), target: fc.nat(4) }), { freq: 3, nil: null }),
