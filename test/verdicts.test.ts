@@ -39,6 +39,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     visibleForeignFiles: (user, account, ids) => { calls.foreign?.push([...ids]); return host.visibleForeignFiles(user, account, ids); },
     shareObstacles: (user, account, files) => { calls.obstacles?.push(files.map((f) => f.documentId)); return host.shareObstacles(user, account, files); },
     trashedArchiveFiles: (account, ids) => { calls.trash?.push([...ids]); return host.trashedArchiveFiles(account, ids); },
+    shareReach: (account, id) => host.shareReach(account, id),
     close: () => host.close(),
   };
   return { ctx: { ...ctx, host: async () => wrapped }, calls };

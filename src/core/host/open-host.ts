@@ -13,6 +13,7 @@ import { MarkerIndexFile, markerIndexIdentity } from './index/marker-index-file.
 import { otherAccountLookup, presentBackendTables, type BackendTable } from './account-backends.js';
 import { checkSchema } from './db/schema-check.js';
 import { buildShareObstacles, nearestObstacles } from './rules/share-obstacles.js';
+import { buildShareReach, shareReachOf, type ShareReach } from './rules/share-reach.js';
 import { openSqlClient } from './db/sql-client.js';
 import { homeStorageIds, isInUserFiles } from './rules/storages.js';
 import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, ResolvedArchiveAccount, SearchLookup, ShareObstacle, SqlClient, SqlRow, SqlValue, TrashedFile, VisibleFile } from './types.js';
@@ -389,6 +390,14 @@ class DatabaseHost implements HostAdapter {
     if (own.length === 0) return new Map();
     const statement = buildShareObstacles(this.sql.dialect, this.#prefix, user, own, naiveUtc(this.#options.now?.() ?? new Date()));
     return nearestObstacles(await this.#query(statement.sql, statement.params), own, user, this.#located.version, this.#located.dataDirectory);
+  }
+
+  async shareReach(archiveAccount: string, documentId: number): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }> {
+    // Every file of the archive account carrying the marker, not only the one question 2 picks: a user may open another copy.
+    const files = (await this.#candidates('owned', archiveAccount, archiveAccount, cleanIds([documentId]))).filter((f) => f.path.startsWith('/'));
+    if (files.length === 0) return { files, reach: { shares: [], members: new Map(), overrideTargets: new Map() } };
+    const statement = buildShareReach(this.sql.dialect, this.#prefix, files);
+    return { files, reach: shareReachOf(await this.#query(statement.sql, statement.params)) };
   }
 
   async trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>> {

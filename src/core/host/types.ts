@@ -6,6 +6,7 @@
 import type { AccountBackend } from './account-backends.js';
 import type { Dialect, HostLocation, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
+import type { ShareReach } from './rules/share-reach.js';
 import type { ShareObstacle, VisibleFile } from './rules/types.js';
 
 export type { Dialect, HostLocation, MarkerIndexSize, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
@@ -91,6 +92,12 @@ export interface HostAdapter {
    * the share rows covering each file. One query per call; documents without a known cause are absent.
    */
   shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>>;
+  /**
+   * `who`: every file of the archive account carrying the document's marker, and the user and
+   * group shares on them or a folder holding them (whatever their state), with the groups'
+   * direct members. Whether a recipient opens the file is asked with question 1, as `why` asks.
+   */
+  shareReach(archiveAccount: string, documentId: number): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }>;
   /** Explain only: marked files of the archive account in its trash, for documents without a file (one query per call). */
   trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>>;
   /** Marked files of the archive account, ordered by document id, one page (a scan per call). */

@@ -14,7 +14,7 @@ import type { ShareObstacle, VisibleFile } from './types.js';
 import { isEnabledAccount } from './visibility.js';
 
 /** The storage paths of a file of the archive account and of every folder above it, `files` excluded. */
-function pathsUp(visiblePath: string): string[] {
+export function pathsUp(visiblePath: string): string[] {
   const paths: string[] = [];
   let path = `files${visiblePath}`;
   while (path !== 'files' && path.includes('/')) {
@@ -31,7 +31,7 @@ function pathsUp(visiblePath: string): string[] {
  * PostgreSQL. SQLite compares text byte by byte, as md5 would; MySQL's column collation may
  * not, hence the hash there. No run loads node:crypto for it.
  */
-function pathMatch(dialect: Dialect, count: number): string {
+export function pathMatch(dialect: Dialect, count: number): string {
   return dialect === 'sqlite' ? `n.path IN (${placeholders(count)})` : `n.path_hash IN (${Array.from({ length: count }, () => 'md5(?)').join(', ')})`;
 }
 
