@@ -115,7 +115,7 @@ echo "<?php\\n\\$CONFIG = " . var_export($c, true) . ";\\n";`;
       const nc = join(scratch, 'nc');
       const config = join(scratch, 'config.php');
       writeFileSync(config, `<?php\n$CONFIG = ${phpExport({ dbtype: 'sqlite3', datadirectory: nc }, '')};\n`);
-      const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'config-php.js');
+      const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'db', 'config-php.js');
       const script = `const { parseConfigFile } = await import(${JSON.stringify(module)}); console.log(JSON.stringify(parseConfigFile(${JSON.stringify(config)})));`;
       const run = runRecordingModules(['--input-type=module', '-e', script], scratch);
       expect(run.status).toBe(0);

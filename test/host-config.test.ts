@@ -108,7 +108,7 @@ describe('config.php parsing without php', () => {
       'a.config.php': "<?php\n$CONFIG = array ( 'dbhost' => getenv('DB_HOST') );\n",
       'b.config.php': "<?php\n$CONFIG = array ( 'dbuser' => getenv('DB_USER') );\n",
     });
-    const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'config-php.js');
+    const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'db', 'config-php.js');
     const script = [
       `const { readNextcloudConfig, phpStartCount } = await import(${JSON.stringify(module)});`,
       `const out = {};`,
@@ -189,7 +189,7 @@ describe('config.php evaluated by php', () => {
       'config.php': "<?php\n$CONFIG = array ( 'dbtype' => 'sqlite3', 'dbname' => 'a' );\n",
       'env.config.php': "<?php\n$CONFIG = array ( 'dbname' => getenv('DUS_TEST_DBNAME') ?: 'fallback' );\n",
     });
-    const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'config-php.js');
+    const module = join(import.meta.dirname, '..', 'dist', 'core', 'host', 'db', 'config-php.js');
     const script = `const { readNextcloudConfig, phpStartCount } = await import(${JSON.stringify(module)}); const c = await readNextcloudConfig(${JSON.stringify(dir)}); console.log(JSON.stringify({ dbname: c.dbname, starts: phpStartCount() }));`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(JSON.parse(run.stdout)).toEqual({ dbname: 'fallback', starts: 1 });

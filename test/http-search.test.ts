@@ -223,3 +223,41 @@ describe('Try a search', () => {
     expect(noTerm.json().code).toBe('usage');
   });
 });
+
+describe('Who can open a document', () => {
+  const WHO = '/apps/docs_unified_search/settings/who';
+  const admin = { ...as('admin'), headers: { 'ocs-apirequest': 'true' } };
+  interface WhoBody { document: number; files: string[]; noFile: string | null; accounts: { account: string; path: string | null; through: string | null; blocked: string | null }[] }
+
+  test('every account that opens the file, with its path and the share; the blocked ones on request', async () => {
+    const answer = await call(h, 'POST', WHO, { ...admin, form: { document: '[P1]' } });
+    expect(answer.status).toBe(200);
+    const body = answer.json<WhoBody>();
+    expect(body.files).toEqual(['/files/Shared/Invoice one [P1].pdf']);
+    // The harness's files sit in a folder named files (files/files/Shared): each path is as that account sees it.
+    expect(body.accounts.map((a) => [a.account, a.path, a.through])).toEqual([
+      ['alice', '/Shared/Invoice one [P1].pdf', 'user share of /files/Shared from archive'],
+      ['archive', '/files/Shared/Invoice one [P1].pdf', "owner (the archive account's own folders)"],
+      ['bob', '/Invoice one [P1].pdf', 'user share of /files/Shared/Invoice one [P1].pdf from archive'],
+    ]);
+    // carol (disabled) receives nothing here; the blocked list adds no one and keeps the order.
+    const withBlocked = (await call(h, 'POST', WHO, { ...admin, form: { document: '1', includeBlocked: 'true' } })).json<WhoBody>();
+    expect(withBlocked.accounts.map((a) => a.account)).toEqual(['alice', 'archive', 'bob']);
+    const none = (await call(h, 'POST', WHO, { ...admin, form: { document: '99' } })).json<WhoBody>();
+    expect([none.accounts, none.noFile?.includes('carries [P99]')]).toEqual([[], true]);
+  });
+
+  test('the audit log records which administrator asked about which document', async () => {
+    await call(h, 'POST', WHO, { ...admin, form: { document: '4' } });
+    const lines = readFileSync(join(h.configDir, 'config', 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { action: string; admin: string; detail?: { document?: number } });
+    expect(lines.at(-1)).toMatchObject({ action: 'who_can_open', admin: 'admin', detail: { document: 4 } });
+  });
+
+  test('refusals: non-administrators 403, a document that is not an id 400, a call without the OCS-APIRequest header or request token 412', async () => {
+    expect((await call(h, 'POST', WHO, { ...as('alice'), headers: { 'ocs-apirequest': 'true' }, form: { document: '1' } })).status).toBe(403);
+    const bad = await call(h, 'POST', WHO, { ...admin, form: { document: 'twelve' } });
+    expect([bad.status, bad.json().code]).toEqual([400, 'usage']);
+    expect((await call(h, 'POST', WHO, { ...as('admin'), form: { document: '1' } })).status).toBe(412);
+  });
+});
+

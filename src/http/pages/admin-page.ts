@@ -62,6 +62,13 @@ ${versions}
 <p class="error" id="dus-try-error" role="alert"></p>
 <div id="dus-try-results" aria-live="polite"></div>
 </form>
+<form id="dus-who">
+<div class="field"><label for="dus-who-document">Who can open document</label><input type="text" id="dus-who-document" name="document" required autocomplete="off" inputmode="numeric" placeholder="412"></div>
+<div class="field"><label><input type="checkbox" id="dus-who-blocked" name="includeBlocked"> Also those a share reaches who cannot open it</label></div>
+<div class="buttons"><button type="submit" id="dus-who-run">Who?</button></div>
+<p class="error" id="dus-who-error" role="alert"></p>
+<div id="dus-who-results" aria-live="polite"></div>
+</form>
 </section>
 <dialog id="dus-confirm" aria-labelledby="dus-confirm-title">
 <form method="dialog" id="dus-confirm-form">

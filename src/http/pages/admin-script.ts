@@ -185,6 +185,31 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
     });
   });
 
+  $('dus-who').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var out = $('dus-who-results');
+    out.textContent = '';
+    $('dus-who-error').textContent = '';
+    call('POST', base + '/who', { document: $('dus-who-document').value, includeBlocked: $('dus-who-blocked').checked ? 'true' : 'false' }).then(function (result) {
+      if (result.status !== 200) { showError($('dus-who-error'), result.data); return; }
+      var accounts = result.data.accounts || [];
+      var summary = document.createElement('p');
+      summary.id = 'dus-who-summary';
+      summary.textContent = result.data.noFile || (accounts.filter(function (a) { return !a.blocked; }).length + ' account(s) can open document ' + result.data.document + '.');
+      out.appendChild(summary);
+      if (accounts.length === 0) return;
+      var table = document.createElement('table');
+      var head = table.createTHead().insertRow();
+      ['Account', 'Path', 'Through', 'Why not'].forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
+      var tbody = table.createTBody();
+      accounts.forEach(function (a) {
+        var row = tbody.insertRow();
+        [a.account, a.path || '', a.through || '', a.blocked || ''].forEach(function (text) { row.insertCell().textContent = text; });
+      });
+      out.appendChild(table);
+    });
+  });
+
   loadHistory();
 })();
 `;

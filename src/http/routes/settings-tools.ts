@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../core/context-types.js';
 import { clearHistory, readHistory } from '../../core/diagnostics/history.js';
 import { overviewCheck } from '../../core/diagnostics/overview-check.js';
 import { decideVerdicts, explanationOf, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
+import { chainText, whoCanOpen } from '../../core/search/who.js';
 import { badInput } from '../http-error.js';
 import { ADMIN_OVERVIEW, ADMIN_READ, ADMIN_STATE, requirePrincipal } from '../route-config.js';
 import { both, SETTINGS_PATH } from './settings.js';
@@ -14,7 +15,7 @@ function field(body: unknown, name: string, max: number): string {
   return value.trim();
 }
 
-/** The problem history (read, Clear history), Try a search and the overview check, for administrators. */
+/** The problem history (read, Clear history), Try a search, Who can open and the overview check, for administrators. */
 export function registerSettingsTools(app: FastifyInstance, context: ServiceContext): void {
   both(app, 'GET', `${SETTINGS_PATH}/diagnostics`, ADMIN_READ, async () => ({ entries: readHistory(context.settings) }));
 
@@ -49,6 +50,26 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
         verdict: item.verdict,
         whyNot: item.verdict === 'shown' ? null : explanationOf(item.verdict, item.id, report.user, report.archiveAccount, undefined, item.cause, false),
       })),
+    };
+  });
+
+  /**
+   * Who can open document N (`who`): every account that opens its file, the path and the share
+   * that gives it, and with `includeBlocked` those a share reaches that cannot. Paths are the
+   * answer here (an administrator audits access); the audit log records who asked, for which document.
+   */
+  both(app, 'POST', `${SETTINGS_PATH}/who`, ADMIN_STATE, async (request) => {
+    const principal = requirePrincipal(request.principal);
+    const id = field(request.body, 'document', 32).replace(/^\[?P/i, '').replace(/\]$/, '');
+    if (!/^\d{1,15}$/.test(id) || Number(id) < 1) throw badInput('The field document is a document id: a whole number from 1 (412, or its marker [P412]).');
+    const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
+    const includeBlocked = body.includeBlocked === true || body.includeBlocked === 'true' || body.includeBlocked === '1';
+    const answer = await whoCanOpen(context, Number(id), { includeBlocked }, principal.uid);
+    return {
+      document: answer.documentId,
+      files: answer.files,
+      noFile: answer.noFile,
+      accounts: answer.accounts.map((entry) => ({ account: entry.account, path: entry.path, through: entry.chain === null ? null : chainText(entry.chain), blocked: entry.blocked })),
     };
   });
 }
