@@ -6,7 +6,8 @@
  * build reads names with: COPY text, whole lines, one statement, the connection usable after.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { openSqlClient, STREAM_BATCH } from '../src/core/host/db/sql-client.js';
+import { STREAM_BATCH } from '../src/core/host/db/client-base.js';
+import { openSqlClient } from '../src/core/host/db/sql-client.js';
 import { paramsFromUrl } from '../src/core/host/db/locate.js';
 import type { SqlClient, SqlRow } from '../src/core/host/types.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';

@@ -1,0 +1,95 @@
+/**
+ * The rows of one lookup statement (lookup-sql.ts) sorted by kind: what the visibility rules
+ * judge (shares, nodes, files, switches, sharers' flags) and what the caller reads besides
+ * (etags, the viewer's flags and language, the sync add-on's account). It changes when the
+ * statement's row kinds do.
+ */
+import type { SqlRow } from '../db/types.js';
+import { rootEtagsOf, rowNumber as num, rowText as text, type RootEtag } from './lookup-sql.js';
+import { isEnabledAccount, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
+
+/** What the search's question 1 reads besides the files (searchArchiveFiles). */
+export interface SearchProbe {
+  language: string | null;
+  named: string | null;
+}
+
+/** The sync add-on's account from its stored value; an encrypted value (reference §8) is not readable here. */
+export function syncAccountOf(stored: string | null): string | null {
+  const value = stored?.trim() ?? '';
+  if (value === '' || value.startsWith('$AppConfigEncryption$')) return null;
+  return value;
+}
+
+export function splitRows(rows: readonly SqlRow[], recipient: string): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
+  const shares: ShareRow[] = [];
+  const roots = new Map<number, NodeRow>();
+  const files: NodeRow[] = [];
+  const sharingConfig = new Map<string, string>();
+  const disabledUsers = new Set<string>();
+  const goneUsers = new Set<string>();
+  let unsupportedShares = 0;
+  let syncAccount: string | null = null;
+  const viewer = new Map<string, string | null>();
+  const node = (row: SqlRow): NodeRow => ({
+    fileId: num(row.a),
+    storage: num(row.b),
+    permissions: num(row.c),
+    path: text(row.t1),
+    name: text(row.t2) ?? '',
+    mimetype: text(row.t3) ?? '',
+    storageId: text(row.t4) ?? '',
+  });
+  for (const row of rows) {
+    switch (text(row.k)) {
+      case 'S':
+        shares.push({
+          id: num(row.a),
+          shareType: num(row.b),
+          // The statement keeps only shares to the recipient or its groups; a group's id is not read.
+          shareWith: num(row.b) === 0 ? recipient : '',
+          fileSource: num(row.c),
+          stime: num(row.d),
+          permissions: num(row.e),
+          accepted: num(row.g),
+          owner: text(row.t1) ?? '',
+          initiator: text(row.t2),
+          target: text(row.t3) ?? '',
+          expired: text(row.t4) === 'expired',
+          expiration: null,
+        });
+        break;
+      case 'R': {
+        const root = node(row);
+        roots.set(root.fileId, root);
+        break;
+      }
+      case 'F':
+        files.push(node(row));
+        break;
+      case 'C':
+        sharingConfig.set(text(row.t1) ?? '', text(row.t2) ?? '');
+        break;
+      case 'X':
+        unsupportedShares += num(row.a);
+        break;
+      case 'D':
+        if (text(row.t3) === 'isDeleted') {
+          if (!isEnabledAccount(null, text(row.t2))) goneUsers.add(text(row.t1) ?? '');
+        } else if (!isEnabledAccount(text(row.t2), null)) {
+          disabledUsers.add(text(row.t1) ?? '');
+        }
+        break;
+      case 'U':
+        viewer.set(text(row.t3) ?? '', text(row.t2));
+        break;
+      case 'A':
+        syncAccount = text(row.t1);
+        break;
+      default:
+        break;
+    }
+  }
+  const viewerEnabled = isEnabledAccount(viewer.get('enabled') ?? null, viewer.get('isDeleted') ?? null);
+  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows), viewerEnabled, viewerLanguage: viewer.get('lang') ?? null, syncAccount };
+}
