@@ -172,11 +172,16 @@ async function parties(ctx: ServiceContext, user: string): Promise<{ host: HostA
   // The user may be named by their e-mail login, as they log in to the host and to serve.
   const account = await accountOfLogin(host, user);
   if (account === null) throw new DusError('unknown_user', `The user ${user} does not exist in the host.`);
+  return { host, account, archiveAccount: await requiredArchiveAccount(ctx) };
+}
+
+/** The archive account the settings or the sync add-on name, or the spec's refusal. */
+export async function requiredArchiveAccount(ctx: ServiceContext): Promise<string> {
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
     throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
   }
-  return { host, account, archiveAccount };
+  return archiveAccount;
 }
 
 export interface DocumentVerdict {

@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import type { ReachShare, ShareReach } from '../host/rules/share-reach.js';
 import type { HostAdapter, VisibleFile } from '../host/types.js';
-import { explanationOf, type VerdictCause } from './verdicts.js';
+import { explanationOf, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
 export interface WhoOptions {
   /** Also list the accounts a share reaches that cannot open the file, with the cause. */
@@ -106,10 +106,7 @@ async function blockedCause(host: HostAdapter, account: string, archiveAccount: 
 export async function whoCanOpen(ctx: ServiceContext, documentId: number, options: WhoOptions = {}, admin?: string): Promise<WhoAnswer> {
   if (!Number.isSafeInteger(documentId) || documentId < 1) throw new DusError('usage', 'The document id must be a whole number from 1.');
   const host = await ctx.host();
-  const archiveAccount = await ctx.archiveAccount();
-  if (archiveAccount === null) {
-    throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
-  }
+  const archiveAccount = await requiredArchiveAccount(ctx);
   let only: string | null = null;
   if (options.user !== undefined) {
     const account = await host.findAccount(options.user);
