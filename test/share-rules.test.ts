@@ -5,16 +5,12 @@
  * so a rule added without a case here fails, and a rule whose explanation side is removed
  * names another cause (mutation tried: see docs/host-adapter.md, "Rules").
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ServiceContext } from '../src/core/context-types.js';
-import { openContext } from '../src/core/context.js';
+import { describe, expect, test } from '@jest/globals';
 import { SHARE_RULES, type ObstacleKind } from '../src/core/host/rules/share-rules.js';
 import { verdictOfDocument } from '../src/core/search/verdicts.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import type { HostFixture } from './support/host-fixtures/index.js';
+import { useContextWorld } from './support/host-fixtures/host-world.js';
 
 const A = 'archive';
 const U = 'anna';
@@ -87,29 +83,20 @@ const CASES: readonly RuleCase[] = [
 
 const dialects = await reachableDialects('sharing rules');
 
+async function build(fx: HostFixture): Promise<void> {
+  await fx.addUser(A);
+  await fx.addUser(U);
+  await fx.addUser('carol');
+  await fx.addUser('dora', { enabled: false });
+  await fx.addGroup('staff', [U]);
+  await fx.addGroup('others', ['carol']);
+  await fx.setAppConfig('docs_sync', 'target_user', A);
+  await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+  for (const [index, c] of CASES.entries()) if (c.sharingOff !== true) await c.build(fx, 100 + index);
+}
+
 describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect) => {
-  let fx: HostFixture;
-  let ctx: ServiceContext;
-  let dir: string;
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
-    await fx.addUser(A);
-    await fx.addUser(U);
-    await fx.addUser('carol');
-    await fx.addUser('dora', { enabled: false });
-    await fx.addGroup('staff', [U]);
-    await fx.addGroup('others', ['carol']);
-    await fx.setAppConfig('docs_sync', 'target_user', A);
-    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
-    for (const [index, c] of CASES.entries()) if (c.sharingOff !== true) await c.build(fx, 100 + index);
-    dir = mkdtempSync(join(tmpdir(), 'dus-rules-'));
-    ctx = openContext({ configDir: dir, logFile: join(dir, 'host.log'), hostLocation: { dbUrl: fx.dbUrl, tablePrefix: fx.prefix } });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await fx?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const world = useContextWorld(dialect, build);
 
   test('each rule of SHARE_RULES has a case here', () => {
     expect(SHARE_RULES.map((r) => `${r.kind}/${r.level}`)).toEqual(CASES.map((c) => `${c.kind}/${c.level}`));
@@ -120,33 +107,33 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
     if (c === undefined) throw new Error('no case');
     const id = 100 + index;
     if (c.sharingOff === true) {
-      await c.build(fx, id);
-      await fx.exec(`UPDATE ${fx.prefix}appconfig SET configvalue = 'no' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
+      await c.build(world.fx, id);
+      await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'no' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
     }
     try {
-      const { item } = await verdictOfDocument(ctx, U, id);
+      const { item } = await verdictOfDocument(world.ctx, U, id);
       expect(item.verdict).toBe('not shared');
       expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: c.kind } });
     } finally {
-      if (c.sharingOff === true) await fx.exec(`UPDATE ${fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
+      if (c.sharingOff === true) await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
     }
   });
 
   test('a colliding target is explained with the other sharer and the path, and what to do', async () => {
     const id = 100 + CASES.findIndex((c) => c.kind === 'colliding target');
-    const { item } = await verdictOfDocument(ctx, U, id);
+    const { item } = await verdictOfDocument(world.ctx, U, id);
     expect(item.explanation).toContain(`and a share from carol all reach ${U} as /Sub${id}`);
     expect(item.explanation).toContain('Nextcloud mounts only one of them there');
   });
 
   test('without the colliding share, the same folder shows at its target', async () => {
     const id = 100 + CASES.findIndex((c) => c.kind === 'colliding target');
-    await fx.exec(`UPDATE ${fx.prefix}share SET file_target = ? WHERE uid_owner = 'carol' AND file_target = ?`, [`/Sub${id} (2)`, `/Sub${id}`]);
+    await world.fx.exec(`UPDATE ${world.fx.prefix}share SET file_target = ? WHERE uid_owner = 'carol' AND file_target = ?`, [`/Sub${id} (2)`, `/Sub${id}`]);
     try {
-      const { item } = await verdictOfDocument(ctx, U, id);
+      const { item } = await verdictOfDocument(world.ctx, U, id);
       expect(item).toMatchObject({ verdict: 'shown', path: `/Sub${id}/doc [P${id}].pdf` });
     } finally {
-      await fx.exec(`UPDATE ${fx.prefix}share SET file_target = ? WHERE uid_owner = 'carol' AND file_target = ?`, [`/Sub${id}`, `/Sub${id} (2)`]);
+      await world.fx.exec(`UPDATE ${world.fx.prefix}share SET file_target = ? WHERE uid_owner = 'carol' AND file_target = ?`, [`/Sub${id}`, `/Sub${id} (2)`]);
     }
   });
 });

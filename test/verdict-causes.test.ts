@@ -2,15 +2,11 @@
  * Verdicts that name the real cause (`why`, `search --explain`, Try a search), on SQLite,
  * PostgreSQL and MariaDB: a disabled account, and the share rows that exist but do not mount.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ServiceContext } from '../src/core/context-types.js';
-import { openContext } from '../src/core/context.js';
+import { describe, expect, test } from '@jest/globals';
 import { explanationOf, verdictOfDocument, type DocumentVerdict } from '../src/core/search/verdicts.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import type { HostFixture } from './support/host-fixtures/index.js';
+import { useContextWorld } from './support/host-fixtures/host-world.js';
 
 const A = 'archive';
 
@@ -59,21 +55,8 @@ async function build(fx: HostFixture): Promise<void> {
 const dialects = await reachableDialects('verdict causes');
 
 describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
-  let fx: HostFixture;
-  let ctx: ServiceContext;
-  let dir: string;
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
-    await build(fx);
-    dir = mkdtempSync(join(tmpdir(), 'dus-causes-'));
-    ctx = openContext({ configDir: dir, logFile: join(dir, 'host.log'), hostLocation: { dbUrl: fx.dbUrl, tablePrefix: fx.prefix } });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await fx?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const why = (user: string, id: number): Promise<DocumentVerdict> => verdictOfDocument(ctx, user, id);
+  const world = useContextWorld(dialect, build);
+  const why = (user: string, id: number): Promise<DocumentVerdict> => verdictOfDocument(world.ctx, user, id);
 
   test('a disabled account opens nothing: not shared, and the explanation says it is disabled', async () => {
     const { item } = await why('erik', 36);
@@ -123,11 +106,11 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
   });
 
   test('the disabled resharer\'s share shows once the host is told to show such shares', async () => {
-    await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
+    await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     try {
       expect((await why('anna', 414)).item).toMatchObject({ verdict: 'shown', path: '/Reshare/r [P414].pdf' });
     } finally {
-      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
+      await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     }
   });
 
@@ -142,7 +125,7 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
   test('the archive account disabled: its own files are not shown to itself, the explanation says why', async () => {
     expect((await why(A, 1)).item.verdict).toBe('shown');
     expect((await why('anna', 419)).item.verdict).toBe('shown');
-    await fx.setUserPreference(A, 'core', 'enabled', 'false');
+    await world.fx.setUserPreference(A, 'core', 'enabled', 'false');
     try {
       const { item } = await why(A, 1);
       expect(item).toMatchObject({ verdict: 'not shared', path: '/Private/p [P1].pdf', cause: { kind: 'account disabled' } });
@@ -154,12 +137,12 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
       // The release is unknown (a database URL): the explanation says the unset key was taken to hide, and how to show them.
       expect(shared.item.explanation).toContain('the Nextcloud release is not known here');
       expect(shared.item.explanation).toContain('occ config:app:set files_sharing hide_disabled_user_shares --value no');
-      await fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
+      await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'yes');
       const set = await why('anna', 419);
       expect(set.item.explanation).not.toContain('not known here');
-      await fx.exec(`DELETE FROM ${fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
+      await world.fx.exec(`DELETE FROM ${world.fx.prefix}appconfig WHERE appid = 'files_sharing' AND configkey = 'hide_disabled_user_shares'`);
     } finally {
-      await fx.setUserPreference(A, 'core', 'enabled', 'true');
+      await world.fx.setUserPreference(A, 'core', 'enabled', 'true');
     }
   });
 });

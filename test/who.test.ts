@@ -4,16 +4,12 @@
  * adds those a share reaches that cannot open it, with `why`'s cause; and the invariant
  * who(id) ∋ U ⇔ why(U, id) = shown, paths equal, for every account of the fixture.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { ServiceContext } from '../src/core/context-types.js';
-import { openContext } from '../src/core/context.js';
+import { describe, expect, test } from '@jest/globals';
 import { verdictOfDocument } from '../src/core/search/verdicts.js';
 import { chainText, whoCanOpen } from '../src/core/search/who.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
+import type { HostFixture } from './support/host-fixtures/index.js';
+import { useContextWorld } from './support/host-fixtures/host-world.js';
 
 const A = 'archive';
 const USERS = ['anna', 'bob', 'carol', 'dora', 'erik', 'finn', 'gina'];
@@ -41,23 +37,10 @@ async function build(fx: HostFixture): Promise<void> {
 const dialects = await reachableDialects('who');
 
 describe.each(dialects)('who can open a document on %s', (dialect) => {
-  let fx: HostFixture;
-  let ctx: ServiceContext;
-  let dir: string;
-  beforeAll(async () => {
-    fx = await createHostFixture(dialect);
-    await build(fx);
-    dir = mkdtempSync(join(tmpdir(), 'dus-who-'));
-    ctx = openContext({ configDir: dir, logFile: join(dir, 'host.log'), hostLocation: { dbUrl: fx.dbUrl, tablePrefix: fx.prefix } });
-  });
-  afterAll(async () => {
-    await ctx?.close();
-    await fx?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const world = useContextWorld(dialect, build);
 
   test('every account that opens the file, its path and the share that gives it', async () => {
-    const answer = await whoCanOpen(ctx, 412);
+    const answer = await whoCanOpen(world.ctx, 412);
     expect(answer.files).toEqual(['/Docs/Tax/return [P412].pdf']);
     expect(answer.accounts.map((e) => [e.account, e.path, e.chain === null ? null : chainText(e.chain)])).toEqual([
       ['anna', '/Docs/Tax/return [P412].pdf', 'user share of /Docs from archive'],
@@ -69,7 +52,7 @@ describe.each(dialects)('who can open a document on %s', (dialect) => {
   });
 
   test('--include-blocked adds the accounts a share reaches, with the cause why names', async () => {
-    const answer = await whoCanOpen(ctx, 412, { includeBlocked: true });
+    const answer = await whoCanOpen(world.ctx, 412, { includeBlocked: true });
     const blocked = answer.accounts.filter((e) => e.blocked !== null);
     expect(blocked.map((e) => e.account)).toEqual(['erik', 'finn', 'gina']);
     expect(blocked.find((e) => e.account === 'erik')?.blocked).toContain("erik's account is disabled");
@@ -78,21 +61,21 @@ describe.each(dialects)('who can open a document on %s', (dialect) => {
   });
 
   test('--user and --group narrow the list', async () => {
-    expect((await whoCanOpen(ctx, 412, { user: 'CAROL' })).accounts.map((e) => e.account)).toEqual(['carol']);
-    expect((await whoCanOpen(ctx, 412, { group: 'staff', includeBlocked: true })).accounts.map((e) => e.account)).toEqual(['bob', 'carol', 'erik']);
-    await expect(whoCanOpen(ctx, 412, { user: 'nobody' })).rejects.toMatchObject({ code: 'unknown_user' });
+    expect((await whoCanOpen(world.ctx, 412, { user: 'CAROL' })).accounts.map((e) => e.account)).toEqual(['carol']);
+    expect((await whoCanOpen(world.ctx, 412, { group: 'staff', includeBlocked: true })).accounts.map((e) => e.account)).toEqual(['bob', 'carol', 'erik']);
+    await expect(whoCanOpen(world.ctx, 412, { user: 'nobody' })).rejects.toMatchObject({ code: 'unknown_user' });
   });
 
   test('a document without a file lists nobody and says why', async () => {
-    const answer = await whoCanOpen(ctx, 7);
+    const answer = await whoCanOpen(world.ctx, 7);
     expect(answer.accounts).toEqual([]);
     expect(answer.noFile).toContain('no file of the archive account archive carries [P7]');
   });
 
   test('who ∋ U ⇔ why U = shown, at the same path, for every account', async () => {
-    const listed = new Map((await whoCanOpen(ctx, 412)).accounts.map((e) => [e.account, e.path]));
+    const listed = new Map((await whoCanOpen(world.ctx, 412)).accounts.map((e) => [e.account, e.path]));
     for (const uid of [A, ...USERS]) {
-      const { item } = await verdictOfDocument(ctx, uid, 412);
+      const { item } = await verdictOfDocument(world.ctx, uid, 412);
       expect({ uid, listed: listed.get(uid) ?? null }).toEqual({ uid, listed: item.verdict === 'shown' ? item.path : null });
     }
   });

@@ -153,6 +153,19 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
     });
   });
 
+  // A result table; every cell is text (textContent), never markup.
+  function table(labels, rows) {
+    var element = document.createElement('table');
+    var head = element.createTHead().insertRow();
+    labels.forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
+    var tbody = element.createTBody();
+    rows.forEach(function (cells) {
+      var row = tbody.insertRow();
+      cells.forEach(function (text) { row.insertCell().textContent = text; });
+    });
+    return element;
+  }
+
   $('dus-try').addEventListener('submit', function (event) {
     event.preventDefault();
     var out = $('dus-try-results');
@@ -173,15 +186,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
         out.appendChild(note);
       }
       if (docs.length === 0) return;
-      var table = document.createElement('table');
-      var head = table.createTHead().insertRow();
-      ['ID', 'Title', 'Shown', 'Why not'].forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
-      var tbody = table.createTBody();
-      docs.forEach(function (d) {
-        var row = tbody.insertRow();
-        [String(d.id), d.title, d.shown ? 'yes' : 'no', d.whyNot || ''].forEach(function (text) { row.insertCell().textContent = text; });
-      });
-      out.appendChild(table);
+      out.appendChild(table(['ID', 'Title', 'Shown', 'Why not'], docs.map(function (d) { return [String(d.id), d.title, d.shown ? 'yes' : 'no', d.whyNot || '']; })));
     });
   });
 
@@ -198,15 +203,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       summary.textContent = result.data.noFile || (accounts.filter(function (a) { return !a.blocked; }).length + ' account(s) can open document ' + result.data.document + '.');
       out.appendChild(summary);
       if (accounts.length === 0) return;
-      var table = document.createElement('table');
-      var head = table.createTHead().insertRow();
-      ['Account', 'Path', 'Through', 'Why not'].forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
-      var tbody = table.createTBody();
-      accounts.forEach(function (a) {
-        var row = tbody.insertRow();
-        [a.account, a.path || '', a.through || '', a.blocked || ''].forEach(function (text) { row.insertCell().textContent = text; });
-      });
-      out.appendChild(table);
+      out.appendChild(table(['Account', 'Path', 'Through', 'Why not'], accounts.map(function (a) { return [a.account, a.path || '', a.through || '', a.blocked || '']; })));
     });
   });
 
