@@ -77,6 +77,17 @@ describeBrowser('admin settings page in Chromium', () => {
     await page.locator('#dus-try-results').screenshot({ path: join(ARTIFACTS, 'admin-page-try.png') });
   });
 
+  test('Who can open a document lists each account, its path and the share', async () => {
+    await page.getByLabel('Who can open document').fill('[P1]');
+    await page.getByRole('button', { name: 'Who?' }).click();
+    await page.locator('#dus-who-summary').waitFor();
+    await expect(page.locator('#dus-who-summary').textContent()).resolves.toBe('3 account(s) can open document 1.');
+    const rows = await page.locator('#dus-who-results tbody tr').allTextContents();
+    expect(rows.some((row) => row.startsWith('bob') && row.includes('user share of'))).toBe(true);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.locator('#dus-who-results').screenshot({ path: join(ARTIFACTS, 'admin-page-who.png') });
+  });
+
   test('the problem history is listed and Clear history empties it', async () => {
     h.context.settings.update({ diagnostics: JSON.stringify([{ at: '2026-11-20T08:00:00.000Z', code: 'timeout', message: 'The archive server did not answer in time.' }]) });
     await page.reload();

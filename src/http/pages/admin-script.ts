@@ -203,7 +203,10 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       summary.textContent = result.data.noFile || (accounts.filter(function (a) { return !a.blocked; }).length + ' account(s) can open document ' + result.data.document + '.');
       out.appendChild(summary);
       if (accounts.length === 0) return;
-      out.appendChild(table(['Account', 'Path', 'Through', 'Why not'], accounts.map(function (a) { return [a.account, a.path || '', a.through || '', a.blocked || '']; })));
+      var blocked = accounts.some(function (a) { return a.blocked; });
+      out.appendChild(table(['Account', 'Path', 'Through'].concat(blocked ? ['Why not'] : []), accounts.map(function (a) {
+        return [a.account, a.path || '', a.through || ''].concat(blocked ? [a.blocked || ''] : []);
+      })));
     });
   });
 
