@@ -4,30 +4,15 @@
  * Every answer here is read over real HTTP, as the product reads it.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { request } from 'undici';
 import { startArchiveEmulator, type ArchiveEmulator, type EmulatorDocument } from './support/archive-emulator/index.js';
+import { emulatorGet, LISTING_ERROR, type EmulatorAnswer } from './support/emulator-http.js';
 
 const TOKEN = 'releases-token';
-const LISTING_ERROR = 'Error listing search results, check logs for more detail.';
-
-interface Answer {
-  readonly status: number;
-  readonly type: string;
-  readonly text: string;
-  readonly version: string | undefined;
-  readonly apiVersion: string | undefined;
-}
 
 let e: ArchiveEmulator;
 
-async function get(query: string): Promise<Answer> {
-  const response = await request(`${e.url}/api/documents/?${query}`, { headers: { authorization: `Token ${TOKEN}`, accept: 'application/json; version=9' } });
-  const text = await response.body.text();
-  const header = (name: string): string | undefined => {
-    const value = response.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  return { status: response.statusCode, type: String(response.headers['content-type']), text, version: header('x-version'), apiVersion: header('x-api-version') };
+function get(query: string): Promise<EmulatorAnswer> {
+  return emulatorGet(e.url, `/api/documents/?${query}`, TOKEN);
 }
 
 function param(name: string, value: string): string {
