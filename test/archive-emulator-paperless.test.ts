@@ -4,27 +4,17 @@
  * query grammar): each row here is the real server's answer.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { request } from 'undici';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
 import { failureOf } from './support/archive-client-helpers.js';
 import { startArchiveEmulator, type ArchiveEmulator, type EmulatorDocument } from './support/archive-emulator/index.js';
+import { emulatorGet, LISTING_ERROR, type EmulatorAnswer } from './support/emulator-http.js';
 
 const TOKEN = 'facts-token';
-const LISTING_ERROR = 'Error listing search results, check logs for more detail.';
-
-interface Answer {
-  readonly status: number;
-  readonly type: string;
-  readonly text: string;
-  readonly versioned: boolean;
-}
 
 let e: ArchiveEmulator;
 
-async function get(path: string, accept = 'application/json; version=9', token = TOKEN): Promise<Answer> {
-  const response = await request(`${e.url}${path}`, { headers: { authorization: `Token ${token}`, accept } });
-  const text = await response.body.text();
-  return { status: response.statusCode, type: String(response.headers['content-type']), text, versioned: response.headers['x-api-version'] !== undefined };
+function get(path: string, accept = 'application/json; version=9', token = TOKEN): Promise<EmulatorAnswer> {
+  return emulatorGet(e.url, path, token, accept);
 }
 
 function q(value: string): string {

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, test } from '@jest/globals';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
-import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, simpleTextOf } from '../src/core/archive/search-terms.js';
-import type { ArchiveClientOptions, SearchPage } from '../src/core/archive/types.js';
+import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, readsMinusAsWord, simpleTextOf, termReaderOf, type TermReader } from '../src/core/archive/search-terms.js';
+import type { ArchiveClientOptions, ArchiveVersions, SearchPage, SearchRejection } from '../src/core/archive/types.js';
 import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
-import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument } from './support/archive-emulator/types.js';
+import { leaksIn } from './support/archive-emulator/hostile.js';
+import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, Fault } from './support/archive-emulator/types.js';
 
 const TOKEN = 'terms-token';
 const FAST: ArchiveClientOptions['timeouts'] = { connectMs: 1000, answerMs: 3000, widgetAnswerMs: 3000, retryWindowMs: 3500 };
@@ -43,6 +45,44 @@ describe('the text value and what a term means (unit)', () => {
   });
 
   test.each([
+    ["O'Brien", 'Brien'],
+    ["Mr O'Brien", 'Mr Brien'],
+    ['invoice "gard', 'invoice gard'],
+    ['Re: invoice', 'Re invoice'],
+    ['2024-118 invoice', '2024 invoice'],
+    ['A-118 invoice', '118 invoice'],
+    // 3.1 finds a number among several words only at a chunk's start or after ASCII punctuation.
+    ['№123 invoice', 'invoice'],
+    ['x№123-45678 invoice', '45678 invoice'],
+    ['№123', '123'],
+    ['"', ''],
+  ])('3.1 (every word anywhere): %j is repeated as text %j', (term, text) => {
+    expect(simpleTextOf(term, 'tantivy-all-words')).toBe(text);
+  });
+
+  test.each<[string, string | null, string | null, TermReader]>([
+    ['2.20.15 / 9', '2.20.15', '9', 'whoosh'],
+    ['3.0.5 / 10', '3.0.5', '10', 'tantivy'],
+    ['3.1.3 / 10', '3.1.3', '10', 'tantivy-all-words'],
+    ['3.1.0 / none', '3.1.0', null, 'tantivy-all-words'],
+    ['3.2.0 / 10', '3.2.0', '10', 'whoosh-compat'],
+    ['3.2.0-beta.rc1 / none', '3.2.0-beta.rc1', null, 'whoosh-compat'],
+    ['3.10.1 / 10', '3.10.1', '10', 'whoosh-compat'],
+    ['4.0.0 / 11', '4.0.0', '11', 'whoosh-compat'],
+    ['2.20.15 / 10 (the release decides)', '2.20.15', '10', 'whoosh'],
+    ['none / 10: a 3.x read as 3.0', null, '10', 'tantivy'],
+    ['none / 9', null, '9', 'whoosh'],
+    ['nothing named', null, null, 'whoosh'],
+  ])('%s reads terms as %s', (_name, version, apiVersion, reader) => {
+    const versions: ArchiveVersions = { version, apiVersion };
+    expect(termReaderOf(versions)).toBe(reader);
+  });
+
+  test('-word is the word itself for Whoosh and whoosh-compat only', () => {
+    expect((['whoosh', 'tantivy', 'tantivy-all-words', 'whoosh-compat'] as const).filter(readsMinusAsWord)).toEqual(['whoosh', 'whoosh-compat']);
+  });
+
+  test.each([
     ['-invoice', true, true],
     ['NOT invoice', true, false],
     ['-invoice -draft', true, true],
@@ -77,88 +117,197 @@ async function searchOf(emulator: ArchiveEmulator, term: string): Promise<{ page
   const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
   try {
     const page = await client.search({ term, page: 1 });
-    const requests = emulator.requests.map((r) => ({ ...(r.query.query === undefined ? {} : { query: r.query.query }), ...(r.query.text === undefined ? {} : { text: r.query.text }) }));
-    return { page, ids: page.hits.map((hit) => hit.id).sort((a, b) => a - b), requests };
+    return { page, ids: page.hits.map((hit) => hit.id).sort((a, b) => a - b), requests: requestsOf(emulator) };
   } finally {
     await client.close();
   }
 }
 
-/** The table of docs/archive-client.md "Terms with punctuation": term → requests → result, per release. */
-const TABLE: Record<EmulatedVersion & ('2.20' | '3.0'), Array<[string, Array<{ query?: string; text?: string }>, number[] | 'exclusions_only' | 'minus_exclusion']>> = {
-  '3.0': [
-    ['invoice', [{ query: 'invoice' }], [2, 3, 7]],
-    ['invoice coffee', [{ query: 'invoice coffee' }], [2, 3, 7, 8]],
-    ["O'Brien", [{ query: "O'Brien" }, { text: 'Brien' }], [1, 6]],
-    ['Re: invoice', [{ query: 'Re: invoice' }, { text: 'Re invoice' }], [2]],
-    ['Invoice:', [{ query: 'Invoice:' }, { text: 'Invoice' }], [2, 3, 7]],
-    ['"abc', [{ query: '"abc' }, { text: 'abc' }], [4]],
-    ['(draft', [{ query: '(draft' }, { text: 'draft' }], [5]],
-    ['-invoice', [{ query: '-invoice' }], 'exclusions_only'],
-    ['NOT invoice', [{ query: 'NOT invoice' }], 'exclusions_only'],
-    ['invoice -plain', [{ query: 'invoice -plain' }], [2, 3]],
-    ['invoice NOT plain', [{ query: 'invoice NOT plain' }], [2, 3]],
-  ],
-  '2.20': [
-    ['invoice', [{ query: 'invoice' }], [2, 3, 7]],
-    ['invoice coffee', [{ query: 'invoice coffee' }], []],
-    ["O'Brien", [{ query: "O'Brien" }], [1]],
-    ['Re: invoice', [{ query: 'Re: invoice' }], [2]],
-    ['Invoice:', [{ query: 'Invoice:' }], [2, 3, 7]],
-    ['"abc', [{ query: '"abc' }], [4]],
-    ['(draft', [{ query: '(draft' }], [5]],
-    ['-invoice', [{ query: '-invoice' }], 'minus_exclusion'],
-    ['invoice -plain', [{ query: 'invoice -plain' }], 'minus_exclusion'],
-    ['invoice NOT plain', [{ query: 'invoice NOT plain' }], [2, 3]],
-    ['NOT invoice', [{ query: 'NOT invoice' }], [1, 4, 5, 6, 8]],
-  ],
-};
+function requestsOf(emulator: ArchiveEmulator): Array<{ query?: string; text?: string }> {
+  return emulator.requests.map((r) => ({ ...(r.query.query === undefined ? {} : { query: r.query.query }), ...(r.query.text === undefined ? {} : { text: r.query.text }) }));
+}
 
-describe.each(['3.0', '2.20'] as const)('archive server %s: term → requests → result', (version) => {
+/** The releases of the table's columns and the emulator's version for each. */
+const COLUMNS = { '2.20.15': '2.20', '3.0.5': '3.0', '3.1.3': '3.1', '3.2.0': '3.2' } as const satisfies Record<string, EmulatedVersion>;
+type Release = keyof typeof COLUMNS;
+const RELEASES = Object.keys(COLUMNS) as Release[];
+
+type Outcome =
+  | { readonly kind: 'ids'; readonly ids: number[] }
+  | { readonly kind: 'rejection'; readonly rejection: SearchRejection; readonly refusal: string | null }
+  | { readonly kind: 'failure'; readonly status: number };
+
+interface Cell {
+  readonly requests: Array<{ query?: string; text?: string }>;
+  readonly outcome: Outcome;
+}
+
+interface Row {
+  readonly term: string;
+  readonly broken: boolean;
+  readonly cells: Record<Release, Cell>;
+}
+
+const REJECTIONS: Record<string, SearchRejection> = { 'exclusions only': 'exclusions_only', '-word dropped': 'minus_exclusion', rejected: 'query' };
+
+function outcomeOf(text: string): Outcome {
+  if (text === 'none') return { kind: 'ids', ids: [] };
+  if (/^\d+(, \d+)*$/.test(text)) return { kind: 'ids', ids: text.split(', ').map(Number) };
+  const rejection = REJECTIONS[text];
+  if (rejection !== undefined) return { kind: 'rejection', rejection, refusal: null };
+  const refused = /^refused: (.+)$/.exec(text);
+  if (refused !== null) return { kind: 'rejection', rejection: 'refused', refusal: refused[1] ?? '' };
+  const failure = /^failure http (\d{3})$/.exec(text);
+  if (failure !== null) return { kind: 'failure', status: Number(failure[1]) };
+  throw new Error(`docs/archive-client.md: cannot read the result ${JSON.stringify(text)}`);
+}
+
+function cellOf(text: string, term: string): Cell {
+  const [requests = '', result = ''] = text.split(' → ');
+  return {
+    requests: [...requests.matchAll(/`(query|text=[^`]*)`/g)].map((m) => (m[1] === 'query' ? { query: term } : { text: (m[1] ?? '').slice('text='.length) })),
+    outcome: outcomeOf(result.trim()),
+  };
+}
+
+/** The table "The table, per release" of docs/archive-client.md, as written there. */
+function documentedTable(): Row[] {
+  const lines = readFileSync(new URL('../docs/archive-client.md', import.meta.url), 'utf8').split('\n');
+  const header = lines.findIndex((line) => line.startsWith('| term | 2.20.15 |'));
+  const columns = (line: string): string[] => line.split(' | ').map((cell) => cell.replace(/^\| ?| ?\|$/g, '').trim());
+  const heads = columns(lines[header] ?? '');
+  expect(heads).toEqual(['term', ...RELEASES, 'source']);
+  const rows: Row[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const cells = columns(line);
+    const named = /^`(.+)`(, broken)?$/.exec(cells[0] ?? '');
+    if (named === null) throw new Error(`docs/archive-client.md: cannot read the term of ${line}`);
+    const term = named[1] ?? '';
+    const byRelease = Object.fromEntries(RELEASES.map((release, i) => [release, cellOf(cells[i + 1] ?? '', term)])) as Record<Release, Cell>;
+    expect((cells[RELEASES.length + 1] ?? '').length).toBeGreaterThan(0);
+    rows.push({ term, broken: named[2] !== undefined, cells: byRelease });
+  }
+  return rows;
+}
+
+const TABLE = documentedTable();
+
+test('the documented table has every row of the issue and a source for each', () => {
+  expect(TABLE.map((row) => row.term)).toEqual(
+    expect.arrayContaining(['invoice', "O'Brien", '-invoice', 'NOT invoice', 'invoice -plain', 'created:2024-13-45', 'title:200[1-9]', 'invoice 2024']),
+  );
+  expect(TABLE.length).toBeGreaterThanOrEqual(17);
+});
+
+describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requests → result)', (release) => {
   let emulator: ArchiveEmulator;
-  useArchiveEmulator({ version, documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN] }, (started) => (emulator = started));
+  useArchiveEmulator({ version: COLUMNS[release], documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN] }, (started) => (emulator = started));
 
-  test.each(TABLE[version])('%j', async (term, requests, result) => {
-    const found = await searchOf(emulator, term);
-    expect(found.requests).toEqual(requests);
-    expect(found.requests.length).toBeLessThanOrEqual(2);
-    if (typeof result === 'string') {
-      expect(found.page).toMatchObject({ hits: [], hasMore: false, rejection: result });
-    } else {
-      expect(found.page.rejection ?? null).toBeNull();
-      expect(found.ids).toEqual(result);
+  test.each(TABLE.map((row) => [`${row.term}${row.broken ? ', broken' : ''}`, row] as const))('%s', async (_name, row) => {
+    const { requests, outcome } = row.cells[release];
+    emulator.searchBroken = row.broken;
+    try {
+      if (outcome.kind === 'failure') {
+        emulator.clearRequests();
+        const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+        const failure = await failureOf(client.search({ term: row.term, page: 1 }), TOKEN);
+        await client.close();
+        expect({ code: failure.code, status: failure.status }).toEqual({ code: 'http', status: outcome.status });
+        expect(requestsOf(emulator)).toEqual(requests);
+        return;
+      }
+      const found = await searchOf(emulator, row.term);
+      expect(found.requests).toEqual(requests);
+      expect(found.requests.length).toBeLessThanOrEqual(2);
+      if (outcome.kind === 'rejection') {
+        expect(found.page).toMatchObject({ hits: [], hasMore: false, rejection: outcome.rejection, refusal: outcome.refusal });
+      } else {
+        expect(found.page.rejection ?? null).toBeNull();
+        expect(found.ids).toEqual(outcome.ids);
+      }
+    } finally {
+      emulator.searchBroken = false;
     }
   });
 });
 
-describe.each(['3.0', '2.20'] as const)('archive server %s with a broken search backend (paperless-ngx#13200)', (version) => {
+describe.each(['2.20', '3.0', '3.1', '3.2'] as const)('archive server %s with a broken search backend (paperless-ngx#13200)', (version) => {
   let emulator: ArchiveEmulator;
   useArchiveEmulator({ version, documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN], searchBroken: true }, (started) => (emulator = started));
 
-  it('a term of letters, digits and spaces fails with http 400: not a query being typed', async () => {
+  it('the failure says what broke, and the list without a search still works (the fault is in the search backend only)', async () => {
     const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
     const failure = await failureOf(client.search({ term: 'invoice 2024', page: 1 }), TOKEN);
-    expect(failure).toMatchObject({ code: 'http', status: 400 });
-    expect(failure.message).toContain('cannot be a syntax error');
-    // 3.x repeats once with text (the spec's rule), 2.x never gets text.
-    expect(emulator.requests.map((r) => r.query.text ?? null)).toEqual(version === '3.0' ? [null, 'invoice 2024'] : [null]);
-    await client.close();
-  });
-
-  it('a term with punctuation: 3.x fails after the text repeat, 2.x cannot tell it from syntax and rejects it', async () => {
-    const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
-    if (version === '3.0') {
-      expect((await failureOf(client.search({ term: "O'Brien", page: 1 }), TOKEN)).code).toBe('http');
-    } else {
-      expect(await client.search({ term: "O'Brien", page: 1 })).toMatchObject({ rejectedStatus: 400, rejection: 'query' });
-    }
-    await client.close();
-  });
-
-  it('the list without a search still works (the fault is in the search backend only)', async () => {
-    const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+    expect(failure.message).toMatch(version === '3.2' ? /answered HTTP 500/ : /failed to search \(HTTP 400 for a term that cannot be a syntax error\)/);
     expect((await client.testConnection()).count).toBe(DOCUMENTS.length);
     await client.close();
+  });
+
+});
+
+/** An answer as Paperless-ngx 3.2.0 sends it, with its version headers. */
+function answer32(status: number, body: string, contentType = 'application/json'): Fault {
+  return { match: '/api/documents/', times: 1, status, body, contentType, headers: { 'X-Api-Version': '10', 'X-Version': '3.2.0' } };
+}
+
+describe("Paperless's own refusal of a term (SearchQueryError, 400 {\"query\": [...]})", () => {
+  let emulator: ArchiveEmulator;
+  useArchiveEmulator({ version: '3.2', documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN] }, (started) => (emulator = started));
+
+  async function refusalOf(term: string): Promise<SearchPage> {
+    const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+    try {
+      return await client.search({ term, page: 1 });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('a hostile server echoing the token into the message: the refusal holds no form of it', async () => {
+    emulator.echoToken = true;
+    try {
+      const page = await refusalOf('title:200[1-9]');
+      expect(page.rejection).toBe('refused');
+      expect(page.refusal).toMatch(/^'200\[1-9\]' looks like a bracket range for field 'title'/);
+      expect(leaksIn(page.refusal ?? '', [TOKEN])).toEqual([]);
+    } finally {
+      emulator.echoToken = false;
+    }
+  });
+
+  it('addresses, keys and control characters are taken out, several messages joined as Paperless joins them, long ones cut', async () => {
+    const messages = [
+      "Invalid date value 'https://evil.example/x' for field 'created'.",
+      'See www.evil.example or ?session=abc&x=1 with key 9f86d081884c7d659a2feaa0c55ad015 and \u001b[31mred\u001b[0m text.',
+    ];
+    emulator.faults = [answer32(400, JSON.stringify({ query: messages }))];
+    const page = await refusalOf('created:x');
+    expect(page.refusal).toBe("Invalid date value [address] for field 'created'.; See [address] or [address] with key [redacted] and [31mred [0m text.");
+    emulator.faults = [answer32(400, JSON.stringify({ query: ['x'.repeat(1000)] }))];
+    const long = (await refusalOf('created:x')).refusal ?? '';
+    expect([...long]).toHaveLength(400);
+    expect(long.endsWith('…')).toBe(true);
+  });
+
+  test.each([
+    ['a string, not a list', JSON.stringify({ query: 'Invalid date value' }), 'application/json'],
+    ['another key', JSON.stringify({ detail: 'Invalid date value' }), 'application/json'],
+    ['an empty list', JSON.stringify({ query: [] }), 'application/json'],
+    ['the right shape labelled as HTML', JSON.stringify({ query: ['Invalid date value'] }), 'text/html; charset=utf-8'],
+  ])('not a refusal (%s): on 3.2 a fault of the server, never the term\'s problem', async (_name, body, contentType) => {
+    emulator.faults = [answer32(400, body, contentType)];
+    const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+    const failure = await failureOf(client.search({ term: "O'Brien", page: 1 }), TOKEN);
+    await client.close();
+    expect(failure).toMatchObject({ code: 'http', status: 400 });
+    expect(failure.message).toContain('without a message about the term, the only way Paperless-ngx 3.2 refuses one');
+    expect(emulator.requests).toHaveLength(1);
+  });
+
+  it('on any release: a 2.20 answering with such a body is refused the same way, never a connection failure', async () => {
+    emulator.faults = [{ match: '/api/documents/', times: 1, status: 400, body: JSON.stringify({ query: ['Invalid number.'] }), contentType: 'application/json', headers: { 'X-Api-Version': '9', 'X-Version': '2.20.15' } }];
+    expect(await refusalOf('asn:x')).toMatchObject({ rejectedStatus: 400, rejection: 'refused', refusal: 'Invalid number.', hits: [] });
   });
 });
 

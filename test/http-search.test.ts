@@ -213,6 +213,28 @@ describe('Try a search', () => {
     expect(log).not.toContain('walrusterm');
   });
 
+  test('a term Paperless-ngx refuses with its own message: the provider lists nothing and keeps no problem; Try a search names the message', async () => {
+    h.context.settings.delete(['diagnostics', 'diagnostics_pending']);
+    const version = h.emulator.version;
+    h.emulator.version = '3.2';
+    h.emulator.clearRequests();
+    try {
+      const typed = await call(h, 'GET', `/ocs/v2.php/search/providers/docs_unified_search_documents/search?term=${encodeURIComponent('title:200[1-9]')}`, as('alice'));
+      expect(typed.status).toBe(200);
+      expect(typed.json<Envelope<{ entries: unknown[] }>>().ocs.data.entries).toEqual([]);
+      expect(h.emulator.requests.map((r) => r.query.query)).toEqual(['title:200[1-9]']);
+      expect(h.context.settings.get('diagnostics')).toBeUndefined();
+      const tried = await call(h, 'POST', TRY, { ...admin, form: { term: 'title:200[1-9]', user: 'bob' } });
+      expect(tried.status).toBe(400);
+      expect(tried.json()).toMatchObject({ code: 'http', message: expect.stringMatching(/^The archive server refused the search term \(HTTP 400\): '200\[1-9\]' looks like a bracket range for field 'title'/) as unknown as string });
+      const history = await call(h, 'GET', '/apps/docs_unified_search/settings/diagnostics', as('admin'));
+      expect(history.json<{ entries: { code: string; message: string }[] }>().entries[0]).toMatchObject({ code: 'http', message: expect.stringContaining("'…' looks like a bracket range for field '…'") as unknown as string });
+      expect(history.text).not.toContain('200[1-9]');
+    } finally {
+      h.emulator.version = version;
+    }
+  });
+
   test('refusals: non-administrators 403, unknown user 400, missing term 400', async () => {
     expect((await call(h, 'POST', TRY, { ...as('alice'), headers: { 'ocs-apirequest': 'true' }, form: { term: 'x', user: 'bob' } })).status).toBe(403);
     const ghost = await call(h, 'POST', TRY, { ...admin, form: { term: 'invoice', user: 'ghost' } });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { main } from '../src/cli.js';
+import { ARCHIVE_QUERY_MAX_CHARACTERS, TERM_MAX_CHARACTERS } from '../src/core/search/inputs.js';
 import { captureIO } from './support/capture-io.js';
 import { useCliWorld } from './support/cli-world.js';
 import { expectedVerdict } from './support/search-world.js';
@@ -45,12 +46,19 @@ describe('search command', () => {
 
   test('a term too long for the archive server is a wrong call (exit 2): nothing is asked, nothing lands in the history', async () => {
     cli.world.archive.clearRequests();
-    for (const term of ['x'.repeat(100_000), 'é'.repeat(1001), 'ü'.repeat(600)]) {
-      const result = await run(['search', 'bob', term]);
-      expect([term.length, result.code]).toEqual([term.length, 2]);
-      expect(result.err).toMatch(/^Error \[usage\]: The search term is too long: at most 1000 characters/);
-      expect(result.err.length).toBeLessThan(300);
+    // Ours is the lower limit, so a term Paperless-ngx 3.2 would refuse (QueryTooLongError) never goes out.
+    expect(TERM_MAX_CHARACTERS).toBeLessThanOrEqual(ARCHIVE_QUERY_MAX_CHARACTERS);
+    for (const version of ['2.20', '3.2'] as const) {
+      cli.world.archive.version = version;
+      for (const term of ['x'.repeat(100_000), 'x'.repeat(ARCHIVE_QUERY_MAX_CHARACTERS + 1), 'é'.repeat(1001), 'ü'.repeat(600)]) {
+        const result = await run(['search', 'bob', term]);
+        expect([term.length, result.code]).toEqual([term.length, 2]);
+        // Both limits: ours, and the archive server's own.
+        expect(result.err).toMatch(/^Error \[usage\]: The search term is too long: at most 1000 characters .*Paperless-ngx 3\.2 itself refuses more than 4096\.\n/);
+        expect(result.err.length).toBeLessThan(300);
+      }
     }
+    cli.world.archive.version = '2.20';
     expect(cli.world.archive.requests).toEqual([]);
     const history = await run(['config:app:get', 'docs_unified_search', 'diagnostics']);
     expect(history.out).not.toContain('414');

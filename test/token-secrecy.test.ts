@@ -84,6 +84,9 @@ describe('the token appears nowhere', () => {
     // A hostile answer: the token in the body of a 500 and in the version header.
     archive.faults = [{ match: '/api/documents/', status: 500, body: `{"detail":"Token ${TOKEN}"}`, contentType: 'application/json', headers: { 'X-Version': TOKEN } }];
     codes.push(await run(['search', 'archive', 'invoice']));
+    // Paperless's own refusal of a term (SearchQueryError), shown to the one who searched: the token in it.
+    archive.faults = [{ match: '/api/documents/', status: 400, body: JSON.stringify({ query: [`Invalid date value '${TOKEN}' for field 'created'.`, `Token ${TOKEN.toUpperCase()} x${TOKEN.slice(3)}`] }), contentType: 'application/json' }];
+    codes.push(await run(['search', 'archive', 'created:x']));
     codes.push(await run(['test']));
     codes.push(await run(['config:app:get', 'docs_unified_search', 'diagnostics']));
     codes.push(await run(['setupchecks', '--output=json']));

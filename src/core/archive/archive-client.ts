@@ -4,8 +4,9 @@ import { DusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import { isLocalAddress } from '../net/address-guard.js';
 import { lookupAll } from '../net/resolve.js';
-import { notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
-import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, simpleTextOf } from './search-terms.js';
+import { NO_REFUSAL_MESSAGE, notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
+import { refusalOf } from './refusal.js';
+import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, parsesStrictly, readsMinusAsWord, simpleTextOf, termReaderOf } from './search-terms.js';
 import {
   CONNECTION_TEST_QUERY,
   PAGE_SIZE,
@@ -125,31 +126,38 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     return get({ kind: 'search', url, signal: request.signal });
   }
 
-  function rejected(request: SearchRequest, status: number, rejection: SearchRejection): SearchPage {
+  function rejected(request: SearchRequest, status: number, rejection: SearchRejection, refusal: string | null = null): SearchPage {
+    // The spec's debug line names the status only: a refusal quotes pieces of the term.
     options.logger?.debug(LOG_MESSAGES.queryRejected(status));
-    return { versions: lastVersions, count: 0, page: request.page, hits: [], hasMore: false, rejectedStatus: status, rejection };
+    return { versions: lastVersions, count: 0, page: request.page, hits: [], hasMore: false, rejectedStatus: status, rejection, refusal };
   }
 
   /**
-   * The answer to a search, with the spec's one repeat on archive server 3. A 400 is a query
-   * still being typed only when the term can be a syntax error; the repeat's `text` value cannot
-   * be one, so a 400 for it is a fault (docs/archive-client.md "Terms with punctuation").
+   * The answer to a search, with the spec's one repeat on Paperless-ngx 3.0 and 3.1. A 400 with
+   * Paperless's own message about the term (its SearchQueryError) is the term's problem on every
+   * release. Another 400 is a query still being typed only when the term can be a syntax error
+   * for the release's parser; the repeat's `text` value cannot be one, so a 400 for it is a fault
+   * (docs/archive-client.md "Terms with punctuation" and "Releases").
    */
   async function searchAnswer(request: SearchRequest): Promise<RawAnswer | SearchPage> {
     const answer = await searchOnce(request, 'query');
-    if (answer.status === 200 && hasMinusExclusion(request.term) && !isArchiveServer3(known())) {
-      // Archive server 2 searched for the excluded words themselves: never shown as the answer.
+    // The answer itself names the versions (the token was accepted); else an earlier answer did.
+    const reader = termReaderOf(known());
+    if (answer.status === 200 && hasMinusExclusion(request.term) && readsMinusAsWord(reader)) {
+      // Whoosh and whoosh-compat searched for the excluded words themselves: never shown as the answer.
       return rejected(request, answer.status, 'minus_exclusion');
     }
     if (answer.status !== 400) return answer;
-    // The 400 itself names the versions (the token was accepted); else an earlier answer did.
-    if (!isArchiveServer3(known())) {
+    const refusal = refusalOf(answer.contentType, answer.body, scrub);
+    if (refusal !== null) return rejected(request, 400, 'refused', refusal);
+    if (reader === 'whoosh-compat') throw searchFault(answer.status, NO_REFUSAL_MESSAGE);
+    if (!parsesStrictly(reader)) {
       if (cannotBeSyntaxError(request.term)) throw searchFault(answer.status);
       return rejected(request, 400, 'query');
     }
     // Repeated as words, a term that only excludes would find what it excludes.
     if (isExclusionsOnly(request.term)) return rejected(request, 400, 'exclusions_only');
-    const text = simpleTextOf(request.term);
+    const text = simpleTextOf(request.term, reader);
     if (text === '') return rejected(request, 400, 'query');
     const repeated = await searchOnce(request, 'text', text);
     if (repeated.status === 400) throw searchFault(repeated.status);
@@ -186,6 +194,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         hasMore: request.page * PAGE_SIZE < page.count,
         rejectedStatus: null,
         rejection: null,
+        refusal: null,
       };
     },
 
@@ -223,13 +232,6 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
 /** Node's default trust store; `getCACertificates` (Node 22.15+) also has NODE_EXTRA_CA_CERTS. */
 function defaultCertificates(): readonly string[] {
   return typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates;
-}
-
-/** Archive server 3 is known by API version 10 and later, or a version 3 and later. */
-export function isArchiveServer3(versions: ArchiveVersions): boolean {
-  const api = versions.apiVersion === null ? Number.NaN : Number.parseInt(versions.apiVersion, 10);
-  const major = versions.version === null ? Number.NaN : Number.parseInt(versions.version, 10);
-  return api >= 10 || major >= 3;
 }
 
 function successBody<T>(answer: RawAnswer, path: string, validate: ((data: unknown) => data is T), known: ArchiveVersions): T {

@@ -175,11 +175,24 @@ function versionRefused(known: ArchiveVersions): DusError {
 /**
  * A 400 for a search the archive server cannot have refused as syntax: Paperless answers 400 for
  * any exception while searching (a broken or stale search index, say), so this is a failure.
+ * `why` says why the term cannot be the cause on this release.
  */
-export function searchFault(status: number): DusError {
+export function searchFault(status: number, why = 'for a term that cannot be a syntax error'): DusError {
   return new DusError(
     'http',
-    `The archive server failed to search (HTTP ${status} for a term that cannot be a syntax error). Its log names the cause ("Error listing search results"); a stale search index is rebuilt with Paperless-ngx's document_index reindex.`,
+    `The archive server failed to search (HTTP ${status} ${why}). Its log names the cause ("Error listing search results"); a stale search index is rebuilt with Paperless-ngx's document_index reindex.`,
     { status },
   );
+}
+
+/** The reason of `searchFault` on Paperless-ngx 3.2 and later, whose parser refuses a term only with a message of its own. */
+export const NO_REFUSAL_MESSAGE = 'without a message about the term, the only way Paperless-ngx 3.2 refuses one';
+
+/**
+ * The archive server refused the term with a message of its own (Paperless's SearchQueryError,
+ * made safe by `archive/refusal.ts`): the term's problem, to be corrected by whoever typed it.
+ */
+export function termRefused(refusal: string): DusError {
+  const sentence = /[.!?…]$/u.test(refusal) ? refusal : `${refusal}.`;
+  return new DusError('http', `The archive server refused the search term (HTTP 400): ${sentence} Correct the term and search again.`, { status: 400 });
 }

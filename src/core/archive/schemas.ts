@@ -132,3 +132,17 @@ export const validateDetail = checkOf<DetailJson>({
   required: ['detail'],
   properties: { detail: { type: 'string' } },
 });
+
+/**
+ * A SearchQueryError as the search views answer it: DRF's `ValidationError({"query": messages})`,
+ * HTTP 400 (`views.py` @3.0.5, `views/documents.py` on 3.2).
+ */
+export interface QueryRefusalJson {
+  query: string[];
+}
+
+export const validateQueryRefusal = checkOf<QueryRefusalJson>({
+  type: 'object',
+  required: ['query'],
+  properties: { query: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 50 } },
+});

@@ -53,13 +53,19 @@ export interface SearchPage extends ArchiveAnswer {
   /**
    * Why it was rejected: `query` the term (being typed, or syntax the server does not accept),
    * `page` a page past the last, `exclusions_only` a term that only excludes (`-invoice`,
-   * `NOT invoice`), which archive server 3 refuses and which no repeat may turn into its opposite;
-   * `minus_exclusion` a `-word` sent to archive server 2, which reads it as the word itself.
+   * `NOT invoice`), which Paperless-ngx 3.0 and 3.1 refuse and which no repeat may turn into its
+   * opposite; `minus_exclusion` a `-word` sent to Paperless-ngx 2 or 3.2, which read it as the
+   * word itself; `refused` the term, with the archive server's own message (`refusal`).
    */
   readonly rejection?: SearchRejection | null;
+  /**
+   * With `refused`: Paperless's message about the term (its SearchQueryError), made safe to show
+   * (`archive/refusal.ts`). It quotes pieces of the term, so it is never logged.
+   */
+  readonly refusal?: string | null;
 }
 
-export type SearchRejection = 'query' | 'page' | 'exclusions_only' | 'minus_exclusion';
+export type SearchRejection = 'query' | 'page' | 'exclusions_only' | 'minus_exclusion' | 'refused';
 
 export interface SearchRequest {
   readonly term: string;

@@ -19,11 +19,22 @@ export function clampLimit(limit: number | undefined, fallback = PROVIDER_LIMIT_
 export const TERM_MAX_CHARACTERS = 1000;
 export const TERM_MAX_URL_BYTES = 3000;
 
+/**
+ * Paperless-ngx 3.2's own limit (`_MAX_QUERY_LENGTH` of `views/base.py`, #14072/#14073): a `query`
+ * or `text` of more characters is refused with HTTP 400 (QueryTooLongError). Ours is lower, so a
+ * term Paperless would refuse never goes out; the usage error names both.
+ */
+export const ARCHIVE_QUERY_MAX_CHARACTERS = 4096;
+
 /** The term as it is searched for (trimmed), or a `usage` refusal before anything is asked. */
 export function checkedTerm(term: string): string {
   const trimmed = term.trim();
   if ([...trimmed].length > TERM_MAX_CHARACTERS || encodeURIComponent(trimmed.replace(/[\uD800-\uDFFF]/g, '\uFFFD')).length > TERM_MAX_URL_BYTES) {
-    throw new DusError('usage', `The search term is too long: at most ${TERM_MAX_CHARACTERS} characters (fewer when they are not ASCII: at most ${TERM_MAX_URL_BYTES} bytes once written into a URL).`);
+    throw new DusError(
+      'usage',
+      `The search term is too long: at most ${TERM_MAX_CHARACTERS} characters (fewer when they are not ASCII: at most ${TERM_MAX_URL_BYTES} bytes once written into a URL); ` +
+        `Paperless-ngx 3.2 itself refuses more than ${ARCHIVE_QUERY_MAX_CHARACTERS}.`,
+    );
   }
   return trimmed;
 }

@@ -1,3 +1,5 @@
+import { termRefused } from '../archive/failures.js';
+import { refusalForHistory } from '../archive/refusal.js';
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
@@ -120,7 +122,9 @@ export function explanationOf(
  * document whether it shows to the user. Question 1 is one host query for all documents;
  * with `explain`, question 2 only for the unexplained, then question 3 only for those left.
  * Throws a DusError when the archive server does not answer (after logging it and adding it
- * to the history), or when the user or the archive account is unknown.
+ * to the history), when it refused the term with a message of its own (the term's problem, shown
+ * with that message; the history keeps it without the values it quotes), or when the user or the
+ * archive account is unknown.
  */
 export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
   const term = checkedTerm(input.term);
@@ -138,6 +142,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   let found = 0;
   let rejected = false;
   let rejection: SearchRejection | null = null;
+  let refusal: string | null = null;
   const secrets = secretsOf(ctx, input.term);
   try {
     for (let page = 1; hits.length < input.limit; page += 1) {
@@ -150,7 +155,10 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
       });
       if (answer.rejectedStatus !== null && answer.rejectedStatus !== undefined) {
         rejected = page === 1;
-        if (rejected) rejection = answer.rejection ?? 'query';
+        if (rejected) {
+          rejection = answer.rejection ?? 'query';
+          refusal = answer.refusal ?? null;
+        }
         break;
       }
       found = answer.count;
@@ -160,6 +168,10 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   } catch (error: unknown) {
     const failure = reportSearchFailure(ctx, error, secrets);
     throw error instanceof DusError ? error : new DusError('internal', failure.message, { cause: error });
+  }
+  if (refusal !== null) {
+    reportSearchFailure(ctx, termRefused(refusalForHistory(refusal)), secrets);
+    throw termRefused(refusal);
   }
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account, archiveAccount, hits, input.explain);
@@ -268,10 +280,10 @@ async function decide(host: HostAdapter, account: HostAccount, archiveAccount: s
 /** The line that says why a rejected search lists no documents (the CLI prints it as it is). */
 export function rejectionMessage(rejection: SearchRejection | null): string {
   if (rejection === 'exclusions_only') {
-    return 'The archive server does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
+    return 'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
   }
   if (rejection === 'minus_exclusion') {
-    return 'The archive server (Paperless-ngx 2) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
+    return 'The archive server (Paperless-ngx 2, or 3.2 and later) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
   }
   return 'The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.';
 }

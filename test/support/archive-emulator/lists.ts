@@ -17,7 +17,7 @@ export interface ListRequest {
   readonly apiVersion: string;
   /** YYYY-MM-DD in the server's zone, for relative dates in queries. */
   readonly today: string;
-  /** Every search fails as an exception inside Paperless does (400 text/html). */
+  /** Every search fails as an exception inside Paperless does (400 text/html up to 3.1, 500 on 3.2). */
   readonly searchBroken: boolean;
 }
 

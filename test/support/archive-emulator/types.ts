@@ -3,8 +3,11 @@
 /** The list endpoints, each behind its own view permission. */
 export type ViewModel = 'documents' | 'correspondents' | 'document_types';
 
-/** 2.15 speaks API 1–8 only; 2.20 speaks 1–9 (default 9); 3.0 speaks 9 and 10 (default 10). */
-export type EmulatedVersion = '2.15' | '2.20' | '3.0';
+/**
+ * The release answered: 2.15 → 2.15.3 (API 1–8, default 8), 2.20 → 2.20.15 (1–9, default 9),
+ * 3.0 → 3.0.5, 3.1 → 3.1.3, 3.2 → 3.2.0 (9 and 10, default 10). See profiles.ts for what differs.
+ */
+export type EmulatedVersion = '2.15' | '2.20' | '3.0' | '3.1' | '3.2';
 
 export interface EmulatorDocument {
   id: number;
@@ -52,7 +55,8 @@ export interface EmulatorOptions {
   /**
    * The search backend fails (paperless-ngx#13200, "Field `viewer_group_id` is not defined in the
    * schema"): every search answers 400 `text/html` "Error listing search results…", as Paperless
-   * does for any exception while searching. `'non-superusers'`: only for tokens in `tokenUsers`.
+   * up to 3.1 does for any exception while searching; 3.2 catches only its SearchQueryError, so
+   * there the answer is Django's 500. `'non-superusers'`: only for tokens in `tokenUsers`.
    */
   searchBroken?: boolean | 'non-superusers';
   /** Serve TLS with the committed self-signed certificate of test/support/tls. */

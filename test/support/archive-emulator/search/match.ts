@@ -1,7 +1,7 @@
 import type { Dataset } from '../dataset.js';
 import type { EmulatorDocument } from '../types.js';
 import { utcDay } from '../values.js';
-import { analyze, type QueryNode, type TextField } from './query-parser.js';
+import { analyze, type QueryDialect, type QueryNode, type TextField } from './query-parser.js';
 
 /** A document's searchable text, analysed once per request. */
 export interface IndexedDocument {
@@ -83,20 +83,18 @@ export class Matcher {
   /** Keyed by the parsed node: the same leaf object is scored against every document. */
   private readonly documentFrequency = new Map<Leaf, number>();
 
-  /**
-   * Whoosh answers a query of only negations with every other document; Tantivy with none.
-   */
   private readonly boost: Record<TextField, number>;
+  /** Whoosh and whoosh-compat answer a query of only negations with every other document; Tantivy's parser refuses it. */
+  private readonly negativeOnlyMatchesAll: boolean;
 
   constructor(
     private readonly corpus: readonly IndexedDocument[],
-    engine: 'whoosh' | 'tantivy',
+    dialect: QueryDialect,
   ) {
-    this.negativeOnlyMatchesAll = engine === 'whoosh';
-    this.boost = engine === 'whoosh' ? WHOOSH_BOOST : TANTIVY_BOOST;
+    this.negativeOnlyMatchesAll = dialect !== 'tantivy';
+    // whoosh-compat gets Paperless's field boosts (`field_boosts=_FIELD_BOOSTS`), as Tantivy's parser did.
+    this.boost = dialect === 'whoosh' ? WHOOSH_BOOST : TANTIVY_BOOST;
   }
-
-  private readonly negativeOnlyMatchesAll: boolean;
 
   private idf(leaf: Leaf): number {
     let df = this.documentFrequency.get(leaf);

@@ -1,9 +1,10 @@
 /**
- * The full-text query language, close enough to Whoosh (2.x) and Tantivy (3.x) for the
- * queries a search box produces: words, `word*`, "phrases", `field:value`, AND / OR / NOT,
- * `+` / `-`, parentheses, and date clauses on `created` / `added`. In strict (3.x) mode
- * what Tantivy refuses is an error; in lenient (2.x) mode the parser makes the best of it
- * as Whoosh does.
+ * The full-text query language, close enough to Whoosh (2.x), Tantivy (3.0, 3.1) and
+ * whoosh-compat (3.2) for the queries a search box produces: words, `word*`, "phrases",
+ * `field:value`, AND / OR / NOT, `+` / `-`, parentheses, and date clauses on `created` /
+ * `added`. In strict (Tantivy) mode what Tantivy refuses is an error; the Whoosh grammars make
+ * the best of it as Whoosh does, and whoosh-compat reports only what Paperless turns into a
+ * SearchQueryError (a bad date, a bracket range without a wildcard).
  */
 import { addDays, isoDate } from '../values.js';
 
@@ -23,12 +24,17 @@ export type QueryNode =
 /** How clauses without an operator combine: Whoosh ANDs them, Tantivy's parser ORs them. */
 export type Conjunction = 'and' | 'or';
 
+/** Which parser reads `query`: see `VersionProfile.queryParser`. */
+export type QueryDialect = 'whoosh' | 'tantivy' | 'whoosh-compat';
+
 type Occur = 'must' | 'should' | 'mustNot' | 'default';
 
 export type ParseOutcome =
   | { readonly ok: true; readonly node: QueryNode | null }
   | { readonly ok: false; readonly error: 'syntax' }
-  | { readonly ok: false; readonly error: 'date'; readonly field: DateField; readonly value: string };
+  | { readonly ok: false; readonly error: 'date'; readonly field: DateField; readonly value: string }
+  /** A SearchQueryError other than a date: Paperless's message, answered as `{"query": [message]}`. */
+  | { readonly ok: false; readonly error: 'refused'; readonly message: string };
 
 const TEXT_FIELDS: Record<string, TextField> = {
   title: 'title',
@@ -49,14 +55,34 @@ type Token =
   | { readonly t: 'word'; readonly field: string | null; readonly value: string; readonly quoted: boolean };
 
 class QuerySyntaxError extends Error {}
+class QueryRefusedError extends Error {}
 class QueryDateError extends Error {
   constructor(
     readonly field: DateField,
     readonly value: string,
   ) {
-    super(`Invalid date value '${value}' for field '${field}'.`);
+    super(`Invalid date value ${pyRepr(value)} for field ${pyRepr(field)}.`);
   }
 }
+
+/** Python's `repr()` of a string, as Paperless's f-strings `{value!r}` write it. */
+export function pyRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (char === '\\' || char === quote) out += `\\${char}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else out += char;
+  }
+  return `${quote}${out}${quote}`;
+}
+
+/** whoosh-compat names a field by its canonical name (`type:` is reported as `document_type`). */
+const CANONICAL_FIELD: Record<TextField, string> = { title: 'title', content: 'content', correspondent: 'correspondent', type: 'document_type' };
 
 /** Tantivy's analyzers fold to ASCII (Müller → muller); Whoosh's StandardAnalyzer does not. */
 export function fold(text: string): string {
@@ -222,11 +248,14 @@ function dateNode(field: DateField, value: string, today: string): QueryNode {
   return { kind: 'date', field, from: span[0], to: span[1] };
 }
 
-/** Tantivy turns a word that analyses into several tokens into a phrase; Whoosh ANDs the tokens. */
-function textNode(fields: readonly TextField[] | null, value: string, quoted: boolean, tantivy: boolean): QueryNode | null {
-  const words = analyze(value, tantivy);
+/**
+ * Tantivy turns a word that analyses into several tokens into a phrase; Whoosh (and whoosh-compat,
+ * whose default group is And) ANDs the tokens. Tantivy's analyzers fold to ASCII, Whoosh's do not.
+ */
+function textNode(fields: readonly TextField[] | null, value: string, quoted: boolean, dialect: QueryDialect): QueryNode | null {
+  const words = analyze(value, dialect !== 'whoosh');
   if (words.length === 0) return null;
-  if (quoted || (tantivy && words.length > 1)) return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
+  if (quoted || (dialect === 'tantivy' && words.length > 1)) return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
   const prefix = value.endsWith('*');
   const terms: QueryNode[] = words.map((w, index) => ({ kind: 'term', fields, text: w, prefix: prefix && index === words.length - 1 }));
   return terms.length === 1 ? (terms[0] ?? null) : { kind: 'bool', must: terms, should: [], mustNot: [] };
@@ -237,10 +266,15 @@ class Parser {
 
   constructor(
     private readonly tokens: readonly Token[],
-    private readonly strict: boolean,
-    private readonly conjunction: Conjunction,
+    private readonly dialect: QueryDialect,
     private readonly today: string,
-  ) {}
+  ) {
+    this.strict = dialect === 'tantivy';
+    this.conjunction = dialect === 'tantivy' ? 'or' : 'and';
+  }
+
+  private readonly strict: boolean;
+  private readonly conjunction: Conjunction;
 
   parse(): QueryNode | null {
     let node = this.parseOr();
@@ -350,42 +384,56 @@ class Parser {
   }
 
   private clause(field: string | null, value: string, quoted: boolean): QueryNode | null {
-    const tantivy = this.strict;
-    if (field === null) return textNode(null, value, quoted, tantivy);
+    const dialect = this.dialect;
+    if (field === null) return textNode(null, value, quoted, dialect);
     if (value.trim() === '') {
       if (this.strict) throw new QuerySyntaxError('field without value');
       // Whoosh's FieldsPlugin (remove_unknown) turns an unknown `name:` back into text.
-      return TEXT_FIELDS[field] === undefined && DATE_FIELDS[field] === undefined && !EMPTY_FIELDS.has(field) ? textNode(null, field, false, false) : null;
+      return TEXT_FIELDS[field] === undefined && DATE_FIELDS[field] === undefined && !EMPTY_FIELDS.has(field) ? textNode(null, field, false, dialect) : null;
     }
     const textField = TEXT_FIELDS[field];
-    if (textField !== undefined) return textNode([textField], value, quoted, tantivy);
+    if (textField !== undefined) {
+      // whoosh-compat: `[` is a wildcard only beside `*` or `?` (SINGLE_CHAR_BRACKET_RANGE, _query.py after #14072).
+      if (dialect === 'whoosh-compat' && !quoted && value.includes('[') && !/[*?]/.test(value)) {
+        throw new QueryRefusedError(
+          `${pyRepr(value)} looks like a bracket range for field ${pyRepr(CANONICAL_FIELD[textField])}, but '[' is not a wildcard character on its own. ` +
+            "Combine it with a wildcard, e.g. a trailing '*', or double-quote the value to search it as literal text.",
+        );
+      }
+      return textNode([textField], value, quoted, dialect);
+    }
     const dateField = DATE_FIELDS[field];
     if (dateField !== undefined) {
       try {
         return dateNode(dateField, value, this.today);
       } catch (e) {
-        // Whoosh's date plugin turns an unreadable date into a clause that matches nothing.
-        if (e instanceof QueryDateError && !this.strict) return { kind: 'nothing' };
+        // Whoosh's date plugin turns an unreadable date into a clause that matches nothing;
+        // whoosh-compat reports it as a diagnostic, which Paperless answers as InvalidDateQuery.
+        if (e instanceof QueryDateError && dialect === 'whoosh') return { kind: 'nothing' };
         throw e;
       }
     }
     if (EMPTY_FIELDS.has(field)) return { kind: 'nothing' };
     if (this.strict) throw new QuerySyntaxError(`unknown field ${field}`);
-    return textNode(null, `${field} ${value}`, quoted, tantivy);
+    return textNode(null, `${field} ${value}`, quoted, dialect);
   }
 }
 
-/** Tantivy (3.x) is strict, ORs bare clauses and folds to ASCII; Whoosh (2.x) is lenient and ANDs. */
-export function parseQuery(query: string, engine: 'whoosh' | 'tantivy', today: string): ParseOutcome {
-  const strict = engine === 'tantivy';
+/**
+ * Tantivy (3.0, 3.1) is strict, ORs bare clauses and folds to ASCII; Whoosh (2.x) is lenient and
+ * ANDs; whoosh-compat (3.2) parses as Whoosh does and folds as Tantivy's analyzers do.
+ */
+export function parseQuery(query: string, dialect: QueryDialect, today: string): ParseOutcome {
+  const strict = dialect === 'tantivy';
   try {
-    const node = new Parser(lex(query, strict), strict, strict ? 'or' : 'and', today).parse();
+    const node = new Parser(lex(query, strict), dialect, today).parse();
     // Tantivy's QueryParser: "Invalid query: Only excluding terms given" (AllButQueryForbidden).
     if (strict && node !== null && allNegative(node)) return { ok: false, error: 'syntax' };
     return { ok: true, node };
   } catch (e) {
     if (e instanceof QueryDateError) return { ok: false, error: 'date', field: e.field, value: e.value };
     if (e instanceof QuerySyntaxError) return { ok: false, error: 'syntax' };
+    if (e instanceof QueryRefusedError) return { ok: false, error: 'refused', message: e.message };
     throw e;
   }
 }

@@ -5,7 +5,7 @@ import type { JsonObject } from '../serialize.js';
 import type { EmulatorDocument } from '../types.js';
 import { tantivySnippet, whooshHighlights, type HighlightTerm } from './highlight.js';
 import { correctQuery, highlightTerms, indexDocument, Matcher, type IndexedDocument } from './match.js';
-import { fold, parseQuery, type QueryNode } from './query-parser.js';
+import { analyze, fold, parseQuery, pyRepr, type QueryNode } from './query-parser.js';
 
 /** An answer that ends the request early (400 / 403), already in Paperless's form. */
 export interface SearchRefusal {
@@ -27,7 +27,7 @@ export type SearchOutcome =
       readonly correctedQuery: string | null;
       /** `__search_hit__` of the hit at 0-based position `index` of `hits`. */
       hitJson(index: number): JsonObject;
-      /** The answer when a page with hits is asked for: 3.0.5's `text` highlighting fails to parse the term. */
+      /** The answer when a page with hits is asked for: `text` highlighting (3.0, 3.1) fails to parse the term. */
       readonly highlightRefusal: SearchRefusal | null;
     }
   | { readonly ok: false; readonly refusal: SearchRefusal };
@@ -42,6 +42,16 @@ const LISTING_ERROR: SearchRefusal = {
   body: 'Error listing search results, check logs for more detail.',
 };
 
+/**
+ * 3.2: an exception that is not a SearchQueryError leaves the view (views/documents.py catches
+ * no other) and Django answers 500. The page is Django's default; Paperless's own was not read.
+ */
+const SERVER_ERROR: SearchRefusal = {
+  status: 500,
+  contentType: 'text/html; charset=utf-8',
+  body: '<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n',
+};
+
 function json(status: number, body: unknown): SearchRefusal {
   return { status, contentType: 'application/json', body: JSON.stringify(body) };
 }
@@ -54,7 +64,7 @@ export function isSearchRequest(params: ReadonlyMap<string, string>, profile: Ve
 
 interface Matched {
   readonly hits: Hit[];
-  /** 3.0.5 `text`: the highlight query could not be parsed (fails only for a page with hits). */
+  /** `text` (3.0, 3.1): the highlight query could not be parsed (fails only for a page with hits). */
   readonly highlightFails?: boolean;
   readonly terms: readonly HighlightTerm[];
   readonly correctedQuery: string | null;
@@ -94,14 +104,39 @@ function simpleFields(doc: EmulatorDocument): { title: string[]; content: string
   return chunks;
 }
 
+/** Python's `str.isdecimal()`: every character a decimal digit. */
+function isDecimal(token: string): boolean {
+  return /^\p{Nd}+$/u.test(token);
+}
+
+/** ASCII punctuation and space, the class `_build_simple_token_query` lets a bounded token follow. */
+const BOUNDARY = /[\x20-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/;
+
 /**
- * 3.0.5 `text` / `title_search` (`_query.py`): over chunks of non-space characters, the first
- * token matches inside a chunk (`.*tok.*`), later tokens must start the following chunks (a regex
- * phrase), in the title (boost 2) or the content. Regex queries score a constant per field.
- * Highlighting (`text` only) parses the tokens, `+`/`-` turned into spaces, with the strict query
- * parser: punctuation it rejects fails the request whenever the page has hits.
+ * One token of 3.1's `text` in one chunk of a document (`_build_simple_token_query`, #13504): inside
+ * the chunk (`.*tok.*`), except that a number among several tokens must start the chunk or follow
+ * punctuation, so `6` does not match inside `16`.
  */
-function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedDocument[], today: string): Matched {
+function tokenInChunk(token: string, chunk: string, infix: boolean): boolean {
+  if (infix) return chunk.includes(token);
+  for (let at = chunk.indexOf(token); at !== -1; at = chunk.indexOf(token, at + 1)) {
+    if (at === 0 || BOUNDARY.test(chunk[at - 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/**
+ * `text` / `title_search` over the simple fields: chunks of non-space characters, lower-cased and
+ * folded to ASCII, in the title (boost 2) or the content. Regex queries score a constant per field.
+ * - `phrase` (3.0.5 `_query.py`): the first token matches inside a chunk (`.*tok.*`), later tokens
+ *   must start the following chunks (a regex phrase).
+ * - `all-words` (3.1 on, #13504): every token must match some chunk of the title or the content,
+ *   in any order and either field.
+ * Highlighting (`text` only): `parsed` (3.0, 3.1) parses the tokens, `+`/`-` turned into spaces,
+ * with the strict query parser, so punctuation it rejects fails the request whenever the page has
+ * hits; `quoted` (3.2) quotes each token as a phrase, which cannot fail.
+ */
+function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedDocument[], today: string, profile: VersionProfile): Matched {
   const tokens = simpleChunks(value);
   const hits: Hit[] = [];
   const phraseIn = (chunks: readonly string[]): boolean => {
@@ -111,18 +146,53 @@ function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedD
     }
     return false;
   };
+  const tokenIn = (token: string, chunks: readonly string[]): boolean => {
+    const infix = tokens.length === 1 || !isDecimal(token);
+    return chunks.some((chunk) => tokenInChunk(token, chunk, infix));
+  };
   for (const d of corpus) {
     const fields = simpleFields(d.doc);
-    const score = (phraseIn(fields.title) ? 2 : 0) + (!titleOnly && phraseIn(fields.content) ? 1 : 0);
+    const content = titleOnly ? [] : fields.content;
+    let score = 0;
+    if (profile.simpleText === 'phrase') {
+      score = (phraseIn(fields.title) ? 2 : 0) + (phraseIn(content) ? 1 : 0);
+    } else if (tokens.length > 0 && tokens.every((t) => tokenIn(t, fields.title) || tokenIn(t, content))) {
+      for (const t of tokens) score += (tokenIn(t, fields.title) ? 2 : 0) + (tokenIn(t, content) ? 1 : 0);
+    }
     if (score > 0) hits.push({ doc: d.doc, score });
   }
   if (titleOnly) return { hits, terms: [], correctedQuery: null, zeroScores: false };
+  const highlightTokens = simpleChunks(value.replace(/[-+]/g, ' '));
+  if (profile.textHighlight === 'quoted') {
+    // Each token a phrase of the words the content analyzer makes of it: words of a whole token only.
+    const terms = highlightTokens.flatMap((token) => analyze(token, true)).map((text) => ({ text, prefix: false }));
+    return { hits, terms, correctedQuery: null, zeroScores: false };
+  }
   // The highlight query is a plain term query on content: substring-only matches give "".
-  const highlightQuery = simpleChunks(value.replace(/[-+]/g, ' ')).join(' ');
+  const highlightQuery = highlightTokens.join(' ');
   const parsed = highlightQuery === '' ? null : parseQuery(highlightQuery, 'tantivy', today);
   if (parsed !== null && !parsed.ok) return { hits, terms: [], correctedQuery: null, zeroScores: false, highlightFails: true };
   const terms = parsed?.node === null || parsed === null ? [] : highlightTerms(parsed.node);
   return { hits, terms, correctedQuery: null, zeroScores: false };
+}
+
+/** `{"query": [message]}`: a SearchQueryError as the view answers it (DRF ValidationError, 400). */
+function queryError(message: string): SearchRefusal {
+  return json(400, { query: [message] });
+}
+
+/**
+ * 3.2's `_get_tantivy_query_and_mode` (views/base.py, #14072/#14073): the value of the mode in
+ * use (`text`, else `title_search`, else `query`) longer than the cap in characters is a
+ * QueryTooLongError, before anything is parsed; exactly the cap is accepted.
+ */
+function tooLong(params: ReadonlyMap<string, string>, profile: VersionProfile): SearchRefusal | null {
+  if (profile.maxQueryLength === null) return null;
+  const raw = params.get('text') ?? params.get('title_search') ?? params.get('query');
+  if (raw === undefined) return null;
+  const length = [...raw].length;
+  if (length <= profile.maxQueryLength) return null;
+  return queryError(`The search query is too long (${length} characters). The maximum allowed length is ${profile.maxQueryLength} characters.`);
 }
 
 function match(params: ReadonlyMap<string, string>, profile: VersionProfile, corpus: readonly IndexedDocument[], data: Dataset, today: string): Matched | SearchRefusal {
@@ -130,12 +200,14 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
   if (tantivy && SEARCH_PARAMS_3X.filter((p) => params.has(p)).length > 1) {
     return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
   }
+  const overlong = tooLong(params, profile);
+  if (overlong !== null) return overlong;
   const query = params.get('query');
   if (query === undefined) {
     const text = tantivy ? params.get('text') : undefined;
-    if (text !== undefined) return simpleText(text, false, corpus, today);
+    if (text !== undefined) return simpleText(text, false, corpus, today, profile);
     const title = tantivy ? params.get('title_search') : undefined;
-    if (title !== undefined) return simpleText(title, true, corpus, today);
+    if (title !== undefined) return simpleText(title, true, corpus, today, profile);
     const raw = params.get('more_like_id') ?? '';
     const target = /^\d+$/.test(raw) ? data.documents.find((d) => d.id === Number(raw)) : undefined;
     if (target === undefined) {
@@ -144,14 +216,16 @@ function match(params: ReadonlyMap<string, string>, profile: VersionProfile, cor
     }
     return moreLikeThis(target, corpus, data);
   }
-  const parsed = parseQuery(query, profile.engine, today);
+  const parsed = parseQuery(query, profile.queryParser, today);
   if (!parsed.ok) {
-    if (parsed.error === 'date') return json(400, { query: [`Invalid date value '${parsed.value}' for field '${parsed.field}'.`] });
+    // InvalidDateQuery (3.0.5 `_translate.py`, 3.2 `_errors.py`): `{value!r}` and `{field!r}`.
+    if (parsed.error === 'date') return queryError(`Invalid date value ${pyRepr(parsed.value)} for field ${pyRepr(parsed.field)}.`);
+    if (parsed.error === 'refused') return queryError(parsed.message);
     return LISTING_ERROR;
   }
   const node = parsed.node;
   if (node === null) return { hits: [], terms: [], correctedQuery: null, zeroScores: false };
-  const matcher = new Matcher(corpus, profile.engine);
+  const matcher = new Matcher(corpus, profile.queryParser);
   const hits: Hit[] = [];
   for (const d of corpus) {
     const score = matcher.score(node, d);
@@ -177,9 +251,10 @@ function usefulCorrection(query: string, node: QueryNode, corpus: readonly Index
 export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset, params: ReadonlyMap<string, string>, profile: VersionProfile, today: string, broken = false): SearchOutcome {
   const corpus = candidates.map((d) => indexDocument(d, data, profile.engine === 'tantivy'));
   const matched = match(params, profile, corpus, data, today);
-  // The two-modes check comes before the search itself; any exception inside it is a 400.
-  if (broken && !('status' in matched && matched.status === 400 && matched.contentType.startsWith('application/json') && matched.body.includes('Specify only one'))) {
-    return { ok: false, refusal: LISTING_ERROR };
+  // The mode check, the length cap and the query's own errors (answered as JSON) come before the
+  // search itself; any other exception inside it is a 400 up to 3.1 and a 500 on 3.2.
+  if (broken && !('status' in matched && matched.status === 400 && matched.contentType.startsWith('application/json'))) {
+    return { ok: false, refusal: profile.searchFailureStatus === 500 ? SERVER_ERROR : LISTING_ERROR };
   }
   if ('status' in matched) return { ok: false, refusal: matched };
   const tantivy = profile.engine === 'tantivy';
