@@ -21,7 +21,7 @@ if (code !== 0) throw new Error(`--help exited ${code}`);
 writeFileSync(join(root, 'dist', 'help.txt'), Buffer.concat(chunks));
 
 const { CATALOG, FLAG_GLOBALS, VALUED_GLOBALS } = await import(join(root, 'dist/commands/catalog.js'));
-const { pageName } = await import(join(root, 'dist/commands/command-model.js'));
+const { pageName } = await import(join(root, 'dist/cli/command-model.js'));
 const cacheWords = {};
 for (const entry of CATALOG) {
   // The man page's word: `docs_unified_search:why` → `why`, `config:app:get` → `config-app-get`.

@@ -9,9 +9,9 @@ import { PassThrough } from 'node:stream';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { buildProgram } = await import(join(root, 'dist/cli.js'));
 const { COMMANDS } = await import(join(root, 'dist/commands/index.js'));
-const { suiteModel } = await import(join(root, 'dist/commands/command-model.js'));
-const { renderManPages } = await import(join(root, 'dist/commands/man-pages.js'));
-const { bashCompletion, zshCompletion } = await import(join(root, 'dist/commands/completion-scripts.js'));
+const { suiteModel } = await import(join(root, 'dist/cli/command-model.js'));
+const { renderManPages } = await import(join(root, 'dist/cli/man-pages.js'));
+const { bashCompletion, zshCompletion } = await import(join(root, 'dist/cli/completion-scripts.js'));
 const { BINARIES } = await import(join(root, 'dist/commands/completion.js'));
 const { SUITE_VERSION } = await import(join(root, 'dist/core/version.js'));
 

@@ -2,12 +2,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { isDusError } from './core/errors.js';
 import { SUITE_VERSION } from './core/version.js';
 import { commandOfArgv } from './commands/catalog.js';
-import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
-import { safeText } from './commands/terminal-text.js';
-import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
-import { redactUsageError } from './commands/shared-options.js';
-import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './commands/help-layout.js';
-import { commandNamed, helpRequestOf, usageHint } from './commands/help-request.js';
+import type { CommandIO, CommandSpec, GlobalOptions } from './cli/types.js';
+import { safeText } from './cli/terminal-text.js';
+import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './cli/output.js';
+import { redactUsageError } from './cli/shared-options.js';
+import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './cli/help-layout.js';
+import { commandNamed, helpRequestOf, usageHint } from './cli/help-request.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -96,7 +96,7 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
 // Own keys only: `help constructor` must not find Object's prototype.
 // The topics are loaded only when help is asked for.
 async function helpTopic(name: string): Promise<((width: number) => string) | undefined> {
-  const { HELP_TOPICS } = await import('./commands/environment.js');
+  const { HELP_TOPICS } = await import('./cli/environment.js');
   return Object.hasOwn(HELP_TOPICS, name) ? HELP_TOPICS[name] : undefined;
 }
 

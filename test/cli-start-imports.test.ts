@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
 import { CATALOG, commandOfArgv, FLAG_GLOBALS, VALUED_GLOBALS } from '../src/commands/catalog.js';
-import { pageName } from '../src/commands/command-model.js';
+import { pageName } from '../src/cli/command-model.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { captureIO } from './support/capture-io.js';
 import { runCliProcess } from './support/cli-process.js';
@@ -147,7 +147,7 @@ describe('what a run loads', () => {
     expect(commandModules.filter((file) => run.urls.some((url) => url.endsWith(file)))).toEqual(['/dist/commands/why.js']);
     expect(run.urls.filter((url) => url.endsWith('/dist/commands/index.js'))).toEqual([]);
     // Nor the help topics (and the bridge secret's module they name a file of), nor the search pipeline.
-    expect(run.urls.filter((url) => /\/dist\/(commands\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
+    expect(run.urls.filter((url) => /\/dist\/(cli\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
     // Nor the config.php reader: this host is given by URL.
     expect(run.urls.filter((url) => /\/dist\/core\/host\/db\/config-(php|var-export)\.js$/.test(url))).toEqual([]);
     expect(run.urls.filter((url) => url.includes('/dist/core/archive/archive-client.js'))).toEqual([]);

@@ -4,15 +4,15 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
-import { suiteModel, type SuiteModel } from '../src/commands/command-model.js';
+import { suiteModel, type SuiteModel } from '../src/cli/command-model.js';
 import { BINARIES } from '../src/commands/completion.js';
-import { bashCompletion, zshCompletion } from '../src/commands/completion-scripts.js';
+import { bashCompletion, zshCompletion } from '../src/cli/completion-scripts.js';
 import { COMMANDS } from '../src/commands/index.js';
-import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/commands/man-pages.js';
+import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/cli/man-pages.js';
 import { buildProgram } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
 import { APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
-import { ENVIRONMENT, FILES } from '../src/commands/environment.js';
+import { ENVIRONMENT, FILES } from '../src/cli/environment.js';
 import { captureIO } from './support/capture-io.js';
 
 const root = join(import.meta.dirname, '..');

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram, main } from '../src/cli.js';
-import { commandNamed } from '../src/commands/help-request.js';
+import { commandNamed } from '../src/cli/help-request.js';
 import { COMMANDS } from '../src/commands/index.js';
 import { captureIO } from './support/capture-io.js';
 

@@ -1,7 +1,7 @@
 import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
 import { configDirectory } from '../core/settings/paths.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import type { CommandSpec } from '../cli/types.js';
 
 const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
 

@@ -1,4 +1,4 @@
-import type { CommandSpec } from './types.js';
+import type { CommandSpec } from '../cli/types.js';
 
 /** A command's names (its name, then its aliases) and how to load its module. */
 export interface CatalogEntry {

@@ -1,10 +1,10 @@
 import { checkCoverage, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
-import { failure, success, warning } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import { statusLine, type StatusLine } from './status-line.js';
-import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
+import { failure, success, warning } from '../cli/format.js';
+import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import { statusLine, type StatusLine } from '../cli/status-line.js';
+import type { CommandIO, CommandSpec, GlobalOptions } from '../cli/types.js';
 
 /** Why the search cannot show documents, or null when it can. */
 function correction(report: CoverageReport): string | null {

@@ -1,7 +1,7 @@
-import { suiteModel, type SuiteModel } from './command-model.js';
-import { bashCompletion, zshCompletion } from './completion-scripts.js';
-import { EXIT_OK, EXIT_USAGE } from './shared-options.js';
-import type { CommandIO, CommandSpec } from './types.js';
+import { suiteModel, type SuiteModel } from '../cli/command-model.js';
+import { bashCompletion, zshCompletion } from '../cli/completion-scripts.js';
+import { EXIT_OK, EXIT_USAGE } from '../cli/shared-options.js';
+import type { CommandIO, CommandSpec } from '../cli/types.js';
 
 export const BINARIES = ['docs-unified-search', 'dus'] as const;
 const SHELLS = ['bash', 'zsh'] as const;

@@ -1,10 +1,10 @@
 import { DusError } from '../core/errors.js';
 import { APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
-import { line } from './format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { line } from '../cli/format.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandSpec } from '../cli/types.js';
 
 export const command: CommandSpec = {
   name: 'config:app:delete',

@@ -2,9 +2,9 @@ import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandSpec } from '../cli/types.js';
 
 interface GetOptions {
   readonly defaultValue?: string | boolean;

@@ -1,4 +1,4 @@
-import type { CommandSpec } from './types.js';
+import type { CommandSpec } from '../cli/types.js';
 import { command as setup } from './setup.js';
 import { command as test } from './test.js';
 import { command as search } from './search.js';

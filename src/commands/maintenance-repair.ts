@@ -1,8 +1,8 @@
 import { runRepair } from '../core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandSpec } from '../cli/types.js';
 
 export const command: CommandSpec = {
   name: 'maintenance:repair',

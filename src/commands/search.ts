@@ -2,12 +2,12 @@ import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
 import type { VerdictReport } from '../core/search/verdicts.js';
-import { cliAdmin } from './cli-admin.js';
-import { prose, styled, table, type Column, type Piece } from './format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import { waitingFor } from './status-line.js';
-import type { CommandSpec, GlobalOptions } from './types.js';
+import { cliAdmin } from '../cli/cli-admin.js';
+import { prose, styled, table, type Column, type Piece } from '../cli/format.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import { waitingFor } from '../cli/status-line.js';
+import type { CommandSpec, GlobalOptions } from '../cli/types.js';
 
 function limitOf(value: unknown): number {
   if (value === undefined) return VERDICT_LIMIT_DEFAULT;

@@ -8,8 +8,8 @@ import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';
 import type { WrapperOptions } from '../http/server.js';
-import { EXIT_OK, openService, reportFailure, serviceOptionsOf } from './shared-options.js';
-import type { CommandContext, CommandSpec } from './types.js';
+import { EXIT_OK, openService, reportFailure, serviceOptionsOf } from '../cli/shared-options.js';
+import type { CommandContext, CommandSpec } from '../cli/types.js';
 
 export interface ServeOptions {
   readonly listen: string;

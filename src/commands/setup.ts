@@ -3,10 +3,10 @@ import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import type { SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { hostLocationOf, withService, readFirstLine } from './shared-options.js';
-import { waitingFor } from './status-line.js';
-import type { CommandIO, CommandSpec } from './types.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { hostLocationOf, withService, readFirstLine } from '../cli/shared-options.js';
+import { waitingFor } from '../cli/status-line.js';
+import type { CommandIO, CommandSpec } from '../cli/types.js';
 
 interface SetupOptions {
   readonly url?: string;

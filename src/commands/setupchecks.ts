@@ -1,8 +1,8 @@
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
-import { prose, success, warning } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { prose, success, warning } from '../cli/format.js';
+import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandSpec } from '../cli/types.js';
 
 export const command: CommandSpec = {
   name: 'setupchecks',

@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../core/context-types.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import { waitingFor } from './status-line.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import { waitingFor } from '../cli/status-line.js';
+import type { CommandSpec } from '../cli/types.js';
 
 /** Why the stored settings give no connection, in the words of the spec's error codes. */
 function whyNotConfigured(service: ServiceContext): DusError {

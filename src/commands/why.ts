@@ -1,9 +1,9 @@
 import { DusError } from '../core/errors.js';
-import { cliAdmin } from './cli-admin.js';
-import { styled } from './format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { cliAdmin } from '../cli/cli-admin.js';
+import { styled } from '../cli/format.js';
+import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandSpec } from '../cli/types.js';
 
 function documentIdOf(value: string | undefined): number {
   const text = (value ?? '').trim().replace(/^\[?P/i, '').replace(/\]$/, '');
