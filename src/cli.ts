@@ -8,10 +8,7 @@ import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonTex
 import { redactUsageError } from './cli/shared-options.js';
 import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './cli/help-layout.js';
 import { commandNamed, helpRequestOf, usageHint } from './cli/help-request.js';
-
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+import { EXIT_OK, EXIT_USAGE } from './cli/exit-codes.js';
 
 function globalsOf(program: Command, io: CommandIO): GlobalOptions {
   const o = program.opts<{

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ExitCode } from './exit-codes.js';
 
 /** Streams and environment a command runs with (the real process, or a test's capture). */
 export interface CommandIO {
@@ -20,9 +21,6 @@ export interface GlobalOptions {
   /** Columns of the terminal stdout is; absent when stdout is not a terminal (whole values are printed). */
   readonly width?: number;
 }
-
-/** An exit code and what it means. */
-export type ExitCode = readonly [code: number, meaning: string];
 
 export interface CommandContext {
   readonly io: CommandIO;

@@ -1,7 +1,8 @@
 import { checkCoverage, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { failure, success, warning } from '../cli/format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine, type StatusLine } from '../cli/status-line.js';
 import type { CommandIO, CommandSpec, GlobalOptions } from '../cli/types.js';
@@ -61,8 +62,8 @@ export const command: CommandSpec = {
   summary: 'Check connection, archive account and how many archive documents have a file',
   examples: ['docs-unified-search check', 'docs-unified-search check --json'],
   exitCodes: [
-    [0, 'the search can show documents'],
-    [1, 'it cannot (the output says what to correct), or the archive server does not answer'],
+    [EXIT_OK, 'the search can show documents'],
+    [EXIT_FAILURE, 'it cannot (the output says what to correct), or the archive server does not answer'],
   ],
   configure: (command) => {
     withOutputOptions(command);

@@ -1,6 +1,6 @@
+import { EXIT_OK, EXIT_USAGE } from '../cli/exit-codes.js';
 import { suiteModel, type SuiteModel } from '../cli/command-model.js';
 import { bashCompletion, zshCompletion } from '../cli/completion-scripts.js';
-import { EXIT_OK, EXIT_USAGE } from '../cli/shared-options.js';
 import type { CommandIO, CommandSpec } from '../cli/types.js';
 
 export const BINARIES = ['docs-unified-search', 'dus'] as const;
@@ -17,7 +17,7 @@ export const command: CommandSpec = {
   aliases: [],
   summary: 'Print the shell completion script for bash or zsh',
   examples: ['source <(docs-unified-search completion bash)', 'docs-unified-search completion zsh > "${fpath[1]}/_docs-unified-search"'],
-  exitCodes: [[0, 'the script was printed']],
+  exitCodes: [[EXIT_OK, 'the script was printed']],
   argumentValues: { shell: SHELLS },
   configure: (command) => {
     command.argument('<shell>', SHELLS.join(' or '));

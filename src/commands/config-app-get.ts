@@ -2,7 +2,8 @@ import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandSpec } from '../cli/types.js';
 
@@ -22,8 +23,8 @@ export const command: CommandSpec = {
     "docs-unified-search config:app:get docs_sync target_user   # the synchronization add-on's account, read from the host",
   ],
   exitCodes: [
-    [0, 'the value was printed'],
-    [1, 'the key is not set (and no --default-value was given), or the app is not this one'],
+    [EXIT_OK, 'the value was printed'],
+    [EXIT_FAILURE, 'the key is not set (and no --default-value was given), or the app is not this one'],
   ],
   argumentValues: { app: [APP_ID, 'docs_sync'], name: [...APP_CONFIG_KEYS, 'target_user'] },
   configure: (command) => {

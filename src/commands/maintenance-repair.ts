@@ -1,6 +1,7 @@
 import { runRepair } from '../core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandSpec } from '../cli/types.js';
 
@@ -11,8 +12,8 @@ export const command: CommandSpec = {
   examples: ['docs-unified-search maintenance:repair'],
   notes: 'Deletes the keys last_failure and last_recovery left by app version 0.3.0. Safe to run again.',
   exitCodes: [
-    [0, 'repaired (or nothing to do)'],
-    [1, 'the settings cannot be read or written'],
+    [EXIT_OK, 'repaired (or nothing to do)'],
+    [EXIT_FAILURE, 'the settings cannot be read or written'],
   ],
   configure: (command) => {
     withOutputOptions(command);

@@ -2,9 +2,10 @@ import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
 import type { VerdictReport } from '../core/search/verdicts.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { prose, styled, table, type Column, type Piece } from '../cli/format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';
 import type { CommandSpec, GlobalOptions } from '../cli/types.js';
@@ -59,8 +60,8 @@ export const command: CommandSpec = {
   ],
   notes: 'Verdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.',
   exitCodes: [
-    [0, 'the archive server answered (also when no document shows)'],
-    [1, 'it did not, or the user is unknown'],
+    [EXIT_OK, 'the archive server answered (also when no document shows)'],
+    [EXIT_FAILURE, 'it did not, or the user is unknown'],
   ],
   configure: (command) => {
     command

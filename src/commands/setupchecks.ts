@@ -1,6 +1,7 @@
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { prose, success, warning } from '../cli/format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandSpec } from '../cli/types.js';
 
@@ -11,8 +12,8 @@ export const command: CommandSpec = {
   examples: ['docs-unified-search setupchecks', 'docs-unified-search setupchecks --output=json'],
   notes: 'Reads stored data only; sends no request to the archive server.',
   exitCodes: [
-    [0, 'no warning'],
-    [1, 'a warning (the output says what to correct)'],
+    [EXIT_OK, 'no warning'],
+    [EXIT_FAILURE, 'a warning (the output says what to correct)'],
   ],
   configure: (command) => {
     withOutputOptions(command);

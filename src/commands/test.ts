@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../core/context-types.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
-import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';
 import type { CommandSpec } from '../cli/types.js';
@@ -25,8 +26,8 @@ export const command: CommandSpec = {
   summary: 'Test the connection with the stored settings and name the archive server version',
   examples: ['docs-unified-search test', 'docs-unified-search --config-dir=/etc/docs-unified-search test'],
   exitCodes: [
-    [0, 'the archive server answers'],
-    [1, 'it does not, or the settings are incomplete'],
+    [EXIT_OK, 'the archive server answers'],
+    [EXIT_FAILURE, 'it does not, or the settings are incomplete'],
   ],
   configure: (command) => {
     withOutputOptions(command);

@@ -1,7 +1,8 @@
 import { DusError } from '../core/errors.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { styled } from '../cli/format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from '../cli/output.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandSpec } from '../cli/types.js';
 
@@ -19,8 +20,8 @@ export const command: CommandSpec = {
   notes:
     'The archive server is not asked: the verdict says whether the user can open a file that stands for the document (shown, not shared, not owned, no file), not whether the document exists or matches a term.',
   exitCodes: [
-    [0, 'decided'],
-    [1, 'the user or the archive account is unknown, or the host cannot be read'],
+    [EXIT_OK, 'decided'],
+    [EXIT_FAILURE, 'the user or the archive account is unknown, or the host cannot be read'],
   ],
   configure: (command) => {
     withOutputOptions(command)
