@@ -7,13 +7,15 @@ import { main } from '../src/cli.js';
 import { suiteModel, type SuiteModel } from '../src/cli/command-model.js';
 import { BINARIES } from '../src/commands/completion.js';
 import { bashCompletion, zshCompletion } from '../src/cli/completion-scripts.js';
-import { COMMANDS } from '../src/commands/index.js';
+import { loadCommands } from '../src/commands/list.js';
 import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/cli/man-pages.js';
 import { buildProgram } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
 import { APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
 import { ENVIRONMENT, FILES } from '../src/cli/environment.js';
 import { captureIO } from './support/capture-io.js';
+
+const COMMANDS = await loadCommands();
 
 const root = join(import.meta.dirname, '..');
 const suite: SuiteModel = suiteModel(buildProgram(captureIO(), { code: 0 }, COMMANDS), COMMANDS);

@@ -28,12 +28,11 @@ export interface CommandContext {
 }
 
 /**
- * One command, declared beside its usage (npm/cli's `lib/commands` style): the file says
- * its name, aliases, help text and options, parses, calls the core, prints.
+ * One command, declared beside its usage (gh's `pkg/cmd/search/repos/repos.go` style): its file
+ * in src/commands/ says its help text, options and exit codes, parses, calls the core, prints.
+ * Its names are not written there: the command list (src/commands/list.ts) gives them.
  */
-export interface CommandSpec {
-  readonly name: string;
-  readonly aliases: readonly string[];
+export interface CommandDefinition {
   readonly summary: string;
   /** Lines shown under "Examples:" in --help and in the man page (a trailing `  # …` is a comment). */
   readonly examples: readonly string[];
@@ -47,4 +46,10 @@ export interface CommandSpec {
   configure(command: Command): void;
   /** Returns the exit code. `args` are the positional arguments, `options` the parsed options. */
   run(args: readonly string[], options: Record<string, unknown>, context: CommandContext): Promise<number>;
+}
+
+/** A command as the program runs it: its name and aliases from the command list, the rest from its file. */
+export interface CommandSpec extends CommandDefinition {
+  readonly name: string;
+  readonly aliases: readonly string[];
 }

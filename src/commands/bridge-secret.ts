@@ -2,13 +2,11 @@ import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:bridge-secret',
-  aliases: ['bridge:secret'],
+export const command: CommandDefinition = {
   summary: 'Make the secret the Nextcloud bridge app signs its calls with',
   examples: [
     `docs-unified-search bridge:secret | ${OCC_HINT}`,

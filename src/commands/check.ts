@@ -5,7 +5,7 @@ import { failure, success, warning } from '../cli/format.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine, type StatusLine } from '../cli/status-line.js';
-import type { CommandIO, CommandSpec, GlobalOptions } from '../cli/types.js';
+import type { CommandDefinition, CommandIO, GlobalOptions } from '../cli/types.js';
 
 /** Why the search cannot show documents, or null when it can. */
 function correction(report: CoverageReport): string | null {
@@ -56,9 +56,7 @@ function progressOn(status: StatusLine): CoverageProgress {
   };
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:check',
-  aliases: ['check'],
+export const command: CommandDefinition = {
   summary: 'Check connection, archive account and how many archive documents have a file',
   examples: ['docs-unified-search check', 'docs-unified-search check --json'],
   exitCodes: [

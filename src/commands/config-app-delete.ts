@@ -5,11 +5,9 @@ import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { line } from '../cli/format.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
-export const command: CommandSpec = {
-  name: 'config:app:delete',
-  aliases: ['config:delete'],
+export const command: CommandDefinition = {
   summary: 'Delete an app configuration key',
   examples: [
     'docs-unified-search config:app:delete docs_unified_search always_search',

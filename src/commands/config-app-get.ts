@@ -5,16 +5,14 @@ import { APP_ID } from '../core/version.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 interface GetOptions {
   readonly defaultValue?: string | boolean;
   readonly details?: boolean;
 }
 
-export const command: CommandSpec = {
-  name: 'config:app:get',
-  aliases: ['config:get'],
+export const command: CommandDefinition = {
   summary: 'Read an app configuration key',
   examples: [
     'docs-unified-search config:app:get docs_unified_search docs_url',

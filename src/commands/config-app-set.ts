@@ -6,7 +6,7 @@ import { APP_ID } from '../core/version.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 interface SetOptions {
   readonly value?: string;
@@ -50,9 +50,7 @@ function checkFlags(key: AppConfigKey, options: SetOptions): void {
   }
 }
 
-export const command: CommandSpec = {
-  name: 'config:app:set',
-  aliases: ['config:set'],
+export const command: CommandDefinition = {
   summary: 'Set an app configuration key (typed as the key requires)',
   examples: [
     'docs-unified-search config:app:set docs_unified_search always_search --value=true --type=boolean',

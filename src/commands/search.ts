@@ -8,7 +8,7 @@ import { prose, styled, table, type Column, type Piece } from '../cli/format.js'
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';
-import type { CommandSpec, GlobalOptions } from '../cli/types.js';
+import type { CommandDefinition, GlobalOptions } from '../cli/types.js';
 
 function limitOf(value: unknown): number {
   if (value === undefined) return VERDICT_LIMIT_DEFAULT;
@@ -48,9 +48,7 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
   }
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:search',
-  aliases: ['search'],
+export const command: CommandDefinition = {
   summary: 'Search as a user and state for each document whether it shows',
   examples: [
     'docs-unified-search search alice invoice',

@@ -10,7 +10,7 @@ import { watchedBridgeSecret } from '../core/bridge/secret.js';
 import type { WrapperOptions } from '../http/server.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { openService, reportFailure, serviceOptionsOf } from '../cli/shared-options.js';
-import type { CommandContext, CommandSpec } from '../cli/types.js';
+import type { CommandContext, CommandDefinition } from '../cli/types.js';
 
 export interface ServeOptions {
   readonly listen: string;
@@ -127,9 +127,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
   }
 }
 
-export const command: CommandSpec = {
-  name: 'serve',
-  aliases: ['http'],
+export const command: CommandDefinition = {
   summary: 'Serve the provider calls, settings routes and the admin page over HTTP',
   examples: [
     'docs-unified-search serve --listen 127.0.0.1:8080',

@@ -7,7 +7,7 @@ import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { hostLocationOf, withService, readFirstLine } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';
-import type { CommandIO, CommandSpec } from '../cli/types.js';
+import type { CommandDefinition, CommandIO } from '../cli/types.js';
 
 interface SetupOptions {
   readonly url?: string;
@@ -57,9 +57,7 @@ function describe(saved: SettingsResponse): string[] {
   return lines;
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:setup',
-  aliases: ['setup'],
+export const command: CommandDefinition = {
   summary: 'Test the connection with URL and token, then save the settings',
   examples: [
     'docs-unified-search setup --url=https://paperless.example.com --host-db=sqlite:///var/www/nextcloud/data/nextcloud.db --token-stdin < token.txt',

@@ -3,11 +3,9 @@ import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { prose, success, warning } from '../cli/format.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
-export const command: CommandSpec = {
-  name: 'setupchecks',
-  aliases: ['checks'],
+export const command: CommandDefinition = {
   summary: 'Run the administration overview check',
   examples: ['docs-unified-search setupchecks', 'docs-unified-search setupchecks --output=json'],
   notes: 'Reads stored data only; sends no request to the archive server.',

@@ -5,7 +5,7 @@ import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 /** Why the stored settings give no connection, in the words of the spec's error codes. */
 function whyNotConfigured(service: ServiceContext): DusError {
@@ -20,9 +20,7 @@ function whyNotConfigured(service: ServiceContext): DusError {
   return new DusError('not_configured', 'The settings are incomplete: run setup again.');
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:test',
-  aliases: ['test'],
+export const command: CommandDefinition = {
   summary: 'Test the connection with the stored settings and name the archive server version',
   examples: ['docs-unified-search test', 'docs-unified-search --config-dir=/etc/docs-unified-search test'],
   exitCodes: [

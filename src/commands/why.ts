@@ -4,7 +4,7 @@ import { cliAdmin } from '../cli/cli-admin.js';
 import { styled } from '../cli/format.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
-import type { CommandSpec } from '../cli/types.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 function documentIdOf(value: string | undefined): number {
   const text = (value ?? '').trim().replace(/^\[?P/i, '').replace(/\]$/, '');
@@ -12,9 +12,7 @@ function documentIdOf(value: string | undefined): number {
   return Number(text);
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:why',
-  aliases: ['why'],
+export const command: CommandDefinition = {
   summary: 'Say whether a user sees one document, and why not, from the host alone',
   examples: ['docs-unified-search why anna 412', 'docs-unified-search why anna "[P412]" --json'],
   notes:
