@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
-import { suiteModel, type SuiteModel } from '../src/cli/command-model.js';
+import { pageName, suiteModel, type SuiteModel } from '../src/cli/command-model.js';
 import { BINARIES } from '../src/commands/completion.js';
 import { bashCompletion, zshCompletion } from '../src/cli/completion-scripts.js';
 import { loadCommands } from '../src/commands/list.js';
@@ -38,7 +38,7 @@ describe('man pages', () => {
   test('every command has a page with its options and examples; the suite page lists them all', () => {
     const overview = pages.get('docs-unified-search.1') ?? '';
     for (const command of suite.commands) {
-      const page = [...pages.entries()].find(([file]) => file === `docs-unified-search-${command.name.replace(/^docs_unified_search:/, '').replace(/:/g, '-')}.1`)?.[1] ?? '';
+      const page = [...pages.entries()].find(([file]) => file === `docs-unified-search-${pageName(command)}.1`)?.[1] ?? '';
       expect(page).toContain('.SH SYNOPSIS');
       for (const option of command.options) expect(page).toContain((option.long ?? '').replace(/-/g, '\\-'));
       // Laid out as --help does: continuations joined, a trailing comment on the line above.
