@@ -171,9 +171,9 @@ function loadProgram(file, cache) {
 
 /**
  * The code cache of the command this run names: program.<word>.v8cache, the word taken from
- * dist/commands.json (the catalog's names, written at build time), never from argv as typed, so
- * there is one file per command at most and no argument can choose a path. The command is found
- * as the catalog's commandOfArgv finds it (global options and their values skipped;
+ * dist/commands.json (the command list's names, written at build time), never from argv as typed,
+ * so there is one file per command at most and no argument can choose a path. The command is found
+ * as the list's commandOfArgv finds it (global options and their values skipped;
  * test/cli-start-imports holds the two to the same answers). Anything else (`help`, an unknown
  * word, an option the program is to judge) uses program.v8cache, the shape of a run that loads
  * every command.

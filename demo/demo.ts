@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { main } from '../src/cli.js';
-import type { CommandIO } from '../src/commands/types.js';
+import type { CommandIO } from '../src/cli/types.js';
 import { sampleArchive, startArchiveEmulator, type ArchiveEmulator } from '../test/support/archive-emulator/index.js';
 import { createHostFixture, type HostFixture } from '../test/support/host-fixtures/index.js';
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes man/*.1 and completion/* from the command specs of the built suite (run `npm run build` first).
+// Writes man/*.1 and completion/* from the command list and the commands' files, as built (run `npm run build` first).
 // The output is committed; test/man-and-completion.test.ts fails when it is out of date.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,15 +8,16 @@ import { PassThrough } from 'node:stream';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { buildProgram } = await import(join(root, 'dist/cli.js'));
-const { COMMANDS } = await import(join(root, 'dist/commands/index.js'));
-const { suiteModel } = await import(join(root, 'dist/commands/command-model.js'));
-const { renderManPages } = await import(join(root, 'dist/commands/man-pages.js'));
-const { bashCompletion, zshCompletion } = await import(join(root, 'dist/commands/completion-scripts.js'));
+const { loadCommands } = await import(join(root, 'dist/commands/list.js'));
+const { suiteModel } = await import(join(root, 'dist/cli/command-model.js'));
+const { renderManPages } = await import(join(root, 'dist/cli/man-pages.js'));
+const { bashCompletion, zshCompletion } = await import(join(root, 'dist/cli/completion-scripts.js'));
 const { BINARIES } = await import(join(root, 'dist/commands/completion.js'));
 const { SUITE_VERSION } = await import(join(root, 'dist/core/version.js'));
 
 const io = { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), env: {} };
-const suite = suiteModel(buildProgram(io, { code: 0 }, COMMANDS), COMMANDS);
+const commands = await loadCommands();
+const suite = suiteModel(buildProgram(io, { code: 0 }, commands), commands);
 
 const manDir = join(root, 'man');
 mkdirSync(manDir, { recursive: true });

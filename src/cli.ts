@@ -1,41 +1,15 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { isDusError } from './core/errors.js';
 import { SUITE_VERSION } from './core/version.js';
-import { commandOfArgv } from './commands/catalog.js';
-import type { CommandIO, CommandSpec, GlobalOptions } from './commands/types.js';
-import { safeText } from './commands/terminal-text.js';
-import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './commands/output.js';
-import { redactUsageError } from './commands/shared-options.js';
-import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './commands/help-layout.js';
-import { commandNamed, helpRequestOf, usageHint } from './commands/help-request.js';
-
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-
-function globalsOf(program: Command, io: CommandIO): GlobalOptions {
-  const o = program.opts<{
-    configDir?: string;
-    nextcloud?: string;
-    hostDb?: string;
-    tablePrefix?: string;
-    hostUrl?: string;
-    logFile?: string;
-    color?: boolean;
-  }>();
-  const color = o.color !== false && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
-  const width = io.stdout.isTTY === true && typeof io.stdout.columns === 'number' && io.stdout.columns > 0 ? io.stdout.columns : undefined;
-  return {
-    configDir: o.configDir ?? io.env.DUS_CONFIG_DIR,
-    nextcloud: o.nextcloud ?? io.env.DUS_NEXTCLOUD,
-    hostDb: o.hostDb ?? io.env.DUS_HOST_DB,
-    tablePrefix: o.tablePrefix ?? io.env.DUS_TABLE_PREFIX,
-    hostUrl: o.hostUrl ?? io.env.DUS_HOST_URL,
-    logFile: o.logFile ?? io.env.DUS_LOG_FILE,
-    color,
-    ...(width === undefined ? {} : { width }),
-  };
-}
+import { commandOfArgv, loadCommands } from './commands/list.js';
+import { GLOBAL_OPTIONS, globalsOf } from './cli/global-options.js';
+import type { CommandIO, CommandSpec } from './cli/types.js';
+import { safeText } from './cli/terminal-text.js';
+import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './cli/output.js';
+import { redactUsageError } from './cli/shared-options.js';
+import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './cli/help-layout.js';
+import { commandNamed, helpRequestOf, usageHint } from './cli/help-request.js';
+import { EXIT_OK, EXIT_USAGE } from './cli/exit-codes.js';
 
 function register(program: Command, spec: CommandSpec, io: CommandIO, exit: RunState): void {
   const command = program.command(spec.name).summary(spec.summary).description(spec.summary);
@@ -56,19 +30,14 @@ export interface RunState {
   usage?: string;
 }
 
-/** The program with `commands` (every command, or only the one a run needs: see catalog.ts). */
+/** The program with `commands` (every command, or only the one a run needs: see commands/list.ts). */
 export function buildProgram(io: CommandIO, exit: RunState, commands: readonly CommandSpec[]): Command {
   const program = new Command('docs-unified-search');
   program
     .version(SUITE_VERSION)
-    .description('Paperless-ngx full-text search for Nextcloud users, filtered through what each user can open.')
-    .option('--config-dir <dir>', 'settings directory (env DUS_CONFIG_DIR; default: XDG config dir)')
-    .option('--nextcloud <dir>', 'Nextcloud directory holding config/config.php (env DUS_NEXTCLOUD)')
-    .option('--host-db <url>', 'Nextcloud database URL: sqlite:///path, postgres://…, mysql://… (env DUS_HOST_DB)')
-    .option('--table-prefix <prefix>', 'Nextcloud table prefix (env DUS_TABLE_PREFIX; default oc_)')
-    .option('--host-url <url>', 'Nextcloud base URL for links (env DUS_HOST_URL; default overwrite.cli.url)')
-    .option('--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)')
-    .addOption(new Option('--no-color', 'no colours (also NO_COLOR)'))
+    .description('Paperless-ngx full-text search for Nextcloud users, filtered through what each user can open.');
+  for (const [flags, description] of GLOBAL_OPTIONS) program.option(flags, description);
+  program
     // Capitalised like the command summaries beside it in the list.
     .helpCommand('help [command]', "Show a command's help, or a help topic below")
     .showHelpAfterError(false)
@@ -96,7 +65,7 @@ export function buildProgram(io: CommandIO, exit: RunState, commands: readonly C
 // Own keys only: `help constructor` must not find Object's prototype.
 // The topics are loaded only when help is asked for.
 async function helpTopic(name: string): Promise<((width: number) => string) | undefined> {
-  const { HELP_TOPICS } = await import('./commands/environment.js');
+  const { HELP_TOPICS } = await import('./cli/environment.js');
   return Object.hasOwn(HELP_TOPICS, name) ? HELP_TOPICS[name] : undefined;
 }
 
@@ -104,7 +73,7 @@ async function helpTopic(name: string): Promise<((width: number) => string) | un
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   const exit: RunState = { code: EXIT_OK };
   const named = commandOfArgv(argv);
-  const commands = named === undefined ? (await import('./commands/index.js')).COMMANDS : [await named.load()];
+  const commands = named === undefined ? await loadCommands() : [await named.load()];
   const program = buildProgram(io, exit, commands);
   const code = await run(argv, io, program, exit);
   if (code === EXIT_USAGE) io.stderr.write(`${usageHint(argv, program)}\n`);

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
-import { CATALOG, commandOfArgv, FLAG_GLOBALS, VALUED_GLOBALS } from '../src/commands/catalog.js';
-import { pageName } from '../src/commands/command-model.js';
-import { COMMANDS } from '../src/commands/index.js';
+import { FLAG_GLOBALS, VALUED_GLOBALS } from '../src/cli/global-options.js';
+import { pageName } from '../src/cli/command-model.js';
+import { COMMAND_LIST, commandOfArgv, loadCommands } from '../src/commands/list.js';
 import { captureIO } from './support/capture-io.js';
 import { runCliProcess } from './support/cli-process.js';
 import { packagesOf, runRecordingModules } from './support/loaded-modules.js';
@@ -15,7 +15,7 @@ import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 /**
  * What the executable loads before it knows the command: the static import graph from
  * src/cli.ts (an `import type` is erased, an `import()` waits for the command that needs it).
- * The commands' modules are loaded by name (src/commands/catalog.ts), only the one that runs;
+ * The commands' modules are loaded by name (src/commands/list.ts), only the one that runs;
  * the HTTP stack, the database drivers, Redis, the PHP parser, the archive client and the
  * settings and log libraries are loaded by the commands that use them, never at start.
  */
@@ -55,24 +55,65 @@ describe('start-up imports of src/cli.ts', () => {
     expect([...files].filter((file) => file.startsWith('src/http/'))).toEqual([]);
   });
 
-  test('no command module is imported at start: the catalog loads the one that runs', () => {
-    expect(files.has('src/commands/catalog.ts')).toBe(true); // the graph is followed
-    const commandFiles = CATALOG.map((entry) => `src/commands/${(COMMANDS.find((spec) => spec.name === entry.names[0])?.name ?? '').replace(/^docs_unified_search:/, '').replaceAll(':', '-')}.ts`);
-    expect(commandFiles.filter((file) => existsSync(join(root, file)))).toHaveLength(CATALOG.length);
+  test('no command module is imported at start: the list loads the one that runs', () => {
+    expect(files.has('src/commands/list.ts')).toBe(true); // the graph is followed
+    const commandFiles = COMMAND_LIST.map((entry) => `src/commands/${pageName(entry)}.ts`);
+    expect(commandFiles.filter((file) => existsSync(join(root, file)))).toHaveLength(COMMAND_LIST.length);
     expect(commandFiles.filter((file) => files.has(file))).toEqual([]);
-    expect(files.has('src/commands/index.ts')).toBe(false);
   });
 });
 
-describe('the command catalog (what a run loads by name)', () => {
-  test('names every command with its name and aliases, in the order --help lists them, and loads that command', async () => {
-    expect(CATALOG.map((entry) => entry.names)).toEqual(COMMANDS.map((spec) => [spec.name, ...spec.aliases]));
-    const loaded = await Promise.all(CATALOG.map((entry) => entry.load()));
-    expect(loaded).toEqual(COMMANDS);
+/** Every file under src/`folder`, relative to the root. */
+function sourcesUnder(folder: string): string[] {
+  return readdirSync(join(root, 'src', folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join('src', folder, file));
+}
+
+/** What a source file imports from src/, at once or with import() (an `import type` too: it names a room all the same). */
+function sourceImports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specifiers = [...text.matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/g)].map((match) => match[1] ?? match[2] ?? '');
+  return specifiers.map((specifier) => relative(root, resolve(dirname(join(root, file)), specifier.replace(/\.js$/, '.ts'))));
+}
+
+describe('the rooms of the CLI', () => {
+  const higher = (file: string): boolean => file === 'src/cli.ts' || ['src/commands/', 'src/http/'].some((room) => file.startsWith(room));
+
+  test('src/cli/, what the commands share, imports only itself and src/core: no command, no HTTP, not the program', () => {
+    const helpers = sourcesUnder('cli');
+    expect(helpers).toContain('src/cli/output.ts');
+    expect(helpers.flatMap((file) => sourceImports(file).filter(higher).map((target) => `${file} → ${target}`))).toEqual([]);
   });
 
-  test('knows every global option of the program, with or without a value', () => {
-    const program = buildProgram(captureIO(), { code: 0 }, COMMANDS);
+  test('src/core imports nothing of the CLI or HTTP', () => {
+    const core = sourcesUnder('core');
+    expect(core.length).toBeGreaterThan(10);
+    expect(core.flatMap((file) => sourceImports(file).filter((target) => higher(target) || target.startsWith('src/cli/')).map((target) => `${file} → ${target}`))).toEqual([]);
+  });
+});
+
+describe('the command list (what a run loads by name)', () => {
+  test('src/commands/ holds the list and one file per listed command, named by its word, and nothing else', () => {
+    const words = COMMAND_LIST.map((entry) => pageName(entry));
+    expect(new Set(words).size).toBe(words.length);
+    expect(readdirSync(join(root, 'src', 'commands')).sort()).toEqual(['list.ts', ...words.map((word) => `${word}.ts`)].sort());
+  });
+
+  test.each(COMMAND_LIST.map((entry) => [entry.name, entry] as const))('%s loads its own file, with the names the list gives it', async (_name, entry) => {
+    const file = (await import(`../src/commands/${pageName(entry)}.js`)) as { command: object };
+    const loaded = await entry.load();
+    expect(loaded).toEqual({ name: entry.name, aliases: entry.aliases, ...file.command });
+    expect(loaded.run).toBe((file.command as typeof loaded).run);
+  });
+
+  test('every name and alias is one command\'s, and no command is named twice', () => {
+    const names = COMMAND_LIST.flatMap((entry) => [entry.name, ...entry.aliases]);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  test('knows every global option of the program, with or without a value', async () => {
+    const program = buildProgram(captureIO(), { code: 0 }, await loadCommands());
     const globals = program.options.filter((option) => option.long !== '--version' && option.long !== '--help');
     expect(globals.filter((option) => option.required).map((option) => option.long).sort()).toEqual([...VALUED_GLOBALS].sort());
     expect(globals.filter((option) => !option.required && !option.optional).map((option) => option.long).sort()).toEqual([...FLAG_GLOBALS].sort());
@@ -84,7 +125,7 @@ describe('the command catalog (what a run loads by name)', () => {
     [['--config-dir=/tmp/x', '--no-color', '--host-db', 'sqlite:///x.db', 'search', 'anna', 'x'], 'docs_unified_search:search'],
     [['config:get', 'docs_unified_search'], 'config:app:get'],
   ])('%j runs %s alone', (argv, name) => {
-    expect(commandOfArgv(argv)?.names[0]).toBe(name);
+    expect(commandOfArgv(argv)?.name).toBe(name);
   });
 
   test.each([[[]], [['help', 'why']], [['--help']], [['--verbose', 'why', 'anna', '1']], [['wyh', 'anna', '1']], [['--config-dir']], [['--', 'why']]])('%j loads every command (commander answers)', (argv) => {
@@ -143,11 +184,10 @@ describe('what a run loads', () => {
   (built ? test : test.skip)('why loads its own command module and no other', () => {
     const run = runRecordingModules([UNBUNDLED, ...whyArgs()], scratch);
     expect(run.status).toBe(0);
-    const commandModules = CATALOG.map((entry) => `/dist/commands/${entry.names[0]?.replace(/^docs_unified_search:/, '').replaceAll(':', '-') ?? ''}.js`);
+    const commandModules = COMMAND_LIST.map((entry) => `/dist/commands/${pageName(entry)}.js`);
     expect(commandModules.filter((file) => run.urls.some((url) => url.endsWith(file)))).toEqual(['/dist/commands/why.js']);
-    expect(run.urls.filter((url) => url.endsWith('/dist/commands/index.js'))).toEqual([]);
     // Nor the help topics (and the bridge secret's module they name a file of), nor the search pipeline.
-    expect(run.urls.filter((url) => /\/dist\/(commands\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
+    expect(run.urls.filter((url) => /\/dist\/(cli\/environment|core\/bridge\/secret|core\/search\/pipeline)\.js$/.test(url))).toEqual([]);
     // Nor the config.php reader: this host is given by URL.
     expect(run.urls.filter((url) => /\/dist\/core\/host\/db\/config-(php|var-export)\.js$/.test(url))).toEqual([]);
     expect(run.urls.filter((url) => url.includes('/dist/core/archive/archive-client.js'))).toEqual([]);
@@ -196,7 +236,7 @@ describe('what a run loads', () => {
     }
   });
 
-  (built ? test : test.skip)("each command keeps a code cache of its own, found as the catalog finds the command: one that ran first cannot leave another compiling anew at every run", async () => {
+  (built ? test : test.skip)("each command keeps a code cache of its own, found as the list finds the command: one that ran first cannot leave another compiling anew at every run", async () => {
     const cache = join(scratch, 'per-command');
     const kept = (): string[] => readdirSync(join(cache, 'docs-unified-search')).filter((name) => name.endsWith('.v8cache')).sort();
     const env = { XDG_CACHE_HOME: cache };
@@ -223,7 +263,7 @@ describe('what a run loads', () => {
     for (const argv of cases) {
       rmSync(join(cache, 'docs-unified-search'), { recursive: true, force: true });
       await runCliProcess(argv, { env });
-      const name = commandOfArgv(argv)?.names[0];
+      const name = commandOfArgv(argv)?.name;
       expect([argv, kept()]).toEqual([argv, [name === undefined ? 'program.v8cache' : `program.${pageName({ name })}.v8cache`]]);
     }
     expect(existsSync(join(scratch, 'outside'))).toBe(false);

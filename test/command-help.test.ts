@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { main } from '../src/cli.js';
-import { ENVIRONMENT } from '../src/commands/environment.js';
-import { exitCodesOf, shownName } from '../src/commands/help-layout.js';
-import { COMMANDS } from '../src/commands/index.js';
+import { ENVIRONMENT } from '../src/cli/environment.js';
+import { exitCodesOf, shownName } from '../src/cli/help-layout.js';
+import { loadCommands } from '../src/commands/list.js';
 import { captureIO } from './support/capture-io.js';
 import { ptyUnavailable, runOnPty } from './support/pty.js';
+
+const COMMANDS = await loadCommands();
 
 async function help(args: readonly string[], columns?: number): Promise<string> {
   const io = captureIO({ env: {}, ...(columns === undefined ? {} : { tty: true, columns }) });

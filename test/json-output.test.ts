@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli.js';
-import { commandModel } from '../src/commands/command-model.js';
-import { argvAsksJson } from '../src/commands/output.js';
-import { COMMANDS } from '../src/commands/index.js';
+import { commandModel } from '../src/cli/command-model.js';
+import { argvAsksJson } from '../src/cli/output.js';
+import { loadCommands } from '../src/commands/list.js';
 import { ARCHIVE_ERROR_CODES, LOCAL_ERROR_CODES, SETTINGS_ERROR_CODES } from '../src/core/errors.js';
 import { captureIO } from './support/capture-io.js';
 import { buildSearchWorld, TOKEN, type SearchWorld } from './support/search-world.js';
+
+const COMMANDS = await loadCommands();
 
 const SCHEMAS = fileURLToPath(new URL('../docs/json/', import.meta.url));
 /** Commands that print no data: a server, a shell script, text for people. */

@@ -4,16 +4,18 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
-import { suiteModel, type SuiteModel } from '../src/commands/command-model.js';
+import { pageName, suiteModel, type SuiteModel } from '../src/cli/command-model.js';
 import { BINARIES } from '../src/commands/completion.js';
-import { bashCompletion, zshCompletion } from '../src/commands/completion-scripts.js';
-import { COMMANDS } from '../src/commands/index.js';
-import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/commands/man-pages.js';
+import { bashCompletion, zshCompletion } from '../src/cli/completion-scripts.js';
+import { loadCommands } from '../src/commands/list.js';
+import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/cli/man-pages.js';
 import { buildProgram } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
 import { APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
-import { ENVIRONMENT, FILES } from '../src/commands/environment.js';
+import { ENVIRONMENT, FILES } from '../src/cli/environment.js';
 import { captureIO } from './support/capture-io.js';
+
+const COMMANDS = await loadCommands();
 
 const root = join(import.meta.dirname, '..');
 const suite: SuiteModel = suiteModel(buildProgram(captureIO(), { code: 0 }, COMMANDS), COMMANDS);
@@ -36,7 +38,7 @@ describe('man pages', () => {
   test('every command has a page with its options and examples; the suite page lists them all', () => {
     const overview = pages.get('docs-unified-search.1') ?? '';
     for (const command of suite.commands) {
-      const page = [...pages.entries()].find(([file]) => file === `docs-unified-search-${command.name.replace(/^docs_unified_search:/, '').replace(/:/g, '-')}.1`)?.[1] ?? '';
+      const page = [...pages.entries()].find(([file]) => file === `docs-unified-search-${pageName(command)}.1`)?.[1] ?? '';
       expect(page).toContain('.SH SYNOPSIS');
       for (const option of command.options) expect(page).toContain((option.long ?? '').replace(/-/g, '\\-'));
       // Laid out as --help does: continuations joined, a trailing comment on the line above.

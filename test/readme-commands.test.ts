@@ -11,9 +11,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { buildProgram, main } from '../src/cli.js';
-import { commandNamed } from '../src/commands/help-request.js';
-import { COMMANDS } from '../src/commands/index.js';
+import { commandNamed } from '../src/cli/help-request.js';
+import { loadCommands } from '../src/commands/list.js';
 import { captureIO } from './support/capture-io.js';
+
+const COMMANDS = await loadCommands();
 
 const root = join(import.meta.dirname, '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { MAX_FIRST_LINE_CHARS, readFirstLine } from '../src/commands/shared-options.js';
+import { MAX_FIRST_LINE_CHARS, readFirstLine } from '../src/cli/shared-options.js';
 import { FileCredentialStore } from '../src/core/settings/credential-store.js';
 import { localAddressRefused, redirectRefused, wordedFor } from '../src/core/archive/failures.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';

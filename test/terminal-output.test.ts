@@ -4,8 +4,8 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { failure, line, prose, styled, success, table, type Column, type Piece } from '../src/commands/format.js';
-import { displayWidth, safeText, shortenMiddle } from '../src/commands/terminal-text.js';
+import { failure, line, prose, styled, success, table, type Column, type Piece } from '../src/cli/format.js';
+import { displayWidth, safeText, shortenMiddle } from '../src/cli/terminal-text.js';
 import { useCliWorld } from './support/cli-world.js';
 import { ptyUnavailable, runOnPty } from './support/pty.js';
 import { ARCHIVE_ACCOUNT } from './support/search-world.js';

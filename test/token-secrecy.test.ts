@@ -3,13 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { COMMANDS } from '../src/commands/index.js';
+import { loadCommands } from '../src/commands/list.js';
 import { serve } from '../src/commands/serve.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { leaksIn } from './support/archive-emulator/hostile.js';
 import { captureIO } from './support/capture-io.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 import { everyFileUnder, runCli } from './support/settings-helpers.js';
+
+const COMMANDS = await loadCommands();
 
 /**
  * The issue's acceptance: every command of the suite runs with a known token, through its

@@ -1,13 +1,12 @@
 import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
 import { configDirectory } from '../core/settings/paths.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:bridge-secret',
-  aliases: ['bridge:secret'],
+export const command: CommandDefinition = {
   summary: 'Make the secret the Nextcloud bridge app signs its calls with',
   examples: [
     `docs-unified-search bridge:secret | ${OCC_HINT}`,
@@ -18,8 +17,8 @@ export const command: CommandSpec = {
     "Into a pipe the command writes the secret alone, for the bridge app's occ command to read from its standard input: the secret never stands on a command line (process list, shell history). " +
     'On a terminal it writes where the secret is and the pipe to run, never the secret; --json gives {path, created, rotated}, never the secret.',
   exitCodes: [
-    [0, 'the secret was made or read (and written out)'],
-    [1, 'the secret cannot be read or written'],
+    [EXIT_OK, 'the secret was made or read (and written out)'],
+    [EXIT_FAILURE, 'the secret cannot be read or written'],
   ],
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.

@@ -1,10 +1,11 @@
 import { checkCoverage, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
 import { isArchiveErrorCode, isDusError } from '../core/errors.js';
-import { failure, success, warning } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import { statusLine, type StatusLine } from './status-line.js';
-import type { CommandIO, CommandSpec, GlobalOptions } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { failure, success, warning } from '../cli/format.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import { statusLine, type StatusLine } from '../cli/status-line.js';
+import type { CommandDefinition, CommandIO, GlobalOptions } from '../cli/types.js';
 
 /** Why the search cannot show documents, or null when it can. */
 function correction(report: CoverageReport): string | null {
@@ -55,14 +56,12 @@ function progressOn(status: StatusLine): CoverageProgress {
   };
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:check',
-  aliases: ['check'],
+export const command: CommandDefinition = {
   summary: 'Check connection, archive account and how many archive documents have a file',
   examples: ['docs-unified-search check', 'docs-unified-search check --json'],
   exitCodes: [
-    [0, 'the search can show documents'],
-    [1, 'it cannot (the output says what to correct), or the archive server does not answer'],
+    [EXIT_OK, 'the search can show documents'],
+    [EXIT_FAILURE, 'it cannot (the output says what to correct), or the archive server does not answer'],
   ],
   configure: (command) => {
     withOutputOptions(command);

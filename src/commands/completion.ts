@@ -1,23 +1,26 @@
-import { suiteModel, type SuiteModel } from './command-model.js';
-import { bashCompletion, zshCompletion } from './completion-scripts.js';
-import { EXIT_OK, EXIT_USAGE } from './shared-options.js';
-import type { CommandIO, CommandSpec } from './types.js';
+import { EXIT_OK, EXIT_USAGE } from '../cli/exit-codes.js';
+import { suiteModel, type SuiteModel } from '../cli/command-model.js';
+import { bashCompletion, zshCompletion } from '../cli/completion-scripts.js';
+import type { CommandDefinition, CommandIO } from '../cli/types.js';
 
 export const BINARIES = ['docs-unified-search', 'dus'] as const;
 const SHELLS = ['bash', 'zsh'] as const;
 
-/** The suite as the running program declares it (loaded late: the program lists this command too). */
+/**
+ * The suite as the running program declares it, every command loaded. The program and the list
+ * load this file with import(), and it loads them back with import(): the one import circle of
+ * the CLI, deliberate (completion describes the program that runs it), and lazy both ways.
+ */
 export async function loadSuite(io: CommandIO): Promise<SuiteModel> {
-  const [{ buildProgram }, { COMMANDS }] = await Promise.all([import('../cli.js'), import('./index.js')]);
-  return suiteModel(buildProgram(io, { code: 0 }, COMMANDS), COMMANDS);
+  const [{ buildProgram }, { loadCommands }] = await Promise.all([import('../cli.js'), import('./list.js')]);
+  const commands = await loadCommands();
+  return suiteModel(buildProgram(io, { code: EXIT_OK }, commands), commands);
 }
 
-export const command: CommandSpec = {
-  name: 'completion',
-  aliases: [],
+export const command: CommandDefinition = {
   summary: 'Print the shell completion script for bash or zsh',
   examples: ['source <(docs-unified-search completion bash)', 'docs-unified-search completion zsh > "${fpath[1]}/_docs-unified-search"'],
-  exitCodes: [[0, 'the script was printed']],
+  exitCodes: [[EXIT_OK, 'the script was printed']],
   argumentValues: { shell: SHELLS },
   configure: (command) => {
     command.argument('<shell>', SHELLS.join(' or '));

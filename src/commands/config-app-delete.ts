@@ -1,22 +1,21 @@
 import { DusError } from '../core/errors.js';
 import { APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
-import { line } from './format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { line } from '../cli/format.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandDefinition } from '../cli/types.js';
 
-export const command: CommandSpec = {
-  name: 'config:app:delete',
-  aliases: ['config:delete'],
+export const command: CommandDefinition = {
   summary: 'Delete an app configuration key',
   examples: [
     'docs-unified-search config:app:delete docs_unified_search always_search',
     'docs-unified-search config:app:delete docs_unified_search last_failure --error-if-not-exists',
   ],
   exitCodes: [
-    [0, 'deleted, or not set'],
-    [1, 'not set with --error-if-not-exists, or refused'],
+    [EXIT_OK, 'deleted, or not set'],
+    [EXIT_FAILURE, 'not set with --error-if-not-exists, or refused'],
   ],
   argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS },
   configure: (command) => {

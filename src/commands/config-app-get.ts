@@ -2,18 +2,17 @@ import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 interface GetOptions {
   readonly defaultValue?: string | boolean;
   readonly details?: boolean;
 }
 
-export const command: CommandSpec = {
-  name: 'config:app:get',
-  aliases: ['config:get'],
+export const command: CommandDefinition = {
   summary: 'Read an app configuration key',
   examples: [
     'docs-unified-search config:app:get docs_unified_search docs_url',
@@ -22,8 +21,8 @@ export const command: CommandSpec = {
     "docs-unified-search config:app:get docs_sync target_user   # the synchronization add-on's account, read from the host",
   ],
   exitCodes: [
-    [0, 'the value was printed'],
-    [1, 'the key is not set (and no --default-value was given), or the app is not this one'],
+    [EXIT_OK, 'the value was printed'],
+    [EXIT_FAILURE, 'the key is not set (and no --default-value was given), or the app is not this one'],
   ],
   argumentValues: { app: [APP_ID, 'docs_sync'], name: [...APP_CONFIG_KEYS, 'target_user'] },
   configure: (command) => {

@@ -3,9 +3,10 @@ import { parseConfigValue, plainConfigValue } from '../core/settings/app-config-
 import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import type { AppConfigKey } from '../core/settings/types.js';
 import { APP_ID } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 interface SetOptions {
   readonly value?: string;
@@ -49,9 +50,7 @@ function checkFlags(key: AppConfigKey, options: SetOptions): void {
   }
 }
 
-export const command: CommandSpec = {
-  name: 'config:app:set',
-  aliases: ['config:set'],
+export const command: CommandDefinition = {
   summary: 'Set an app configuration key (typed as the key requires)',
   examples: [
     'docs-unified-search config:app:set docs_unified_search always_search --value=true --type=boolean',
@@ -60,8 +59,8 @@ export const command: CommandSpec = {
   ],
   notes: 'docs_url is never set this way: the stored token would follow the URL to another server; use setup.',
   exitCodes: [
-    [0, 'set, or unchanged'],
-    [1, 'refused, or --update-only on a key that is not set'],
+    [EXIT_OK, 'set, or unchanged'],
+    [EXIT_FAILURE, 'refused, or --update-only on a key that is not set'],
   ],
   argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS.filter((key) => key !== 'docs_url') },
   configure: (command) => {

@@ -1,18 +1,17 @@
 import { runRepair } from '../core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../core/version.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandDefinition } from '../cli/types.js';
 
-export const command: CommandSpec = {
-  name: 'maintenance:repair',
-  aliases: ['repair'],
+export const command: CommandDefinition = {
   summary: 'Run the repair step',
   examples: ['docs-unified-search maintenance:repair'],
   notes: 'Deletes the keys last_failure and last_recovery left by app version 0.3.0. Safe to run again.',
   exitCodes: [
-    [0, 'repaired (or nothing to do)'],
-    [1, 'the settings cannot be read or written'],
+    [EXIT_OK, 'repaired (or nothing to do)'],
+    [EXIT_FAILURE, 'the settings cannot be read or written'],
   ],
   configure: (command) => {
     withOutputOptions(command);

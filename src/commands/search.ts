@@ -2,12 +2,13 @@ import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
 import type { VerdictReport } from '../core/search/verdicts.js';
-import { cliAdmin } from './cli-admin.js';
-import { prose, styled, table, type Column, type Piece } from './format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import { waitingFor } from './status-line.js';
-import type { CommandSpec, GlobalOptions } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { cliAdmin } from '../cli/cli-admin.js';
+import { prose, styled, table, type Column, type Piece } from '../cli/format.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import { waitingFor } from '../cli/status-line.js';
+import type { CommandDefinition, GlobalOptions } from '../cli/types.js';
 
 function limitOf(value: unknown): number {
   if (value === undefined) return VERDICT_LIMIT_DEFAULT;
@@ -47,9 +48,7 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
   }
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:search',
-  aliases: ['search'],
+export const command: CommandDefinition = {
   summary: 'Search as a user and state for each document whether it shows',
   examples: [
     'docs-unified-search search alice invoice',
@@ -59,8 +58,8 @@ export const command: CommandSpec = {
   ],
   notes: 'Verdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.',
   exitCodes: [
-    [0, 'the archive server answered (also when no document shows)'],
-    [1, 'it did not, or the user is unknown'],
+    [EXIT_OK, 'the archive server answered (also when no document shows)'],
+    [EXIT_FAILURE, 'it did not, or the user is unknown'],
   ],
   configure: (command) => {
     command

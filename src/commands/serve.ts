@@ -8,8 +8,9 @@ import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';
 import type { WrapperOptions } from '../http/server.js';
-import { EXIT_OK, openService, reportFailure, serviceOptionsOf } from './shared-options.js';
-import type { CommandContext, CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { openService, reportFailure, serviceOptionsOf } from '../cli/shared-options.js';
+import type { CommandContext, CommandDefinition } from '../cli/types.js';
 
 export interface ServeOptions {
   readonly listen: string;
@@ -126,9 +127,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
   }
 }
 
-export const command: CommandSpec = {
-  name: 'serve',
-  aliases: ['http'],
+export const command: CommandDefinition = {
   summary: 'Serve the provider calls, settings routes and the admin page over HTTP',
   examples: [
     'docs-unified-search serve --listen 127.0.0.1:8080',
@@ -139,8 +138,8 @@ export const command: CommandSpec = {
     'GET /healthz (no login) answers 200 while settings, host database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the server cleanly. ' +
     'Timeouts for a reverse proxy in front: request head 10 s, whole request 30 s (else 408 timeout), idle kept-alive connections 65 s, at most 1024 connections.',
   exitCodes: [
-    [0, 'stopped cleanly by SIGINT or SIGTERM'],
-    [1, 'could not start: the address is taken, the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read'],
+    [EXIT_OK, 'stopped cleanly by SIGINT or SIGTERM'],
+    [EXIT_FAILURE, 'could not start: the address is taken, the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read'],
   ],
   configure: (command) => {
     command

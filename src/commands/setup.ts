@@ -3,10 +3,11 @@ import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import type { SaveSettingsInput } from '../core/settings/save-settings.js';
 import type { SettingsResponse } from '../core/settings/settings-response.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { hostLocationOf, withService, readFirstLine } from './shared-options.js';
-import { waitingFor } from './status-line.js';
-import type { CommandIO, CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { hostLocationOf, withService, readFirstLine } from '../cli/shared-options.js';
+import { waitingFor } from '../cli/status-line.js';
+import type { CommandDefinition, CommandIO } from '../cli/types.js';
 
 interface SetupOptions {
   readonly url?: string;
@@ -56,9 +57,7 @@ function describe(saved: SettingsResponse): string[] {
   return lines;
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:setup',
-  aliases: ['setup'],
+export const command: CommandDefinition = {
   summary: 'Test the connection with URL and token, then save the settings',
   examples: [
     'docs-unified-search setup --url=https://paperless.example.com --host-db=sqlite:///var/www/nextcloud/data/nextcloud.db --token-stdin < token.txt',
@@ -69,8 +68,8 @@ export const command: CommandSpec = {
     'The API token is never accepted on the command line. Without a token source the stored token is kept, but only for the server it was saved for.\n' +
     'An omitted option keeps its stored value.',
   exitCodes: [
-    [0, 'saved'],
-    [1, 'the host cannot be opened (checked before the archive server is asked), the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
+    [EXIT_OK, 'saved'],
+    [EXIT_FAILURE, 'the host cannot be opened (checked before the archive server is asked), the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
   ],
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.

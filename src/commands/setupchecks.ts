@@ -1,18 +1,17 @@
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
-import { prose, success, warning } from './format.js';
-import { EXIT_FAILURE, EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { prose, success, warning } from '../cli/format.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandDefinition } from '../cli/types.js';
 
-export const command: CommandSpec = {
-  name: 'setupchecks',
-  aliases: ['checks'],
+export const command: CommandDefinition = {
   summary: 'Run the administration overview check',
   examples: ['docs-unified-search setupchecks', 'docs-unified-search setupchecks --output=json'],
   notes: 'Reads stored data only; sends no request to the archive server.',
   exitCodes: [
-    [0, 'no warning'],
-    [1, 'a warning (the output says what to correct)'],
+    [EXIT_OK, 'no warning'],
+    [EXIT_FAILURE, 'a warning (the output says what to correct)'],
   ],
   configure: (command) => {
     withOutputOptions(command);

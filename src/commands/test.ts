@@ -1,10 +1,11 @@
 import type { ServiceContext } from '../core/context-types.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { storedTokenFor } from '../core/settings/token-rule.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import { waitingFor } from './status-line.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import { waitingFor } from '../cli/status-line.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 /** Why the stored settings give no connection, in the words of the spec's error codes. */
 function whyNotConfigured(service: ServiceContext): DusError {
@@ -19,14 +20,12 @@ function whyNotConfigured(service: ServiceContext): DusError {
   return new DusError('not_configured', 'The settings are incomplete: run setup again.');
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:test',
-  aliases: ['test'],
+export const command: CommandDefinition = {
   summary: 'Test the connection with the stored settings and name the archive server version',
   examples: ['docs-unified-search test', 'docs-unified-search --config-dir=/etc/docs-unified-search test'],
   exitCodes: [
-    [0, 'the archive server answers'],
-    [1, 'it does not, or the settings are incomplete'],
+    [EXIT_OK, 'the archive server answers'],
+    [EXIT_FAILURE, 'it does not, or the settings are incomplete'],
   ],
   configure: (command) => {
     withOutputOptions(command);

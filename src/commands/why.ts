@@ -1,9 +1,10 @@
 import { DusError } from '../core/errors.js';
-import { cliAdmin } from './cli-admin.js';
-import { styled } from './format.js';
-import { EXIT_OK, withOutput, withOutputOptions } from './output.js';
-import { withService } from './shared-options.js';
-import type { CommandSpec } from './types.js';
+import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
+import { cliAdmin } from '../cli/cli-admin.js';
+import { styled } from '../cli/format.js';
+import { withOutput, withOutputOptions } from '../cli/output.js';
+import { withService } from '../cli/shared-options.js';
+import type { CommandDefinition } from '../cli/types.js';
 
 function documentIdOf(value: string | undefined): number {
   const text = (value ?? '').trim().replace(/^\[?P/i, '').replace(/\]$/, '');
@@ -11,16 +12,14 @@ function documentIdOf(value: string | undefined): number {
   return Number(text);
 }
 
-export const command: CommandSpec = {
-  name: 'docs_unified_search:why',
-  aliases: ['why'],
+export const command: CommandDefinition = {
   summary: 'Say whether a user sees one document, and why not, from the host alone',
   examples: ['docs-unified-search why anna 412', 'docs-unified-search why anna "[P412]" --json'],
   notes:
     'The archive server is not asked: the verdict says whether the user can open a file that stands for the document (shown, not shared, not owned, no file), not whether the document exists or matches a term.',
   exitCodes: [
-    [0, 'decided'],
-    [1, 'the user or the archive account is unknown, or the host cannot be read'],
+    [EXIT_OK, 'decided'],
+    [EXIT_FAILURE, 'the user or the archive account is unknown, or the host cannot be read'],
   ],
   configure: (command) => {
     withOutputOptions(command)

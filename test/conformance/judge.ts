@@ -12,7 +12,7 @@
  * When the archive account itself is disabled, Q2 is read by enabling it for one listing and
  * disabling it again (occ user:enable / user:disable): the listing changes no file or share.
  */
-import { cliAdmin } from '../../src/commands/cli-admin.js';
+import { cliAdmin } from '../../src/cli/cli-admin.js';
 import { openContext } from '../../src/core/context.js';
 import { verdictOfDocument } from '../../src/core/search/verdicts.js';
 import type { DavEntry, NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';

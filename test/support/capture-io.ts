@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { CommandIO } from '../../src/commands/types.js';
+import type { CommandIO } from '../../src/cli/types.js';
 
 /** A CommandIO whose output is collected, for running `main()` in-process. */
 export interface CapturedIO extends CommandIO {

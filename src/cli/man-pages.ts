@@ -2,7 +2,7 @@ import type { CommandModel, OptionModel, SuiteModel } from './command-model.js';
 import { pageName } from './command-model.js';
 import { ENVIRONMENT, FILES, NAMED_VARIABLE, type Entry } from './environment.js';
 import { exampleLines } from './help-layout.js';
-import type { ExitCode } from './types.js';
+import { SUITE_EXIT_CODES, type ExitCode } from './exit-codes.js';
 
 /**
  * man(7) pages for the suite and each command, in the style of npm's: NAME, SYNOPSIS,
@@ -61,12 +61,6 @@ function exitStatus(codes: readonly ExitCode[]): string {
   return `.SH EXIT STATUS\n${codes.map(([code, meaning]) => `.TP\n.B ${code}\n${esc(meaning)}.\n`).join('')}`;
 }
 
-const SUITE_EXIT: readonly ExitCode[] = [
-  [0, 'success'],
-  [1, 'failure, named on one line Error [code]: … (each command\'s page lists what its 1 means)'],
-  [2, 'wrong call: unknown option, missing argument or a value out of range'],
-];
-
 function commandPage(suite: SuiteModel, command: CommandModel, version: string): string {
   const name = `${suite.program}-${pageName(command)}`;
   const others = [command.name, ...command.aliases].filter((other) => other !== command.shown);
@@ -102,7 +96,7 @@ function suitePage(suite: SuiteModel, version: string): string {
     `.SH GLOBAL OPTIONS\n${options(suite.globalOptions)}`,
     `.SH ENVIRONMENT\nAn option given on the command line wins over its variable.\n${entries([...ENVIRONMENT, NAMED_VARIABLE])}`,
     `.SH FILES\nIn the settings directory (\\fB\\-\\-config\\-dir\\fR, \\fBDUS_CONFIG_DIR\\fR, else \\fI$XDG_CONFIG_HOME/docs\\-unified\\-search\\fR), mode 0700; every file 0600.\n${entries(FILES)}`,
-    exitStatus(SUITE_EXIT),
+    exitStatus(SUITE_EXIT_CODES),
     `.SH SEE ALSO\n${suite.commands.map((command) => `.BR ${esc(`${suite.program}-${pageName(command)}`)} (1)`).join(',\n')}\n`,
   ].join('');
 }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { wordedFor } from '../core/archive/failures.js';
 import { DusError, isDusError, messageOf } from '../core/errors.js';
+import { EXIT_FAILURE, EXIT_USAGE } from './exit-codes.js';
 import { safeText } from './terminal-text.js';
 import { line, prose, type Piece } from './format.js';
 import type { CommandContext, CommandIO } from './types.js';
@@ -13,10 +14,6 @@ import type { CommandContext, CommandIO } from './types.js';
  */
 export type OutputFormat = 'plain' | 'json' | 'json_pretty';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['plain', 'json', 'json_pretty'];
-
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
 
 /** The message of a failure in the command line's words (`--allow-local`, not the admin page's switch). */
 export function cliMessageOf(error: unknown): string {

@@ -1,6 +1,7 @@
 import { Command, type Option } from 'commander';
 import { exitCodesOf, shownName } from './help-layout.js';
-import type { CommandSpec, ExitCode } from './types.js';
+import type { ExitCode } from './exit-codes.js';
+import type { CommandSpec } from './types.js';
 
 /** What man pages and shell completion know of a command: read from the specs, never written twice. */
 export interface OptionModel {

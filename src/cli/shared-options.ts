@@ -4,8 +4,6 @@ import type { HostLocation } from '../core/host/types.js';
 import { exitCodeOf, formatError } from './output.js';
 import type { CommandContext, CommandIO, GlobalOptions } from './types.js';
 
-export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './output.js';
-
 function given(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ExitCode } from './exit-codes.js';
 
 /** Streams and environment a command runs with (the real process, or a test's capture). */
 export interface CommandIO {
@@ -21,21 +22,17 @@ export interface GlobalOptions {
   readonly width?: number;
 }
 
-/** An exit code and what it means. */
-export type ExitCode = readonly [code: number, meaning: string];
-
 export interface CommandContext {
   readonly io: CommandIO;
   readonly globals: GlobalOptions;
 }
 
 /**
- * One command, declared beside its usage (npm/cli's `lib/commands` style): the file says
- * its name, aliases, help text and options, parses, calls the core, prints.
+ * One command, declared beside its usage (gh's `pkg/cmd/search/repos/repos.go` style): its file
+ * in src/commands/ says its help text, options and exit codes, parses, calls the core, prints.
+ * Its names are not written there: the command list (src/commands/list.ts) gives them.
  */
-export interface CommandSpec {
-  readonly name: string;
-  readonly aliases: readonly string[];
+export interface CommandDefinition {
   readonly summary: string;
   /** Lines shown under "Examples:" in --help and in the man page (a trailing `  # …` is a comment). */
   readonly examples: readonly string[];
@@ -49,4 +46,10 @@ export interface CommandSpec {
   configure(command: Command): void;
   /** Returns the exit code. `args` are the positional arguments, `options` the parsed options. */
   run(args: readonly string[], options: Record<string, unknown>, context: CommandContext): Promise<number>;
+}
+
+/** A command as the program runs it: its name and aliases from the command list, the rest from its file. */
+export interface CommandSpec extends CommandDefinition {
+  readonly name: string;
+  readonly aliases: readonly string[];
 }

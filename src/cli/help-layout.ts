@@ -1,5 +1,6 @@
 import type { AddHelpTextContext, Command, HelpConfiguration } from 'commander';
-import type { CommandSpec, ExitCode } from './types.js';
+import { EXIT_USAGE, WRONG_CALL, type ExitCode } from './exit-codes.js';
+import type { CommandSpec } from './types.js';
 
 /**
  * How the help reads (gh's layout, occ's names): the command list shows the short name with
@@ -125,6 +126,5 @@ export function programAfterHelp(program: string): (context: AddHelpTextContext)
 
 /** Every command's exit codes: its own, and 2 for a wrong call (commander's usage errors), which all share. */
 export function exitCodesOf(spec: CommandSpec): readonly ExitCode[] {
-  const wrongCall: ExitCode = [2, 'wrong call: unknown option, missing argument or a value out of range'];
-  return spec.exitCodes.some(([code]) => code === 2) ? spec.exitCodes : [...spec.exitCodes, wrongCall];
+  return spec.exitCodes.some(([code]) => code === EXIT_USAGE) ? spec.exitCodes : [...spec.exitCodes, WRONG_CALL];
 }
