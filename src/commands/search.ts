@@ -58,7 +58,7 @@ export const command: CommandDefinition = {
   ],
   notes: 'Verdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.',
   exitCodes: [
-    [EXIT_OK, 'the archive server answered (also when no document shows)'],
+    [EXIT_OK, 'the archive server answered (also when no document shows, or it refused the term)'],
     [EXIT_FAILURE, 'it did not, or the user is unknown'],
   ],
   configure: (command) => {
@@ -94,7 +94,7 @@ export const command: CommandDefinition = {
         const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided);
         // The spec's item: exactly these five fields, whatever else the report holds.
         const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
-        out.result(items, () => printPlain(report, rejectionMessage(report.rejection), explain, context.globals, (s) => out.io.stdout.write(s)));
+        out.result(items, () => printPlain(report, rejectionMessage(report.rejection, report.refusal), explain, context.globals, (s) => out.io.stdout.write(s)));
         return EXIT_OK;
       });
     }),

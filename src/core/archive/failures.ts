@@ -187,12 +187,3 @@ export function searchFault(status: number, why = 'for a term that cannot be a s
 
 /** The reason of `searchFault` on Paperless-ngx 3.2 and later, whose parser refuses a term only with a message of its own. */
 export const NO_REFUSAL_MESSAGE = 'without a message about the term, the only way Paperless-ngx 3.2 refuses one';
-
-/**
- * The archive server refused the term with a message of its own (Paperless's SearchQueryError,
- * made safe by `archive/refusal.ts`): the term's problem, to be corrected by whoever typed it.
- */
-export function termRefused(refusal: string): DusError {
-  const sentence = /[.!?…]$/u.test(refusal) ? refusal : `${refusal}.`;
-  return new DusError('http', `The archive server refused the search term (HTTP 400): ${sentence} Correct the term and search again.`, { status: 400 });
-}

@@ -43,11 +43,3 @@ function safeText(message: string, scrub: Scrubber): string {
   const text = scrub(words.join(' '));
   return [...text].length <= MAX_REFUSAL_LENGTH ? text : `${[...text].slice(0, MAX_REFUSAL_LENGTH - 1).join('')}…`;
 }
-
-/**
- * The refusal as the problem history keeps it: Paperless quotes the values it refuses (`'…'`,
- * `"…"`, Python's repr), and those are pieces of the term, which the history never holds.
- */
-export function refusalForHistory(refusal: string): string {
-  return refusal.replace(/'[^']*'|"[^"]*"/gu, "'…'");
-}

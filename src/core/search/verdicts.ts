@@ -1,5 +1,3 @@
-import { termRefused } from '../archive/failures.js';
-import { refusalForHistory } from '../archive/refusal.js';
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
@@ -41,6 +39,8 @@ export interface VerdictReport {
   readonly rejected: boolean;
   /** Why, when rejected; `exclusions_only`: the term only excludes, which the archive server does not accept. */
   readonly rejection: SearchRejection | null;
+  /** `refused`: the archive server's own message about the term (made safe by archive/refusal.ts), or null. */
+  readonly refusal: string | null;
   readonly archiveAccount: string;
   readonly user: string;
   readonly items: readonly VerdictItem[];
@@ -122,9 +122,8 @@ export function explanationOf(
  * document whether it shows to the user. Question 1 is one host query for all documents;
  * with `explain`, question 2 only for the unexplained, then question 3 only for those left.
  * Throws a DusError when the archive server does not answer (after logging it and adding it
- * to the history), when it refused the term with a message of its own (the term's problem, shown
- * with that message; the history keeps it without the values it quotes), or when the user or the
- * archive account is unknown.
+ * to the history), or when the user or the archive account is unknown. A term it refused, with a
+ * message of its own or not, is a rejected query: no documents, the message in `refusal`.
  */
 export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
   const term = checkedTerm(input.term);
@@ -169,13 +168,9 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
     const failure = reportSearchFailure(ctx, error, secrets);
     throw error instanceof DusError ? error : new DusError('internal', failure.message, { cause: error });
   }
-  if (refusal !== null) {
-    reportSearchFailure(ctx, termRefused(refusalForHistory(refusal)), secrets);
-    throw termRefused(refusal);
-  }
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account, archiveAccount, hits, input.explain);
-  return { found, rejected, rejection, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
+  return { found, rejected, rejection, refusal, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
 }
 
 /** The host, the user's account and the archive account a verdict is about; coded errors for the two that may be missing. */
@@ -277,8 +272,16 @@ async function decide(host: HostAdapter, account: HostAccount, archiveAccount: s
   });
 }
 
-/** The line that says why a rejected search lists no documents (the CLI prints it as it is). */
-export function rejectionMessage(rejection: SearchRejection | null): string {
+/**
+ * The line that says why a rejected search lists no documents (the CLI prints it as it is). A
+ * rejection is an answer of the archive server, not a problem (the spec: exit 0, debug only, no
+ * history): with Paperless's own message about the term, that message is the line.
+ */
+export function rejectionMessage(rejection: SearchRejection | null, refusal: string | null = null): string {
+  if (rejection === 'refused' && refusal !== null) {
+    const sentence = /[.!?…]$/u.test(refusal) ? refusal : `${refusal}.`;
+    return `The archive server refused the search term (HTTP 400): ${sentence} Correct the term and search again.`;
+  }
   if (rejection === 'exclusions_only') {
     return 'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
   }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { clearHistory, readHistory } from '../../core/diagnostics/history.js';
 import { overviewCheck } from '../../core/diagnostics/overview-check.js';
-import { decideVerdicts, explanationOf, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
+import { decideVerdicts, explanationOf, rejectionMessage, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
 import { chainText, whoCanOpen } from '../../core/search/who.js';
 import { badInput } from '../http-error.js';
 import { ADMIN_OVERVIEW, ADMIN_READ, ADMIN_STATE, requirePrincipal } from '../route-config.js';
@@ -42,6 +42,8 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
       found: report.found,
       rejected: report.rejected,
       rejection: report.rejection,
+      // The line the CLI prints for a rejected term: with Paperless's own message when it gave one.
+      rejectionMessage: report.rejected ? rejectionMessage(report.rejection, report.refusal) : null,
       note: report.caveat,
       documents: report.items.map((item) => ({
         id: item.id,
