@@ -28,6 +28,7 @@ export const COMMAND_LIST: readonly ListedCommand[] = [
   listed('docs_unified_search:test', ['test'], () => import('./test.js')),
   listed('docs_unified_search:search', ['search'], () => import('./search.js')),
   listed('docs_unified_search:why', ['why'], () => import('./why.js')),
+  listed('docs_unified_search:who', ['who'], () => import('./who.js')),
   listed('docs_unified_search:check', ['check'], () => import('./check.js')),
   listed('config:app:get', ['config:get'], () => import('./config-app-get.js')),
   listed('config:app:set', ['config:set'], () => import('./config-app-set.js')),

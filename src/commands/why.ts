@@ -2,15 +2,10 @@ import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { styled } from '../cli/format.js';
+import { documentIdOf } from '../cli/document-id.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandDefinition } from '../cli/types.js';
-
-function documentIdOf(value: string | undefined): number {
-  const text = (value ?? '').trim().replace(/^\[?P/i, '').replace(/\]$/, '');
-  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) throw new DusError('usage', 'Give the document id as a whole number from 1 (412, or its marker [P412]).');
-  return Number(text);
-}
 
 export const command: CommandDefinition = {
   summary: 'Say whether a user sees one document, and why not, from the host alone',

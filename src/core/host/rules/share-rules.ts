@@ -200,7 +200,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
     },
     explain: (w) =>
       `the share of ${w.node}${w.from} and ${w.collidesWith.length === 1 ? 'a share' : 'shares'} from ${w.collidesWith.join(', ')} all reach ${w.user} as ${w.target ?? 'one path'}; ` +
-      `Nextcloud mounts only one of them there, and which one the database does not tell: ${w.user} renames the folder seen at ${w.target ?? 'that path'} in Files, and Nextcloud then mounts the other there too`,
+      `Nextcloud mounts only one of them there, and which one the database does not tell: ${w.user} renames the folder seen at ${w.target ?? 'that path'} in Files, and Nextcloud then mounts the other one at ${w.target ?? 'that path'}`,
   },
   {
     // A group share reaches direct members only (the share provider asks getUserGroupIds).
