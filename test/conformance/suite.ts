@@ -5,7 +5,7 @@
  */
 import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { installNextcloud, realNextcloudUnavailable, type NextcloudDb, type RealNextcloud } from '../support/real-nextcloud/index.js';
+import { DEFAULT_RELEASE, installNextcloud, realNextcloudUnavailable, releaseLabel, type NextcloudDb, type NextcloudRelease, type RealNextcloud } from '../support/real-nextcloud/index.js';
 import { describeProblem, type Comparison } from './judge.js';
 import { DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
@@ -14,8 +14,9 @@ import { runScenario, type ConformanceRun } from './world.js';
 
 const MINUTES = 60_000;
 
-/** Random sequences per database: 12 in CI (36 over the three databases), more with DUS_CONFORMANCE_RUNS. */
-export const RANDOM_RUNS = Number(process.env.DUS_CONFORMANCE_RUNS ?? '12');
+/** Random sequences per run: 12 in CI unless a suite asks for fewer; DUS_CONFORMANCE_RUNS overrides every suite's number. */
+export const RANDOM_RUNS = 12;
+const randomRuns = (asked: number): number => (process.env.DUS_CONFORMANCE_RUNS === undefined ? asked : Number(process.env.DUS_CONFORMANCE_RUNS));
 const RANDOM_SEED = process.env.DUS_CONFORMANCE_SEED === undefined ? undefined : Number(process.env.DUS_CONFORMANCE_SEED);
 
 export interface ConformanceContext {
@@ -45,12 +46,25 @@ export async function runScenarios(context: ConformanceContext, scenarios: reado
   return { comparisons: context.run.comparisons.slice(before), cliDifferences: context.run.spawnedChecks.differences.slice(differencesBefore) };
 }
 
-export function conformanceSuite(db: NextcloudDb, extra: (context: () => ConformanceContext) => void = () => undefined): void {
-  const unavailable = realNextcloudUnavailable(db);
-  if (unavailable !== null) process.stdout.write(`SKIP conformance with a real Nextcloud (${db}): ${unavailable}\n`);
+export interface SuiteOptions {
+  /** The vendored release to judge with (default 34.0.1); DUS_NEXTCLOUD_TARBALL replaces it. */
+  readonly release?: NextcloudRelease;
+  /** Random sequences (default RANDOM_RUNS); DUS_CONFORMANCE_RUNS overrides it. */
+  readonly randomRuns?: number;
+  /** More checks on the same install. */
+  readonly extra?: (context: () => ConformanceContext) => void;
+}
+
+export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): void {
+  const release = options.release ?? DEFAULT_RELEASE;
+  const runs = randomRuns(options.randomRuns ?? RANDOM_RUNS);
+  const extra = options.extra ?? (() => undefined);
+  const named = `${releaseLabel(release)}, ${db}`;
+  const unavailable = realNextcloudUnavailable(db, release);
+  if (unavailable !== null) process.stdout.write(`SKIP conformance with a real ${named}: ${unavailable}\n`);
   const describeReal = unavailable === null ? describe : describe.skip;
 
-  describeReal(`conformance with a real Nextcloud (${db})`, () => {
+  describeReal(`conformance with a real ${named}`, () => {
     let nc: RealNextcloud | undefined;
     const run: ConformanceRun = { comparisons: [], spawnedChecks: { total: 0, same: 0, differences: [] } };
     const timings: string[] = [];
@@ -59,15 +73,18 @@ export function conformanceSuite(db: NextcloudDb, extra: (context: () => Conform
       return { nc, run, timings };
     };
 
+    /** `Nextcloud 34.0.1, sqlite`: what was installed (version.php of the installed tree) once it is. */
+    const label = (): string => `${nc?.label ?? releaseLabel(release)}, ${db}`;
+
     beforeAll(async () => {
-      nc = await installNextcloud(db);
-      process.stdout.write(`conformance (${db}): Nextcloud installed in ${(nc.installMs / 1000).toFixed(1)} s\n`);
+      nc = await installNextcloud(db, { release });
+      process.stdout.write(`conformance (${label()}): installed in ${(nc.installMs / 1000).toFixed(1)} s\n`);
     }, 15 * MINUTES);
 
     afterAll(async () => {
       const agree = run.comparisons.filter((c) => c.problem === null).length;
-      process.stdout.write(`conformance (${db}): ${agree} agree / ${run.comparisons.length} total; the built CLI printed what the core call gave for ${run.spawnedChecks.same} / ${run.spawnedChecks.total}\n`);
-      process.stdout.write(`conformance (${db}): time per scenario (load ${loadavg()[0]?.toFixed(1)}): ${timings.join('; ')}\n`);
+      process.stdout.write(`conformance (${label()}): ${agree} agree / ${run.comparisons.length} total; the built CLI printed what the core call gave for ${run.spawnedChecks.same} / ${run.spawnedChecks.total}\n`);
+      process.stdout.write(`conformance (${label()}): time per scenario (load ${loadavg()[0]?.toFixed(1)}): ${timings.join('; ')}\n`);
       await nc?.stop();
     }, 5 * MINUTES);
 
@@ -87,17 +104,17 @@ export function conformanceSuite(db: NextcloudDb, extra: (context: () => Conform
 
     it('agrees with Nextcloud after random sequences of the same operations', async () => {
       const started = Date.now();
-      const outcome = await checkRandomSequences(context().nc, run, RANDOM_RUNS, RANDOM_SEED);
+      const outcome = await checkRandomSequences(context().nc, run, runs, RANDOM_SEED);
       timings.push(`${outcome.runs} random sequences: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      process.stdout.write(`conformance (${db}): ${outcome.runs} random sequences, ${outcome.comparisons} comparisons, ${outcome.refused} operations refused by Nextcloud\n`);
-      expect(outcome.runs).toBe(RANDOM_RUNS);
+      process.stdout.write(`conformance (${label()}): ${outcome.runs} random sequences, ${outcome.comparisons} comparisons, ${outcome.refused} operations refused by Nextcloud\n`);
+      expect(outcome.runs).toBe(runs);
     }, 60 * MINUTES);
 
     it("serve's marker index reflects every kind of real write at once", async () => {
       const started = Date.now();
       const steps = await checkServeAgainstRealWrites(context().nc, 'mi_');
       timings.push(`serve's marker index: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      process.stdout.write(`conformance (${db}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
+      process.stdout.write(`conformance (${label()}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
     }, 15 * MINUTES);
 
     extra(context);
