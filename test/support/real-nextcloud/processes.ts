@@ -87,9 +87,12 @@ export function untrackServer(pid: number): void {
   running.delete(pid);
 }
 
-/** Waits until `url` answers 200 (a php -S just started), at most `ms`. */
-export async function waitForHttp(url: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
+/**
+ * Waits until `url` answers 200 (a php -S just started, or one finishing the requests before
+ * this one), for as long as the server process `pid` lives: bounded by the server, which either
+ * answers or exits, not by a fixed time a loaded machine can overrun.
+ */
+export async function waitForHttp(url: string, pid: number | null): Promise<void> {
   for (;;) {
     try {
       const response = await fetch(url);
@@ -98,7 +101,7 @@ export async function waitForHttp(url: string, ms = 30_000): Promise<void> {
     } catch {
       // not listening yet
     }
-    if (Date.now() > until) throw new Error(`${url} did not answer within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
+    if (pid !== null && !alive(pid)) throw new Error(`${url} did not answer: its server (PID ${pid}) has exited`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
