@@ -40,6 +40,8 @@ export interface FixtureOptions {
 
 export interface AddUserOptions {
   password?: string;
+  /** oc_users.password as the host stores it (e.g. `3|$argon2id$…`), hashed ahead of time: no hashing at setup. */
+  storedPassword?: string;
   hash?: 'argon2id' | 'bcrypt';
   enabled?: boolean;
   lang?: string;
@@ -297,8 +299,8 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       return model;
     },
     async addUser(uid, o = {}) {
-      let password = '';
-      if (o.password !== undefined) {
+      let password = o.storedPassword ?? '';
+      if (o.password !== undefined && o.storedPassword === undefined) {
         if (o.hash === 'bcrypt') {
           password = `1|${(await bcrypt.hash(o.password, 10)).replace(/^\$2[ab]\$/, '$2y$')}`;
         } else {
