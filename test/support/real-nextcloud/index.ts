@@ -251,7 +251,7 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
       else await occOk(['config:app:set', app, key, `--value=${value}`]);
     },
     async settled() {
-      await waitForHttp(`${url}/status.php`);
+      await waitForHttp(`${url}/status.php`, pid === null ? {} : { pid });
     },
     async startClockedServer(offset) {
       const clockPort = await freePort();
@@ -271,7 +271,7 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
         },
       };
       clocked.add(server);
-      await waitForHttp(`${server.url}/status.php`);
+      await waitForHttp(`${server.url}/status.php`, { pid: childPid });
       return server;
     },
     async stop() {
