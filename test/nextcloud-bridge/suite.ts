@@ -175,7 +175,7 @@ async function startWorkerServer(serverDir: string): Promise<{ url: string; stop
     untrackServer(pid);
   };
   try {
-    await waitForHttp(`${url}/status.php`, pid);
+    await waitForHttp(`${url}/status.php`, { pid });
   } catch (error) {
     await stop();
     throw error;

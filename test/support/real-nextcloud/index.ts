@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { NextcloudUser } from './client.js';
+import { readRows, type Row } from './db.js';
 import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
 import { DEFAULT_RELEASE, INSTALL_SCRIPT, nextcloudSource, overriddenSource, realNextcloudUnavailable, type NextcloudDb, type NextcloudRelease, type NextcloudSource } from './source.js';
 
@@ -30,6 +31,7 @@ export {
 export { NextcloudUser, NextcloudHttpError, type ShareInfo, type ShareRequest } from './client.js';
 export type { DavEntry } from './dav-xml.js';
 export type { RunResult } from './processes.js';
+export type { Row } from './db.js';
 
 export const ADMIN_PASSWORD = 'Admin-pass-1234';
 
@@ -59,6 +61,10 @@ export interface RealNextcloud {
   readonly dataDir: string;
   /** A URL `dus --host-db` takes. */
   readonly dbUrl: string;
+  /** Nextcloud's table prefix (`oc_`). */
+  readonly tablePrefix: string;
+  /** Rows of one read-only statement on Nextcloud's own database (`?` placeholders): what it recorded. */
+  rows(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** How long the install took, in ms (reported by the suites). */
   readonly installMs: number;
   occ(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<RunResult>;
@@ -210,6 +216,8 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
     serverDir,
     dataDir,
     dbUrl,
+    tablePrefix: 'oc_',
+    rows: (sql, params = []) => readRows(db, { file: db === 'sqlite' ? join(dataDir, `${name}.db`) : undefined, name }, sql, params),
     installMs: Date.now() - started,
     occ,
     occOk,
@@ -243,7 +251,7 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
       else await occOk(['config:app:set', app, key, `--value=${value}`]);
     },
     async settled() {
-      await waitForHttp(`${url}/status.php`, pid);
+      await waitForHttp(`${url}/status.php`, pid === null ? {} : { pid });
     },
     async startClockedServer(offset) {
       const clockPort = await freePort();
@@ -263,7 +271,7 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
         },
       };
       clocked.add(server);
-      await waitForHttp(`${server.url}/status.php`, childPid);
+      await waitForHttp(`${server.url}/status.php`, { pid: childPid });
       return server;
     },
     async stop() {
