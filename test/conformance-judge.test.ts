@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { compare, markerIds, truthOf, type ProductAnswer, type UserView } from './conformance/judge.js';
+import { usersWithCollidingTargets, type ReceivedShare } from './conformance/recorded.js';
 import type { DavEntry } from './support/real-nextcloud/index.js';
 
 const file = (path: string, ownerId: string): DavEntry => ({ path, name: path.split('/').pop() ?? path, isFolder: false, fileId: 1, ownerId, etag: null, trashName: null });
@@ -59,5 +60,46 @@ describe('what the judge calls a disagreement', () => {
   it('agrees when verdict and path agree', () => {
     expect(compare('s', 'anna', 2, shown, answer('shown', '/Docs/B [P2].pdf')).problem).toBeNull();
     expect(compare('s', 'anna', 1, notShared, answer('not shared', '/Private/A [P1].pdf')).problem).toBeNull();
+  });
+});
+
+describe('what the judge allows where two shares reach one target', () => {
+  const shown = { verdict: 'shown' as const, paths: ['/Sub/A [P1].pdf'] };
+  const noFile = { verdict: 'no file' as const, paths: [] };
+  const notOwned = { verdict: 'not owned' as const, paths: [] };
+
+  it('allows an omitted share and not owned against no file, only for a user with a colliding target', () => {
+    const omitted = compare('s', 'anna', 1, shown, answer('not shared'), ['/Sub']);
+    expect(omitted.omittedAtCollision).toBe(true);
+    expect(omitted.problem).toBe("product says not shared, Nextcloud says shown (omitted: '/Sub' reached by two shares)");
+    expect(compare('s', 'anna', 3, noFile, answer('not owned'), ['/Sub']).omittedAtCollision).toBe(true);
+    expect(compare('s', 'anna', 3, notOwned, answer('no file'), ['/Sub']).omittedAtCollision).toBe(true);
+    expect(compare('s', 'anna', 1, shown, answer('not shared')).omittedAtCollision).toBe(false);
+  });
+
+  it('never allows a LEAK, a wrong path or another verdict there', () => {
+    const notShared = { verdict: 'not shared' as const, paths: [] };
+    expect(compare('s', 'anna', 1, notShared, answer('shown', '/Sub/A [P1].pdf'), ['/Sub'])).toMatchObject({ omittedAtCollision: false, problem: expect.stringMatching(/^LEAK/) });
+    expect(compare('s', 'anna', 1, { verdict: 'shown', paths: ['/Sub (3)/A [P1].pdf'] }, answer('shown', '/Sub/A [P1].pdf'), ['/Sub']).omittedAtCollision).toBe(false);
+    expect(compare('s', 'anna', 1, shown, answer('no file'), ['/Sub']).omittedAtCollision).toBe(false);
+    expect(compare('s', 'anna', 1, notShared, answer('no file'), ['/Sub']).omittedAtCollision).toBe(false);
+  });
+});
+
+describe('where the judge finds two shares at one target', () => {
+  const share = (id: number, recipient: string, node: number, target: string, more: Partial<ReceivedShare> = {}): ReceivedShare => ({
+    id, recipient, type: 'user', owner: `owner${node}`, sharer: `owner${node}`, node, target, accepted: 1, permissions: 17, expired: false, ...more,
+  });
+
+  it('counts shares of different nodes Nextcloud would mount at one target of one user', () => {
+    const found = usersWithCollidingTargets([share(1, 'anna', 10, '/Sub'), share(2, 'anna', 11, '/Sub (2)'), share(3, 'anna', 12, '/Sub'), share(4, 'bob', 10, '/Sub')]);
+    expect([...found]).toEqual([['anna', ['/Sub']]]);
+  });
+
+  it('not two shares of one node, nor shares that are pending, rejected, left, expired or her own', () => {
+    expect(usersWithCollidingTargets([share(1, 'anna', 10, '/Sub'), share(2, 'anna', 10, '/Sub', { type: 'group' })]).size).toBe(0);
+    for (const other of [{ accepted: 0 }, { accepted: 2 }, { permissions: 0 }, { expired: true }, { owner: 'anna' }, { sharer: 'anna' }]) {
+      expect(usersWithCollidingTargets([share(1, 'anna', 10, '/Sub'), share(2, 'anna', 11, '/Sub', other)]).size).toBe(0);
+    }
   });
 });

@@ -5,10 +5,10 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nextcloudSource, xzTarball } from './support/real-nextcloud/index.js';
+import { DEFAULT_RELEASE, installedVersion, nextcloudSource, releaseLabel, releaseTarball, xzTarball } from './support/real-nextcloud/index.js';
 
 const tools = ['tar', 'xz'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 if (tools.length > 0) process.stdout.write(`SKIP real-Nextcloud source packing: ${tools.join(', ')} not installed\n`);
@@ -34,6 +34,29 @@ describeTools('the Nextcloud source a user names', () => {
   writeFileSync(join(tree, 'config', 'config.php'), '<?php $CONFIG = ["installed" => true];');
   writeFileSync(join(tree, 'config', 'config.sample.php'), '<?php');
   writeFileSync(join(tree, 'data', 'admin', 'x.txt'), 'user data');
+
+  it('takes the release a run asks for from the vendored tarballs, 34.0.1 unless told, and lets DUS_NEXTCLOUD_TARBALL replace it', () => {
+    expect(DEFAULT_RELEASE).toBe('34.0.1');
+    expect(releaseTarball('31.0.2')).toMatch(/[/]vendor[/]nextcloud-31\.0\.2\.tar\.xz$/);
+    const vendored = (release: '34.0.1' | '31.0.2'): unknown => nextcloudSource({}, release);
+    for (const release of ['34.0.1', '31.0.2'] as const) {
+      const expected = existsSync(releaseTarball(release)) ? { path: releaseTarball(release), kind: 'tarball' } : expect.stringContaining(`no Nextcloud ${release} tarball at`);
+      expect(vendored(release)).toEqual(expected);
+      expect(releaseLabel(release, {})).toBe(`Nextcloud ${release}`);
+      // The user's own server replaces every release, under either variable name.
+      expect(nextcloudSource({ DUS_NEXTCLOUD_TARBALL: tree }, release)).toEqual({ path: tree, kind: 'tree' });
+      expect(nextcloudSource({ NEXTCLOUD_TARBALL: tree }, release)).toEqual({ path: tree, kind: 'tree' });
+      expect(releaseLabel(release, { NEXTCLOUD_TARBALL: tree })).toContain(tree);
+    }
+    expect(installedVersion(tree)).toBe(null);
+  });
+
+  it('reads the version of a server tree from its version.php', () => {
+    const other = join(dir, 'versioned');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, 'version.php'), "<?php\n$OC_Version = array(34,0,1,2);\n$OC_VersionString = '34.0.1';\n");
+    expect(installedVersion(other)).toBe('34.0.1');
+  });
 
   it('says what is wrong with a path that is neither a tarball nor a server tree', () => {
     expect(nextcloudSource({ DUS_NEXTCLOUD_TARBALL: join(dir, 'missing.tar.xz') })).toMatch(/no Nextcloud tarball or server tree at .*missing\.tar\.xz/);

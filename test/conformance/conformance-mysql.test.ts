@@ -1,4 +1,4 @@
-/** Conformance with a real Nextcloud on MariaDB: see suite.ts. */
+/** Conformance with a real Nextcloud 34.0.1 on MariaDB: see suite.ts. */
 import { conformanceSuite } from './suite.js';
 
-conformanceSuite('mysql');
+conformanceSuite('mysql', { release: '34.0.1' });

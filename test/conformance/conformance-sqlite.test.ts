@@ -1,5 +1,5 @@
-/** Conformance with a real Nextcloud on SQLite (see suite.ts), and the harness's own checks on the same install. */
+/** Conformance with a real Nextcloud 34.0.1 on SQLite (see suite.ts), and the harness's own checks on the same install. */
 import { harnessChecks } from './harness-checks.js';
 import { conformanceSuite } from './suite.js';
 
-conformanceSuite('sqlite', (context) => harnessChecks(() => context().nc));
+conformanceSuite('sqlite', { release: '34.0.1', extra: (context) => harnessChecks(() => context().nc) });

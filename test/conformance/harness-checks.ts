@@ -5,7 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync } from 'node:fs';
+import { mountPointHash } from '../support/host-fixtures/index.js';
 import { passwordOf, type RealNextcloud } from '../support/real-nextcloud/index.js';
+import { fixtureSchemaDifferences } from './fixture-schema.js';
 
 export function harnessChecks(instance: () => RealNextcloud): void {
   describe('the real-Nextcloud harness', () => {
@@ -19,6 +21,16 @@ export function harnessChecks(instance: () => RealNextcloud): void {
       expect(nc.dbUrl).toMatch(/^sqlite:\/\/\/.+\.db$/);
       expect(existsSync(nc.dbUrl.slice('sqlite://'.length))).toBe(true);
       expect(existsSync(`${nc.serverDir}/occ`)).toBe(true);
+    });
+
+    it("gives the host fixture's tables the installed Nextcloud's schema, and the fixture's mount_point_hash is Nextcloud's", async () => {
+      const { differences, absentFromReal } = await fixtureSchemaDifferences(nc.dbUrl.slice('sqlite://'.length));
+      process.stdout.write(`harness (${nc.label}): fixture schema vs the installed one: ${differences.length === 0 ? 'the same' : differences.join('; ')}; not in the install: ${absentFromReal.join(', ') || 'nothing'}\n`);
+      // The fixture follows 34.0.1; another installed version (DUS_NEXTCLOUD_TARBALL) only prints what differs.
+      if (nc.version === '34.0.1') expect(differences).toEqual([]);
+      const mounts = await nc.rows('SELECT mount_point, mount_point_hash FROM oc_mounts');
+      expect(mounts.length).toBeGreaterThan(0);
+      for (const row of mounts) if (row.mount_point_hash !== null) expect(await mountPointHash(String(row.mount_point))).toBe(row.mount_point_hash);
     });
 
     it('creates accounts and shares a file, which the recipient sees with its owner and file id', async () => {

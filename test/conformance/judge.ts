@@ -116,19 +116,37 @@ export interface Comparison {
   readonly product: ProductAnswer;
   /** null when they agree; else what is wrong, starting with LEAK for a `shown` Nextcloud does not open. */
   readonly problem: string | null;
+  /**
+   * A disagreement the spec allows where, by oc_share, the user reached two nodes at one target
+   * (Nextcloud 34 mounts one of them, and the database alone cannot tell which): a `shown` the
+   * product omitted (`not shared`), or `not owned` against `no file` for a foreign file behind
+   * such a target. Reported and counted, never a failure; a LEAK or a wrong path always fails.
+   */
+  readonly omittedAtCollision: boolean;
 }
 
-export function compare(scenario: string, user: string, id: number, truth: Truth, product: ProductAnswer): Comparison {
+/** `collidingTargets`: the user's targets that two shares of different nodes reach when the product answered (recorded.ts). */
+export function compare(scenario: string, user: string, id: number, truth: Truth, product: ProductAnswer, collidingTargets: readonly string[] = []): Comparison {
   let problem: string | null = null;
+  let omittedAtCollision = false;
   if (product.verdict === 'shown' && truth.verdict !== 'shown') {
     problem = `LEAK: the product shows document ${id} to ${user}, Nextcloud does not open it (truth ${truth.verdict})`;
   } else if (product.verdict !== truth.verdict) {
     problem = `product says ${product.verdict}, Nextcloud says ${truth.verdict}`;
+    const foreign = (v: string): boolean => v === 'not owned' || v === 'no file';
+    const allowed = (truth.verdict === 'shown' && product.verdict === 'not shared') || (foreign(truth.verdict) && foreign(product.verdict));
+    if (allowed && collidingTargets.length > 0) {
+      omittedAtCollision = true;
+      problem = `${problem} (omitted: ${collidingTargets.map((t) => `'${t}'`).join(', ')} reached by two shares)`;
+    }
   } else if (truth.verdict === 'shown' && (product.path === null || !truth.paths.includes(product.path))) {
     problem = `shown at ${product.path ?? 'no path'}, but ${user} sees it at ${truth.paths.join(', ')}`;
   }
-  return { scenario, user, id, truth, product, problem };
+  return { scenario, user, id, truth, product, problem, omittedAtCollision };
 }
+
+/** Problems that fail a test: every disagreement but an omission at a colliding target. */
+export const failing = (c: Comparison): boolean => c.problem !== null && !c.omittedAtCollision;
 
 export function describeProblem(c: Comparison): string {
   return `[${c.scenario}] ${c.user} / ${c.id}: ${c.problem ?? 'agree'}  (why: ${c.product.raw})`;

@@ -2,7 +2,8 @@
  * Random scenarios against the real Nextcloud (issue 9, item 3): fast-check generates short
  * sequences of the fixed scenarios' operations (uploads, shares to users and a group, unshares,
  * membership changes, renames, moves, trash and restore, leaving and renaming received shares,
- * foreign copies, re-shares), applies them through Nextcloud's own interfaces, then compares
+ * foreign copies, re-shares, same-named folders shared to one user by the archive account and by
+ * other users, first logins), applies them through Nextcloud's own interfaces, then compares
  * every user × document. Operations name things by index into what exists at that moment, so
  * almost every one applies; one Nextcloud refuses (e.g. a re-share without the right) is kept
  * in the record and changes nothing. A counterexample is printed as the operation list: copy it
@@ -10,11 +11,14 @@
  */
 import fc from 'fast-check';
 import { NextcloudHttpError, type NextcloudUser } from '../support/real-nextcloud/index.js';
-import type { Comparison } from './judge.js';
+import { failing, type Comparison } from './judge.js';
 import { runScenario, type ConformanceRun, type ScenarioWorld } from './world.js';
 import type { RealNextcloud } from '../support/real-nextcloud/index.js';
 
-const FOLDERS = ['', 'A', 'A/B', 'P'] as const;
+/** The archive account's folders: two named B, so sharing both with one user is a same-named pair. */
+const FOLDERS = ['', 'A', 'A/B', 'P', 'P/B'] as const;
+/** Names of other users' shared folders: those of the archive account's folders, so their shares collide with its. */
+const SAME_NAMES = ['A', 'B', 'P'] as const;
 const USERS = ['u1', 'u2', 'u3'] as const;
 const MARKERS = [1, 2, 3, 4] as const;
 
@@ -31,7 +35,9 @@ export type Op =
   | { kind: 'leaveShare'; user: number; index: number }
   | { kind: 'renameMount'; user: number; index: number }
   | { kind: 'foreignCopy'; user: number; marker: number; to: number }
-  | { kind: 'reshare'; user: number; index: number; to: number };
+  | { kind: 'reshare'; user: number; index: number; to: number }
+  | { kind: 'foreignFolder'; user: number; name: number; marker: number; to: number }
+  | { kind: 'login'; user: number };
 
 const small = fc.nat({ max: 7 });
 const user = fc.nat({ max: USERS.length - 1 });
@@ -53,6 +59,8 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('renameMount' as const), user, index: small }),
   fc.record({ kind: fc.constant('foreignCopy' as const), user, marker, to: user }),
   fc.record({ kind: fc.constant('reshare' as const), user, index: small, to: user }),
+  { arbitrary: fc.record({ kind: fc.constant('foreignFolder' as const), user, name: fc.nat({ max: SAME_NAMES.length - 1 }), marker, to: target }), weight: 2 },
+  fc.record({ kind: fc.constant('login' as const), user }),
 );
 
 const pick = <T>(items: readonly T[], index: number): T | undefined => (items.length === 0 ? undefined : items[index % items.length]);
@@ -155,6 +163,23 @@ async function apply(s: ScenarioWorld, ops: readonly Op[], record: string[]): Pr
           shares.push({ id: share.id, by: who });
           return `${who.login} re-shares ${received.fileTarget} with ${to}`;
         }
+        case 'foreignFolder': {
+          // A folder of her own named like one of the archive account's, in a fresh place of her tree.
+          const who = await session(op.user);
+          const folder = `own${counter}/${SAME_NAMES[op.name] ?? 'B'}`;
+          await who.mkdirs(folder);
+          await who.put(`${folder}/own${counter} [P${op.marker}].pdf`);
+          const to = recipient(op.to);
+          if (to.with === who.login) return `${who.login} makes /${folder} with [P${op.marker}]`;
+          const share = await who.share({ path: `/${folder}`, ...to });
+          shares.push({ id: share.id, by: who });
+          return `${who.login} makes /${folder} with [P${op.marker}] and shares it with ${to.type} ${to.with}`;
+        }
+        case 'login': {
+          const who = await session(op.user);
+          await who.tree();
+          return `${who.login} lists her files`;
+        }
         case 'foreignCopy': {
           const who = await session(op.user);
           const path = `own${counter} [P${op.marker}].pdf`;
@@ -197,7 +222,7 @@ export async function checkRandomSequences(nc: RealNextcloud, run: ConformanceRu
       const mine: Comparison[] = run.comparisons.slice(before);
       comparisons += mine.length;
       refused += record.filter((line) => line.startsWith('refused')).length;
-      const problems = mine.filter((c) => c.problem !== null);
+      const problems = mine.filter(failing);
       if (problems.length > 0) {
         throw new Error(
           `random sequence disagrees with Nextcloud:\n  ${record.join('\n  ')}\n${problems.map((c) => `${c.user} / ${c.id}: ${c.problem ?? ''} (why: ${c.product.raw})`).join('\n')}\nops: ${JSON.stringify(ops)}`,

@@ -337,3 +337,188 @@ export const DISABLED_SCENARIOS: readonly Scenario[] = [
     },
   },
 ];
+
+/** Markers of the collision scenarios: the archive account's shared [P1] and private [P4], bob's [P2], carl's [P3], anna's own [P5]. */
+const COLLISION_IDS = [1, 2, 3, 4, 5] as const;
+
+/** An ordinary user's own folder holding one file with `marker`: what she shares, or the recipient's own. */
+async function ownFolder(s: ScenarioWorld, name: string, folder: string, marker: number): Promise<void> {
+  const session = await s.user(name);
+  await session.mkdirs(folder);
+  await session.put(`${folder}/${name} [P${marker}].pdf`);
+}
+
+/** The archive account's `folder` with [P1] inside, and a private [P4] that no share reaches. */
+async function archiveFolder(s: ScenarioWorld, folder = 'Sub'): Promise<void> {
+  await files(s, [`${folder}/A [P1].pdf`, 'Private/D [P4].pdf']);
+}
+
+/** `name` lists her files once: her first login, after which Nextcloud 34 no longer revalidates her share targets at the next listing. */
+async function visit(s: ScenarioWorld, name: string): Promise<void> {
+  await (await s.user(name)).tree();
+}
+
+/** Shares `path` of `sharer` (the archive account for 'archive') with `recipient` (anna unless told). */
+async function shareWith(s: ScenarioWorld, sharer: string, path = '/Sub', recipient = 'anna'): Promise<number> {
+  const session = sharer === 'archive' ? s.archiveUser : await s.user(sharer);
+  return (await session.share({ path, type: 'user', with: s.login(recipient) })).id;
+}
+
+/** Shares `/Sub` of `sharer` with the group `gid`. */
+async function shareWithGroup(s: ScenarioWorld, sharer: string, gid: string): Promise<number> {
+  const session = sharer === 'archive' ? s.archiveUser : await s.user(sharer);
+  return (await session.share({ path: '/Sub', type: 'group', with: gid })).id;
+}
+
+/** The names at the top of `name`'s tree. */
+async function topNames(s: ScenarioWorld, name: string): Promise<string[]> {
+  return (await (await s.user(name)).tree()).filter((e) => !e.path.includes('/')).map((e) => e.path);
+}
+
+/** The archive account's Sub with [P1], bob's with [P2], carl's with [P3]. */
+async function threeSubs(s: ScenarioWorld): Promise<void> {
+  await archiveFolder(s);
+  await ownFolder(s, 'bob', 'Sub', 2);
+  await ownFolder(s, 'carl', 'Sub', 3);
+}
+
+/**
+ * Same-named shares reaching one user (issue 22): Nextcloud makes a share's target unique only
+ * when the share is created, and 34.0.1 can leave two shares at one target and mount one of
+ * them. Each scenario records what Nextcloud wrote (targets, oc_mounts) beside the verdicts.
+ * The archive account is always one of the sharers, so its [P1] decides a verdict.
+ */
+export const COLLISION_SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'two same-named folder shares in the root',
+    body: async (s) => {
+      await s.users('anna', 'erin');
+      await visit(s, 'anna');
+      await visit(s, 'erin');
+      await archiveFolder(s);
+      await ownFolder(s, 'bob', 'Sub', 2);
+      await shareWith(s, 'archive', '/Sub', 'anna');
+      await shareWith(s, 'bob', '/Sub', 'anna');
+      await shareWith(s, 'bob', '/Sub', 'erin');
+      await shareWith(s, 'archive', '/Sub', 'erin');
+      await s.record('archive, then bob shared Sub with anna; bob, then archive with erin');
+      await s.judge('archive, then bob shared Sub with anna; bob, then archive with erin', COLLISION_IDS);
+    },
+  },
+  {
+    name: 'three same-named folder shares in the root',
+    body: async (s) => {
+      await s.users('anna');
+      await visit(s, 'anna');
+      await threeSubs(s);
+      for (const sharer of ['archive', 'bob', 'carl']) await shareWith(s, sharer);
+      await s.record('archive, bob, carl shared Sub with anna');
+      await s.judge('archive, bob, carl shared Sub with anna', COLLISION_IDS);
+    },
+  },
+  {
+    name: 'three same-named folder shares to a recipient who never logged in',
+    body: async (s) => {
+      await s.users('anna');
+      await threeSubs(s);
+      for (const sharer of ['archive', 'bob', 'carl']) await shareWith(s, sharer);
+      await s.record('archive, bob, carl shared Sub with anna before her first login');
+      await s.judge('before her first listing (the judge lists)', COLLISION_IDS);
+      await s.record('after her first listing');
+      await s.judge('after her first listing', COLLISION_IDS);
+    },
+  },
+  {
+    name: 'same-named folder shares into a share folder',
+    body: async (s) => {
+      await s.users('anna');
+      await s.nc.occOk(['user:setting', s.login('anna'), 'files_sharing', 'share_folder', '/Shared']);
+      await visit(s, 'anna');
+      // The sharers' folders are themselves subfolders: the target takes the node's name.
+      await archiveFolder(s, 'Docs/Sub');
+      await ownFolder(s, 'bob', 'Work/Sub', 2);
+      await ownFolder(s, 'carl', 'Sub', 3);
+      await shareWith(s, 'archive', '/Docs/Sub');
+      await shareWith(s, 'bob', '/Work/Sub');
+      await shareWith(s, 'carl', '/Sub');
+      await s.record("archive Docs/Sub, bob Work/Sub, carl Sub into anna's /Shared");
+      await s.judge('three folders named Sub shared into /Shared', COLLISION_IDS);
+    },
+  },
+  {
+    name: "same-named shares and the recipient's own folder",
+    body: async (s) => {
+      await s.users('anna');
+      await ownFolder(s, 'anna', 'Sub', 5);
+      await threeSubs(s);
+      for (const sharer of ['archive', 'bob', 'carl']) await shareWith(s, sharer);
+      await s.record('anna owns Sub; archive, bob, carl shared Sub with her');
+      await s.judge('anna owns Sub; archive, bob, carl shared Sub with her', COLLISION_IDS);
+    },
+  },
+  {
+    name: 'a collision, then the recipient renames what she sees',
+    body: async (s) => {
+      await s.users('anna');
+      await visit(s, 'anna');
+      await threeSubs(s);
+      for (const sharer of ['archive', 'bob', 'carl']) await shareWith(s, sharer);
+      await s.record('archive, bob, carl shared Sub with anna');
+      const anna = await s.user('anna');
+      await anna.move('Sub', 'Renamed');
+      await s.record('anna moved /Sub to /Renamed');
+      await s.judge('anna moved /Sub to /Renamed', COLLISION_IDS);
+      // Whatever Nextcloud shows at /Sub now (the other colliding share, or nothing) is renamed too.
+      if ((await topNames(s, 'anna')).includes('Sub')) {
+        await anna.move('Sub', 'Renamed again');
+        await s.record('anna moved the new /Sub to /Renamed again');
+        await s.judge('anna moved the new /Sub to /Renamed again', COLLISION_IDS);
+      }
+    },
+  },
+  {
+    name: 'a collision, then the sharers unshare one by one',
+    body: async (s) => {
+      await s.users('anna');
+      await visit(s, 'anna');
+      await threeSubs(s);
+      const ids = new Map<string, number>();
+      for (const sharer of ['archive', 'bob', 'carl']) ids.set(sharer, await shareWith(s, sharer));
+      await s.record('archive, bob, carl shared Sub with anna');
+      await (await s.user('carl')).deleteShare(ids.get('carl') ?? 0);
+      await s.record('carl unshared');
+      await s.judge('carl unshared', COLLISION_IDS);
+      await (await s.user('bob')).deleteShare(ids.get('bob') ?? 0);
+      await s.record('bob unshared too');
+      await s.judge('bob unshared too', COLLISION_IDS);
+    },
+  },
+  {
+    name: 'a group share colliding with an earlier user share',
+    body: async (s) => {
+      const team = await s.group('team', ['anna', 'dave']);
+      await visit(s, 'anna');
+      await visit(s, 'dave');
+      await threeSubs(s);
+      await shareWith(s, 'archive');
+      await shareWith(s, 'bob');
+      await shareWithGroup(s, 'carl', team);
+      await s.record('archive, then bob shared Sub with anna, then carl with team (anna, dave)');
+      await s.judge('user, user, group', COLLISION_IDS);
+    },
+  },
+  {
+    name: 'a user share colliding with an earlier group share',
+    body: async (s) => {
+      const team = await s.group('team', ['anna', 'dave']);
+      await visit(s, 'anna');
+      await visit(s, 'dave');
+      await threeSubs(s);
+      await shareWithGroup(s, 'archive', team);
+      await shareWith(s, 'bob');
+      await shareWith(s, 'carl');
+      await s.record('archive shared Sub with team (anna, dave), then bob and carl with anna');
+      await s.judge('group, user, user', COLLISION_IDS);
+    },
+  },
+];

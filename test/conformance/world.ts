@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
 import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type UserView, type ProductAnswer } from './judge.js';
+import { describeRecord, receivedShares, shareMounts, usersWithCollidingTargets } from './recorded.js';
 
 /** The built CLI, as an administrator runs it. */
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.cjs');
@@ -43,6 +44,11 @@ export interface ScenarioWorld {
   group(name: string, members: readonly string[]): Promise<string>;
   /** Compares every user of the scenario (the archive account too) × `ids` now. */
   judge(label: string, ids: readonly number[]): Promise<void>;
+  /**
+   * Prints and keeps (ConformanceRun.records) what Nextcloud recorded for the scenario's users now:
+   * received shares with their targets (oc_share) and share mounts (oc_mounts).
+   */
+  record(label: string): Promise<void>;
   /** Runs after the scenario, also when it fails (global settings it changed). */
   onCleanup(fn: () => Promise<void>): void;
 }
@@ -51,6 +57,8 @@ export interface ConformanceRun {
   readonly comparisons: Comparison[];
   /** Pairs also asked through the spawned CLI, and how many answered as in-process. */
   spawnedChecks: { total: number; same: number; differences: string[] };
+  /** What Nextcloud recorded, by ScenarioWorld.record: `[scenario · label]` then one line per user. */
+  readonly records?: string[];
 }
 
 let scenarioCounter = 0;
@@ -97,6 +105,8 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
       // Nextcloud's trailing work (after its last answer) is done: the suite judges a settled state.
       await nc.settled();
+      // Where two shares reach one user at one target as the product answers (the listing below may repair it).
+      const collisions = usersWithCollidingTargets(await receivedShares(nc, logins));
       const answers = new Map<string, ProductAnswer>();
       const product = await openProduct(configDir, nc.serverDir);
       try {
@@ -116,7 +126,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         for (const id of ids) {
           const answer = answers.get(`${login}/${id}`);
           if (answer === undefined) continue;
-          const comparison = compare(scenario, login, id, truthOf(view, archiveFiles, archive, id, ownNames), answer);
+          const comparison = compare(scenario, login, id, truthOf(view, archiveFiles, archive, id, ownNames), answer, collisions.get(login));
           run.comparisons.push(comparison);
           if (process.env.DUS_CONFORMANCE_VERBOSE === '1') process.stdout.write(`${describeProblem(comparison)} [truth ${comparison.truth.verdict}]\n`);
         }
@@ -130,6 +140,14 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       run.spawnedChecks.total += 1;
       if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
       else run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
+    },
+    async record(label) {
+      await nc.settled();
+      const logins = [...users.keys()];
+      const lines = describeRecord(await receivedShares(nc, logins), await shareMounts(nc, logins), prefix);
+      const text = `[${name} · ${label}]\n    ${lines.join('\n    ')}`;
+      run.records?.push(text);
+      process.stdout.write(`record (${nc.label}, ${nc.db}) ${text}\n`);
     },
     onCleanup(fn) {
       cleanups.push(fn);

@@ -20,6 +20,19 @@ import type { ArchiveEmulator, EmulatorDocument } from './archive-emulator/types
 import { createHostFixture, type HostFixture } from './host-fixtures/index.js';
 
 export const PASSWORDS = { admin: 'admin-pass-1', alice: 'alice-pass-1', bob: 'bob-pass-1', archive: 'archive-pass-1', carol: 'carol-pass-1' } as const;
+/**
+ * PASSWORDS hashed once, ahead of time, as the host stores them: argon2id at Nextcloud's cost
+ * (64 MiB, 4 passes) and bob's bcrypt (cost 10). Hashing them at every setup took 2 s a password
+ * at load 8 in WebAssembly and pushed beforeAll past jest's 30 s on a loaded machine; the login
+ * tests still verify them at that cost, each within its own test's time.
+ */
+const STORED_PASSWORDS: Record<keyof typeof PASSWORDS, string> = {
+  admin: '3|$argon2id$v=19$m=65536,t=4,p=1$2h5xSqGq8hhdN1ycy9FCqg$svCt4zH3vPAP6c/f/+atVviBCrRqAX04Y7S5syNYq+s',
+  alice: '3|$argon2id$v=19$m=65536,t=4,p=1$zkafPMdT0ZisfnzjLNKv3w$oK4lddR8Ift6eEZ92ltAsTuEvpAChGy7K/slnKmHQ/A',
+  bob: '1|$2y$10$VrBHK.UXsrhSTTzGsEwTGeggESKWoBcTk7ZGfPpkyJmTqeo/0yx7.',
+  archive: '3|$argon2id$v=19$m=65536,t=4,p=1$UoeJUkKgWIeJa6LykXRrsw$9Z48Xqb0OAZff7+ijBr2z4qiOwF/iPyLKdaoUtVwokQ',
+  carol: '3|$argon2id$v=19$m=65536,t=4,p=1$Oa9SE+zgUpFPB1/EkV2JDA$J0wdH7Kj7ku7zzshEm0Hgm1P9U8nmO+YFYyvWz1m6/A',
+};
 export const HOST_URL = 'http://cloud.example.test';
 export const ARCHIVE_TOKEN = 'emulator-token';
 
@@ -70,11 +83,11 @@ export const DEFAULT_DOCUMENTS: EmulatorDocument[] = [
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const fixture = await createHostFixture('sqlite');
-  await fixture.addUser('admin', { password: PASSWORDS.admin });
-  await fixture.addUser('alice', { password: PASSWORDS.alice });
-  await fixture.addUser('bob', { password: PASSWORDS.bob, hash: 'bcrypt' });
-  await fixture.addUser('archive', { password: PASSWORDS.archive });
-  await fixture.addUser('carol', { password: PASSWORDS.carol, enabled: false });
+  await fixture.addUser('admin', { storedPassword: STORED_PASSWORDS.admin });
+  await fixture.addUser('alice', { storedPassword: STORED_PASSWORDS.alice });
+  await fixture.addUser('bob', { storedPassword: STORED_PASSWORDS.bob });
+  await fixture.addUser('archive', { storedPassword: STORED_PASSWORDS.archive });
+  await fixture.addUser('carol', { storedPassword: STORED_PASSWORDS.carol, enabled: false });
   await fixture.addGroup('admin', ['admin']);
   const shared = await fixture.addFolder('archive', 'files/Shared');
   await fixture.addFolder('archive', 'files/Private');

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import bcrypt from 'bcryptjs';
-import { argon2id } from 'hash-wasm';
+import { argon2id, xxhash128 } from 'hash-wasm';
 import { homeStorageIds, storedStorageId } from '../../../src/core/host/rules/storages.js';
 import { configKey, emptyModel, preferenceKey, type FixtureModel, type ModelFile } from './model.js';
 import { createTableStatements, NESTED_GROUPS_TABLE, quoteIdent, TABLES } from './schema.js';
@@ -40,6 +40,8 @@ export interface FixtureOptions {
 
 export interface AddUserOptions {
   password?: string;
+  /** oc_users.password as the host stores it (e.g. `3|$argon2id$…`), hashed ahead of time: no hashing at setup. */
+  storedPassword?: string;
   hash?: 'argon2id' | 'bcrypt';
   enabled?: boolean;
   lang?: string;
@@ -85,6 +87,11 @@ export interface HostFixture {
   deleteNode(fileId: number, o?: { propagate?: boolean }): Promise<void>;
   share(o: ShareOptions): Promise<number>;
   overrideGroupShare(groupShareId: number, user: string, o: { permissions?: number; accepted?: 0 | 1 | 2; target?: string }): Promise<number>;
+  /**
+   * An oc_mounts row as Nextcloud 34.0.1 records a mount (UserMountCache): `mountPoint` like
+   * `/anna/files/Sub/` (trailing slash), on the storage of `rootFileId`, with its mount_point_hash.
+   */
+  addMount(user: string, mountPoint: string, rootFileId: number, o?: { provider?: string; mountId?: number | null }): Promise<void>;
   setAppConfig(app: string, key: string, value: string): Promise<void>;
   setUserPreference(uid: string, app: string, key: string, value: string): Promise<void>;
   exec(sql: string, params?: unknown[]): Promise<void>;
@@ -114,6 +121,12 @@ function mimeOf(name: string): string {
 }
 
 const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
+
+/** oc_mounts.mount_point_hash as Nextcloud 34.0.1 fills it: xxh128 of the mount point, 32 lower-case hex digits. */
+export const mountPointHash = (mountPoint: string): Promise<string> => xxhash128(mountPoint);
+
+/** The mount provider class a received share's mount is recorded with. */
+export const SHARE_MOUNT_PROVIDER = 'OCA\\Files_Sharing\\MountProvider';
 
 export async function createHostFixture(dialect: FixtureDialect, options: FixtureOptions = {}): Promise<HostFixture> {
   const prefix = options.prefix ?? 'oc_';
@@ -286,8 +299,8 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       return model;
     },
     async addUser(uid, o = {}) {
-      let password = '';
-      if (o.password !== undefined) {
+      let password = o.storedPassword ?? '';
+      if (o.password !== undefined && o.storedPassword === undefined) {
         if (o.hash === 'bcrypt') {
           password = `1|${(await bcrypt.hash(o.password, 10)).replace(/^\$2[ab]\$/, '$2y$')}`;
         } else {
@@ -378,6 +391,14 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         model.files.delete(f.fileid);
       }
       if (o.propagate !== false) await propagate(node.storage, node.path);
+    },
+    async addMount(user, mountPoint, rootFileId, o = {}) {
+      const root = model.files.get(rootFileId);
+      if (root === undefined) throw new Error(`no node ${rootFileId} for the mount ${mountPoint}`);
+      await writer.exec(
+        `INSERT INTO ${t('mounts')} (${['storage_id', 'root_id', 'user_id', 'mount_point', 'mount_point_hash', 'mount_id', 'mount_provider_class'].map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [root.storage, rootFileId, user, mountPoint, await mountPointHash(mountPoint), o.mountId ?? null, o.provider ?? SHARE_MOUNT_PROVIDER],
+      );
     },
     async share(o) {
       const node = model.files.get(o.fileId);

@@ -1,6 +1,8 @@
 /**
- * The host's tables as reference/nextcloud-db.md §1 describes them (NC33/34 era), written
- * here from those facts for SQLite, PostgreSQL and MariaDB, with the host's indexes.
+ * The host's tables as reference/nextcloud-db.md §1 describes them, written here from those
+ * facts for SQLite, PostgreSQL and MariaDB, with the host's indexes; brought to the schema a
+ * real Nextcloud 34.0.1 creates (compared column by column, NOT NULL, defaults and indexes with a
+ * SQLite install: the SQLite conformance suite repeats that comparison on every run).
  */
 import type { FixtureDialect } from './index.js';
 
@@ -130,34 +132,34 @@ export const TABLES: readonly Table[] = [
   },
   {
     name: 'users',
-    columns: [c('uid', 'varchar(64)', true), c('displayname', 'varchar(64)'), c('password', 'varchar(255)', true, ''), c('uid_lower', 'varchar(64)', false, '')],
+    columns: [c('uid', 'varchar(64)', true, ''), c('displayname', 'varchar(64)'), c('password', 'varchar(255)', true, ''), c('uid_lower', 'varchar(64)', false, '')],
     primaryKey: ['uid'],
     indexes: [{ name: 'user_uid_lower', columns: ['uid_lower'] }],
   },
-  { name: 'accounts', columns: [c('uid', 'varchar(64)', true), c('data', 'text')], primaryKey: ['uid'] },
+  { name: 'accounts', columns: [c('uid', 'varchar(64)', true, ''), c('data', 'text', true, '')], primaryKey: ['uid'] },
   {
     name: 'groups',
-    columns: [c('gid', 'varchar(64)', true), c('displayname', 'varchar(255)', true, 'name')],
+    columns: [c('gid', 'varchar(64)', true, ''), c('displayname', 'varchar(255)', true, 'name')],
     primaryKey: ['gid'],
   },
   {
     name: 'group_user',
-    columns: [c('gid', 'varchar(64)', true), c('uid', 'varchar(64)', true)],
+    columns: [c('gid', 'varchar(64)', true, ''), c('uid', 'varchar(64)', true, '')],
     primaryKey: ['gid', 'uid'],
     indexes: [{ name: 'gu_uid_index', columns: ['uid'] }],
   },
   {
     name: 'group_admin',
-    columns: [c('gid', 'varchar(64)', true), c('uid', 'varchar(64)', true)],
+    columns: [c('gid', 'varchar(64)', true, ''), c('uid', 'varchar(64)', true, '')],
     primaryKey: ['gid', 'uid'],
     indexes: [{ name: 'group_admin_uid', columns: ['uid'] }],
   },
   {
     name: 'preferences',
     columns: [
-      c('userid', 'varchar(64)', true),
-      c('appid', 'varchar(32)', true),
-      c('configkey', 'varchar(64)', true),
+      c('userid', 'varchar(64)', true, ''),
+      c('appid', 'varchar(32)', true, ''),
+      c('configkey', 'varchar(64)', true, ''),
       c('configvalue', 'text'),
       c('lazy', 'smallint', true, 0),
       c('type', 'smallint', true, 0),
@@ -172,7 +174,7 @@ export const TABLES: readonly Table[] = [
   },
   {
     name: 'appconfig',
-    columns: [c('appid', 'varchar(32)', true), c('configkey', 'varchar(64)', true), c('configvalue', 'text'), c('type', 'int', true, 2), c('lazy', 'smallint', true, 0)],
+    columns: [c('appid', 'varchar(32)', true, ''), c('configkey', 'varchar(64)', true, ''), c('configvalue', 'text'), c('type', 'int', true, 2), c('lazy', 'smallint', true, 0)],
     primaryKey: ['appid', 'configkey'],
     indexes: [{ name: 'ac_lazy_i', columns: ['lazy'] }],
   },
@@ -183,7 +185,7 @@ export const TABLES: readonly Table[] = [
       c('uid', 'varchar(64)', true, ''),
       c('login_name', 'varchar(255)', true, ''),
       c('password', 'text'),
-      c('name', 'text'),
+      c('name', 'text', true, ''),
       c('token', 'varchar(200)', true, ''),
       c('type', 'smallint', false, 0),
       c('remember', 'smallint', false, 0),
@@ -204,6 +206,8 @@ export const TABLES: readonly Table[] = [
     ],
   },
   {
+    // 34.0.1: mount_point_hash (xxh128 of mount_point, see mountPointHash) is required and part of
+    // the unique key; mount_id and mount_provider_class have indexes of their own.
     name: 'mounts',
     columns: [
       c('id', 'bigauto'),
@@ -213,17 +217,23 @@ export const TABLES: readonly Table[] = [
       c('mount_point', 'varchar(4000)', true),
       c('mount_id', 'bigint'),
       c('mount_provider_class', 'varchar(128)'),
-      c('mount_point_hash', 'varchar(32)'),
+      c('mount_point_hash', 'varchar(32)', true),
     ],
     indexes: [
       { name: 'mounts_storage_index', columns: ['storage_id'] },
       { name: 'mounts_root_index', columns: ['root_id'] },
-      { name: 'mounts_user_root_path_index', columns: ['user_id', 'root_id', 'mount_point_hash'], unique: true },
+      { name: 'mounts_mount_id_index', columns: ['mount_id'] },
+      { name: 'mounts_class_index', columns: ['mount_provider_class'] },
+      { name: 'mount_user_storage', columns: ['storage_id', 'user_id'] },
+      { name: 'mounts_user_path_root_index', columns: ['user_id', 'mount_point_hash', 'root_id'], unique: true },
     ],
   },
 ];
 
-/** NC34's nested groups (reference §1.7); absent on NC33. */
+/**
+ * Nested groups (reference §1.7). A real 34.0.1 install has no such table (checked on SQLite):
+ * fixtures create it unless told otherwise because the product reads it where it exists.
+ */
 export const NESTED_GROUPS_TABLE: Table = {
   name: 'group_group',
   columns: [c('parent_gid', 'varchar(64)', true), c('child_gid', 'varchar(64)', true)],

@@ -9,21 +9,36 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { NextcloudUser } from './client.js';
+import { readRows, type Row } from './db.js';
 import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
-import { INSTALL_SCRIPT, nextcloudSource, realNextcloudUnavailable, type NextcloudDb, type NextcloudSource } from './source.js';
+import { DEFAULT_RELEASE, INSTALL_SCRIPT, nextcloudSource, overriddenSource, realNextcloudUnavailable, type NextcloudDb, type NextcloudRelease, type NextcloudSource } from './source.js';
 
-export { nextcloudSource, realNextcloudUnavailable, SOURCE_ENV, type NextcloudDb, type NextcloudSource } from './source.js';
+export {
+  DEFAULT_RELEASE,
+  nextcloudSource,
+  overriddenSource,
+  realNextcloudUnavailable,
+  releaseLabel,
+  releaseTarball,
+  SOURCE_ENV,
+  type NextcloudDb,
+  type NextcloudRelease,
+  type NextcloudSource,
+} from './source.js';
 export { NextcloudUser, NextcloudHttpError, type ShareInfo, type ShareRequest } from './client.js';
 export type { DavEntry } from './dav-xml.js';
 export type { RunResult } from './processes.js';
+export type { Row } from './db.js';
 
 export const ADMIN_PASSWORD = 'Admin-pass-1234';
 
 export interface InstallOptions {
-  /** A tarball or server tree; default: DUS_NEXTCLOUD_TARBALL, NEXTCLOUD_TARBALL, the vendored tarball. */
+  /** The vendored release to install (`<shared>/vendor/nextcloud-<release>.tar.xz`); default 34.0.1, the judge. */
+  readonly release?: NextcloudRelease;
+  /** A tarball or server tree; default: DUS_NEXTCLOUD_TARBALL, NEXTCLOUD_TARBALL (for every release), else the release's tarball. */
   readonly source?: string;
 }
 
@@ -34,12 +49,22 @@ export interface ClockedServer {
 
 export interface RealNextcloud {
   readonly db: NextcloudDb;
+  /** The release the run asked for (what was installed unless DUS_NEXTCLOUD_TARBALL or `source` named another). */
+  readonly release: NextcloudRelease;
+  /** The installed version, `$OC_VersionString` of the installed tree's version.php, e.g. '34.0.1'. */
+  readonly version: string;
+  /** What was installed, for suite output: `Nextcloud 34.0.1`, plus the source when it is not the release's vendored tarball. */
+  readonly label: string;
   readonly url: string;
   /** The server tree (holds occ and config/): what `dus --nextcloud` takes. */
   readonly serverDir: string;
   readonly dataDir: string;
   /** A URL `dus --host-db` takes. */
   readonly dbUrl: string;
+  /** Nextcloud's table prefix (`oc_`). */
+  readonly tablePrefix: string;
+  /** Rows of one read-only statement on Nextcloud's own database (`?` placeholders): what it recorded. */
+  rows(sql: string, params?: readonly unknown[]): Promise<Row[]>;
   /** How long the install took, in ms (reported by the suites). */
   readonly installMs: number;
   occ(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<RunResult>;
@@ -104,10 +129,20 @@ async function dropDatabase(db: NextcloudDb, name: string): Promise<void> {
   if (db === 'mysql') await run('mysql', ['-h', '127.0.0.1', '-P', '3306', '-u', 'root', '-e', `DROP DATABASE IF EXISTS ${name}`]);
 }
 
+/** `$OC_VersionString` of a server tree's version.php (e.g. '34.0.1'), or null when it has none. */
+export function installedVersion(serverDir: string): string | null {
+  const file = join(serverDir, 'version.php');
+  if (!existsSync(file)) return null;
+  const match = /\$OC_VersionString\s*=\s*['"]([^'"]+)['"]/.exec(readFileSync(file, 'utf8'));
+  return match?.[1] ?? null;
+}
+
 export async function installNextcloud(db: NextcloudDb, options: InstallOptions = {}): Promise<RealNextcloud> {
-  const unavailable = realNextcloudUnavailable(db);
+  const release = options.release ?? DEFAULT_RELEASE;
+  const named = options.source !== undefined ? resolve(options.source) : overriddenSource();
+  const unavailable = realNextcloudUnavailable(db, release);
   if (unavailable !== null) throw new Error(`the real Nextcloud cannot run here: ${unavailable}`);
-  const source = options.source === undefined ? nextcloudSource() : nextcloudSource({ DUS_NEXTCLOUD_TARBALL: options.source });
+  const source = named === null ? nextcloudSource({}, release) : nextcloudSource({ DUS_NEXTCLOUD_TARBALL: named });
   if (typeof source === 'string') throw new Error(source);
   const started = Date.now();
   const tarball = await xzTarball(source);
@@ -136,6 +171,12 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
   }
   const url = `http://127.0.0.1:${port}`;
   const serverDir = join(dest, 'nextcloud');
+  const version = installedVersion(serverDir) ?? 'unknown';
+  if (named === null && version !== release) {
+    await cleanUp();
+    throw new Error(`${source.path} installed Nextcloud ${version}, not the ${release} it is named for`);
+  }
+  const label = named === null ? `Nextcloud ${version}` : `Nextcloud ${version} (from ${named})`;
   const dataDir = join(dest, 'data');
   const dbUrl =
     db === 'sqlite' ? `sqlite://${join(dataDir, `${name}.db`)}` : db === 'pgsql' ? `postgres://postgres@127.0.0.1:5432/${name}` : `mysql://root@127.0.0.1:3306/${name}`;
@@ -168,10 +209,15 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
 
   return {
     db,
+    release,
+    version,
+    label,
     url,
     serverDir,
     dataDir,
     dbUrl,
+    tablePrefix: 'oc_',
+    rows: (sql, params = []) => readRows(db, { file: db === 'sqlite' ? join(dataDir, `${name}.db`) : undefined, name }, sql, params),
     installMs: Date.now() - started,
     occ,
     occOk,
@@ -205,7 +251,7 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
       else await occOk(['config:app:set', app, key, `--value=${value}`]);
     },
     async settled() {
-      await waitForHttp(`${url}/status.php`);
+      await waitForHttp(`${url}/status.php`, pid === null ? {} : { pid });
     },
     async startClockedServer(offset) {
       const clockPort = await freePort();
@@ -225,7 +271,7 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
         },
       };
       clocked.add(server);
-      await waitForHttp(`${server.url}/status.php`);
+      await waitForHttp(`${server.url}/status.php`, { pid: childPid });
       return server;
     },
     async stop() {

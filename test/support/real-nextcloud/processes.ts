@@ -87,18 +87,27 @@ export function untrackServer(pid: number): void {
   running.delete(pid);
 }
 
-/** Waits until `url` answers 200 (a php -S just started), at most `ms`. */
-export async function waitForHttp(url: string, ms = 30_000): Promise<void> {
+/**
+ * Waits until `url` answers 200: each request waits for its answer however long the server takes
+ * (php -S answers one request at a time, after those before it). A refused connection (php not
+ * listening yet) is retried while the server's `pid` lives, failing as soon as it is gone: how
+ * long a loaded machine takes to start php is not a fixed time. Answers other than 200, and
+ * refused connections when no pid is given, are retried for `ms` (30 s).
+ */
+export async function waitForHttp(url: string, options: { pid?: number; ms?: number } = {}): Promise<void> {
+  const ms = options.ms ?? 30_000;
   const until = Date.now() + ms;
   for (;;) {
+    let refused = false;
     try {
       const response = await fetch(url);
       await response.arrayBuffer();
       if (response.ok) return;
     } catch {
-      // not listening yet
+      refused = true;
     }
-    if (Date.now() > until) throw new Error(`${url} did not answer within ${ms} ms`);
+    if (options.pid !== undefined && !alive(options.pid)) throw new Error(`the server for ${url} (pid ${options.pid}) exited before it answered`);
+    if ((!refused || options.pid === undefined) && Date.now() > until) throw new Error(`${url} did not answer 200 within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

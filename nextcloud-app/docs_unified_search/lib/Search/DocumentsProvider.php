@@ -8,16 +8,18 @@ use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
 use OCP\IDateTimeZone;
 use OCP\IUser;
 use OCP\IUserSession;
+use OCP\Search\IExternalProvider;
 use OCP\Search\IFilteringProvider;
 use OCP\Search\ISearchQuery;
 use OCP\Search\SearchResult;
 use OCP\Search\SearchResultEntry;
 
 /**
- * The unified-search provider `docs_unified_search_documents`: whether it is offered, and
- * every result, come from the service for the acting user.
+ * The unified-search provider `docs_unified_search_documents`: whether it is offered, whether it
+ * is external (asked by the search modal only with "Search connected services" on), and every
+ * result come from the service for the acting user.
  */
-class DocumentsProvider implements IFilteringProvider {
+class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 	public const ID = 'docs_unified_search_documents';
 	private const PATH = '/ocs/v2.php/search/providers';
 
@@ -25,7 +27,7 @@ class DocumentsProvider implements IFilteringProvider {
 	private array|false|null $listing = null;
 
 	public function __construct(
-		protected BridgeClient $bridge,
+		private BridgeClient $bridge,
 		private IUserSession $session,
 		private IDateTimeZone $timeZone,
 	) {
@@ -43,6 +45,12 @@ class DocumentsProvider implements IFilteringProvider {
 	public function getOrder(string $route, array $routeParameters): ?int {
 		$listing = $this->listing();
 		return is_array($listing) ? (int)($listing['order'] ?? 50) : null;
+	}
+
+	public function isExternalProvider(): bool {
+		// External unless the service says always-search is on; not offered counts as external.
+		$listing = $this->listing();
+		return !is_array($listing) || ($listing['isExternalProvider'] ?? true) !== false;
 	}
 
 	public function getSupportedFilters(): array {
@@ -86,7 +94,7 @@ class DocumentsProvider implements IFilteringProvider {
 	}
 
 	/** @return array<mixed>|false */
-	protected function listing(): array|false {
+	private function listing(): array|false {
 		if ($this->listing === null) {
 			$user = $this->session->getUser();
 			$data = $user === null ? null : $this->bridge->ocsData($this->bridge->call('GET', self::PATH, [], $user->getUID(), false, null, 5));
