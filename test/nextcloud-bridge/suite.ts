@@ -523,6 +523,11 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       await outcome('#dus-try-summary', '#dus-try-error');
       await expect(page.locator('#dus-try-results').textContent()).resolves.toContain('Team five');
       await expect(page.locator('#dus-try-results').textContent()).resolves.toContain('Invoice one');
+      // Who can open a document, through Nextcloud's own route: bob opens document 1 (its table lists him).
+      await page.getByLabel('Who can open document').fill('1');
+      await page.getByRole('button', { name: 'Who?' }).click();
+      await outcome('#dus-who-summary', '#dus-who-error');
+      await expect(page.locator('#dus-who-results tbody').textContent()).resolves.toContain('bob');
       await page.getByRole('button', { name: 'Save' }).click();
       await outcome('#dus-confirm[open]', '#dus-status', '#dus-error');
       // The dialog sits in the viewport (Nextcloud's CSS reset would pin it to a corner).

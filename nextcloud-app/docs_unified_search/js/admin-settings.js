@@ -148,6 +148,19 @@
     });
   });
 
+  // A result table; every cell is text (textContent), never markup.
+  function table(labels, rows) {
+    var element = document.createElement('table');
+    var head = element.createTHead().insertRow();
+    labels.forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
+    var tbody = element.createTBody();
+    rows.forEach(function (cells) {
+      var row = tbody.insertRow();
+      cells.forEach(function (text) { row.insertCell().textContent = text; });
+    });
+    return element;
+  }
+
   $('dus-try').addEventListener('submit', function (event) {
     event.preventDefault();
     var out = $('dus-try-results');
@@ -158,8 +171,8 @@
       var docs = result.data.documents || [];
       var summary = document.createElement('p');
       summary.id = 'dus-try-summary';
-      summary.textContent = 'The archive server found ' + result.data.found + ' document(s); ' +
-        docs.filter(function (d) { return d.shown; }).length + ' of the ' + docs.length + ' listed show to ' + result.data.user + '.';
+      summary.textContent = result.data.rejectionMessage || ('The archive server found ' + result.data.found + ' document(s); ' +
+        docs.filter(function (d) { return d.shown; }).length + ' of the ' + docs.length + ' listed show to ' + result.data.user + '.');
       out.appendChild(summary);
       if (result.data.note) {
         var note = document.createElement('p');
@@ -168,15 +181,27 @@
         out.appendChild(note);
       }
       if (docs.length === 0) return;
-      var table = document.createElement('table');
-      var head = table.createTHead().insertRow();
-      ['ID', 'Title', 'Shown', 'Why not'].forEach(function (label) { var th = document.createElement('th'); th.scope = 'col'; th.textContent = label; head.appendChild(th); });
-      var tbody = table.createTBody();
-      docs.forEach(function (d) {
-        var row = tbody.insertRow();
-        [String(d.id), d.title, d.shown ? 'yes' : 'no', d.whyNot || ''].forEach(function (text) { row.insertCell().textContent = text; });
-      });
-      out.appendChild(table);
+      out.appendChild(table(['ID', 'Title', 'Shown', 'Why not'], docs.map(function (d) { return [String(d.id), d.title, d.shown ? 'yes' : 'no', d.whyNot || '']; })));
+    });
+  });
+
+  $('dus-who').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var out = $('dus-who-results');
+    out.textContent = '';
+    $('dus-who-error').textContent = '';
+    call('POST', base + '/who', { document: $('dus-who-document').value, includeBlocked: $('dus-who-blocked').checked ? 'true' : 'false' }).then(function (result) {
+      if (result.status !== 200) { showError($('dus-who-error'), result.data); return; }
+      var accounts = result.data.accounts || [];
+      var summary = document.createElement('p');
+      summary.id = 'dus-who-summary';
+      summary.textContent = result.data.noFile || (accounts.filter(function (a) { return !a.blocked; }).length + ' account(s) can open document ' + result.data.document + '.');
+      out.appendChild(summary);
+      if (accounts.length === 0) return;
+      var blocked = accounts.some(function (a) { return a.blocked; });
+      out.appendChild(table(['Account', 'Path', 'Through'].concat(blocked ? ['Why not'] : []), accounts.map(function (a) {
+        return [a.account, a.path || '', a.through || ''].concat(blocked ? [a.blocked || ''] : []);
+      })));
     });
   });
 

@@ -61,6 +61,11 @@ class SettingsController extends Controller {
 		return $this->forward('POST', '/try', $this->fields(['term', 'user']));
 	}
 
+	#[FrontpageRoute(verb: 'POST', url: '/settings/who')]
+	public function who(): JSONResponse {
+		return $this->forward('POST', '/who', $this->fields(['document', 'includeBlocked']));
+	}
+
 	/**
 	 * The named form fields as sent (urlencoded, JSON or multipart; a multipart file's first
 	 * 16 KiB as text, which keeps a token file out of the admin's shell history).
