@@ -27,7 +27,7 @@ import { openContext } from '../src/core/context.js';
 import type { ServiceContext } from '../src/core/context-types.js';
 import type { HostAdapter, ResolvedArchiveAccount } from '../src/core/host/types.js';
 import { runSearch } from '../src/core/search/pipeline.js';
-import { saveSettings } from '../src/core/settings/save-settings.js';
+import { saveSettings } from '../src/core/admin/save-settings.js';
 import { sampleArchive } from '../test/support/archive-emulator/index.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 import { buildSearchHost, TOKEN } from '../test/support/search-world.js';

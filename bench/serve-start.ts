@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openContext } from '../src/core/context.js';
 import { openHost } from '../src/core/host/open-host.js';
-import { saveSettings } from '../src/core/settings/save-settings.js';
+import { saveSettings } from '../src/core/admin/save-settings.js';
 import { startArchiveEmulator } from '../test/support/archive-emulator/index.js';
 import { createHostFixture, type FixtureDialect } from '../test/support/host-fixtures/index.js';
 import { attachBigHost, bigHostFixture, forEachBenchedDialect, loadBigHost, type BigHostDb } from './support/big-host.js';

@@ -30,7 +30,7 @@ import { Authenticator } from '../src/core/auth/authenticator.js';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { openHost } from '../src/core/host/open-host.js';
 import { openContext } from '../src/core/context.js';
-import { saveSettings } from '../src/core/settings/save-settings.js';
+import { saveSettings } from '../src/core/admin/save-settings.js';
 import type { EmulatorDocument } from '../test/support/archive-emulator/types.js';
 import { createHostFixture, type HostFixture } from '../test/support/host-fixtures/index.js';
 import { startEmulatorProcess, type EmulatorProcess } from './support/emulator-process.js';

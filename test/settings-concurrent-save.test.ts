@@ -14,7 +14,7 @@ import { runNodeScript, TS_IMPORT_PRELUDE } from './support/settings-helpers.js'
  */
 const CHILD = `${TS_IMPORT_PRELUDE}const [src, dir, dbUrl, url, token, pairsJson, rounds] = process.argv.slice(2);
 const { openContext } = await import(src + '/core/context.ts');
-const { saveSettings } = await import(src + '/core/settings/save-settings.ts');
+const { saveSettings } = await import(src + '/core/admin/save-settings.ts');
 const pairs = JSON.parse(pairsJson);
 const context = openContext({ configDir: dir, env: {}, hostLocation: { dbUrl } });
 for (let i = 0; i < Number(rounds); i += 1) {

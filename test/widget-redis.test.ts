@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import type { ServiceContext } from '../src/core/context-types.js';
 import { openContext } from '../src/core/context.js';
-import { saveSettings } from '../src/core/settings/save-settings.js';
+import { saveSettings } from '../src/core/admin/save-settings.js';
 import { widgetOffer } from '../src/core/widget/offer.js';
 import { MESSAGE_UNREACHABLE, widgetItems } from '../src/core/widget/widget-items.js';
 import { startArchiveEmulator } from './support/archive-emulator/index.js';

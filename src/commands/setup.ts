@@ -1,8 +1,8 @@
 import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
-import type { SaveSettingsInput } from '../core/settings/save-settings.js';
-import type { SettingsResponse } from '../core/settings/settings-response.js';
+import type { SaveSettingsInput } from '../core/admin/save-settings.js';
+import type { SettingsResponse } from '../core/admin/settings-response.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { hostLocationOf, withService, readFirstLine } from '../cli/shared-options.js';
@@ -112,7 +112,7 @@ export const command: CommandDefinition = {
         // A host that cannot be opened fails here with its own code and message, before the
         // archive server is asked; after the test the save could only call it `internal`.
         await service.host();
-        const { saveSettings } = await import('../core/settings/save-settings.js');
+        const { saveSettings } = await import('../core/admin/save-settings.js');
         const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input));
         out.result(saved, () => {
           for (const said of describe(saved)) out.tell(said);

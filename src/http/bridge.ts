@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../core/auth/authenticator.js';
 import { BRIDGE_HEADERS, verifyBridgeCall, type BridgeRefusal } from '../core/bridge/signature.js';
 import type { ServiceContext } from '../core/context-types.js';
-import { settingsResponse } from '../core/settings/settings-response.js';
+import { settingsResponse } from '../core/admin/settings-response.js';
 import { HttpError } from './http-error.js';
 import { adminSettingsForm } from './pages/admin-page.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';

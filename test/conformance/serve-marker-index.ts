@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { openContext } from '../../src/core/context.js';
-import { saveSettings } from '../../src/core/settings/save-settings.js';
+import { saveSettings } from '../../src/core/admin/save-settings.js';
 import { startArchiveEmulator } from '../support/archive-emulator/index.js';
 import { ARCHIVE_TOKEN, doc } from '../support/http-harness.js';
 import { passwordOf, type NextcloudUser, type RealNextcloud } from '../support/real-nextcloud/index.js';

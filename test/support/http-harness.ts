@@ -12,7 +12,7 @@ import { MemoryCache } from '../../src/core/cache/memory-cache.js';
 import type { Cache } from '../../src/core/cache/types.js';
 import type { ServiceContext } from '../../src/core/context-types.js';
 import { openContext } from '../../src/core/context.js';
-import { saveSettings } from '../../src/core/settings/save-settings.js';
+import { saveSettings } from '../../src/core/admin/save-settings.js';
 import { buildServer } from '../../src/http/server.js';
 import type { ServerLimits } from '../../src/http/server-limits.js';
 import { startArchiveEmulator } from './archive-emulator/index.js';

@@ -10,7 +10,7 @@ import { MemoryCache } from '../../src/core/cache/memory-cache.js';
 import type { Cache } from '../../src/core/cache/types.js';
 import type { ServiceContext } from '../../src/core/context-types.js';
 import { openContext } from '../../src/core/context.js';
-import { saveSettings } from '../../src/core/settings/save-settings.js';
+import { saveSettings } from '../../src/core/admin/save-settings.js';
 import { sampleArchive, startArchiveEmulator, type ArchiveEmulator, type EmulatorDocument } from './archive-emulator/index.js';
 import { createHostFixture, type FixtureDialect, type HostFixture } from './host-fixtures/index.js';
 

@@ -1,4 +1,4 @@
-import type { SettingsResponse } from '../../core/settings/settings-response.js';
+import type { SettingsResponse } from '../../core/admin/settings-response.js';
 import { escapeHtml, layout } from './html.js';
 
 export const ADMIN_SCRIPT_PATH = '/apps/docs_unified_search/js/admin-settings.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
-import { settingsResponse } from '../../core/settings/settings-response.js';
+import { settingsResponse } from '../../core/admin/settings-response.js';
 import { ADMIN_SCRIPT } from '../pages/admin-script.js';
 import { adminPage, ADMIN_SCRIPT_PATH } from '../pages/admin-page.js';
 import { escapeHtml, layout, PAGE_SECURITY_HEADERS } from '../pages/html.js';

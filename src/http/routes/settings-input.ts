@@ -1,4 +1,4 @@
-import type { SaveSettingsInput } from '../../core/settings/save-settings.js';
+import type { SaveSettingsInput } from '../../core/admin/save-settings.js';
 import { badInput } from '../http-error.js';
 
 const MAX_FIELD = 4096;

@@ -1,8 +1,8 @@
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
-import { disconnect } from '../../core/settings/disconnect.js';
-import { saveSettings } from '../../core/settings/save-settings.js';
-import { settingsResponse } from '../../core/settings/settings-response.js';
+import { disconnect } from '../../core/admin/disconnect.js';
+import { saveSettings } from '../../core/admin/save-settings.js';
+import { settingsResponse } from '../../core/admin/settings-response.js';
 import { ADMIN_READ, ADMIN_STATE_CONFIRMED, type RouteAccess } from '../route-config.js';
 import { saveInputOf } from './settings-input.js';
 

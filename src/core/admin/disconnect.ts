@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
-import { DISCONNECT_KEYS } from './types.js';
+import { DISCONNECT_KEYS } from '../settings/types.js';
 
 /**
  * The spec's Disconnect: deletes URL, token, switches, archive account, versions and history.

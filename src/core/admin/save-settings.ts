@@ -5,11 +5,11 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError, messageOf, type ErrorCode } from '../errors.js';
 import type { HostLocation } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
-import { hostLocationPatch } from './host-location.js';
+import { hostLocationPatch } from '../settings/host-location.js';
 import { settingsResponse, type SettingsResponse } from './settings-response.js';
-import { storedTokenFor } from './token-rule.js';
-import type { AppConfig } from './types.js';
-import { normalizeArchiveUrl, originOf } from './url-rules.js';
+import { storedTokenFor } from '../settings/token-rule.js';
+import type { AppConfig } from '../settings/types.js';
+import { normalizeArchiveUrl, originOf } from '../settings/url-rules.js';
 
 /** What an administrator submits (settings route or `setup`); an omitted field keeps its stored value. */
 export interface SaveSettingsInput {
