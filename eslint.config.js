@@ -7,6 +7,25 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A leading underscore says "unused on purpose": a parameter a callback's signature requires but this body doesn't read,
+      // an element skipped in a destructuring, a rest-sibling that drops a key (`{ secret: _secret, ...rest }`), a caught error ignored.
+      // Anything else unused is a finding to delete, not to rename.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+        },
+      ],
+      // Off: every `async` without `await` here (44 when this was set) is a contract, not a slip — fastify hooks and handlers, commander
+      // actions, methods implementing a Promise-returning interface (Cache, HostDb, resolvers), fakes of those in tests. `async` keeps a
+      // sync throw a rejected promise, which those callers rely on; dropping it would change behaviour, and a floating or misused promise
+      // is still caught by no-floating-promises and no-misused-promises.
+      '@typescript-eslint/require-await': 'off',
+    },
   },
   prettier,
 );

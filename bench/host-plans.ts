@@ -16,6 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import type { Client as PgClient } from 'pg';
 import { openHost } from '../src/core/host/open-host.js';
 import { toNumberedPlaceholders } from '../src/core/host/db/placeholders.js';
+import { rowText } from '../src/core/host/rules/lookup-sql.js';
 import type { HostAdapter, SqlValue } from '../src/core/host/types.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 import { mysqlWriter, pgWriter, sqliteWriter, type Writer } from '../test/support/host-fixtures/writer.js';
@@ -56,7 +57,7 @@ function preparedPlans(session: PgClient): (sent: Sent) => Promise<string[]> {
 async function planOf(dialect: FixtureDialect, writer: Writer, sent: Sent, pgPlan: ((sent: Sent) => Promise<string[]>) | null): Promise<string> {
   if (dialect === 'mysql') {
     const rows = await writer.all(`EXPLAIN ${sent.sql}`, sent.params);
-    return rows.map((r) => `${String(r.table)}:${String(r.type)}:${String(r.key ?? '-')}`).join(' ');
+    return rows.map((r) => `${String(r.table)}:${String(r.type)}:${rowText(r.key) ?? '-'}`).join(' ');
   }
   if (dialect === 'pgsql') {
     if (pgPlan === null) throw new Error('PostgreSQL plans are read on a session of the bench');

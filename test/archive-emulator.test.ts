@@ -678,7 +678,7 @@ describe('knobs', () => {
     e.faults = [{ garbage: true, times: 1 }];
     const garbage = await get(e, '/api/documents/', { token: 'alpha' });
     expect(garbage.status).toBe(200);
-    expect(() => JSON.parse(garbage.text)).toThrow();
+    expect((): unknown => JSON.parse(garbage.text)).toThrow();
     e.faults = [{ hugeBodyBytes: 3_000_000, times: 1 }];
     const huge = await get(e, '/api/documents/', { token: 'alpha' });
     expect(huge.status).toBe(200);

@@ -34,7 +34,7 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
       else if (!specifier.startsWith('node:')) packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
     }
   };
-  visit(join(root, 'src', 'cli.ts'));
+  visit(entry);
   return { files: new Set([...files].map((file) => relative(root, file))), packages };
 }
 

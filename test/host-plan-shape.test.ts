@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DatabaseSync } from 'node:sqlite';
 import { openHost } from '../src/core/host/open-host.js';
+import { rowText } from '../src/core/host/rules/lookup-sql.js';
 import type { HostAdapter, SqlValue } from '../src/core/host/types.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
@@ -28,7 +29,7 @@ async function joinOrders(writer: Writer, sent: Sent): Promise<string[][]> {
   const groups = new Map<string, string[]>();
   for (const row of rows) {
     const id = String(row.id);
-    groups.set(id, [...(groups.get(id) ?? []), `${String(row.table)}:${String(row.key ?? '-')}`]);
+    groups.set(id, [...(groups.get(id) ?? []), `${String(row.table)}:${rowText(row.key) ?? '-'}`]);
   }
   return [...groups.values()];
 }

@@ -67,7 +67,7 @@ async function buildReviewWorld(fx: HostFixture): Promise<void> {
   const leftAndUser = await sharedFolder(fx, 'LeftUser', 116, { type: 'group', with: 'both' });
   await fx.overrideGroupShare(leftAndUser, 'u1', { permissions: 0 });
   await fx.share({ owner: A, fileId: await fx.addFolder(A, 'LeftUser'), type: 'user', with: 'u1', target: '/LeftUser-direct' });
-  const pendingAndAccepted = await sharedFolder(fx, 'PendAcc', 117, { type: 'group', with: 'both', accepted: 0 });
+  await sharedFolder(fx, 'PendAcc', 117, { type: 'group', with: 'both', accepted: 0 });
   await fx.share({ owner: A, fileId: await fx.addFolder(A, 'PendAcc'), type: 'user', with: 'u1', target: '/PendAcc-direct' });
   const rejectedByOverride = await sharedFolder(fx, 'RejOv', 118, { type: 'group', with: 'both' });
   await fx.overrideGroupShare(rejectedByOverride, 'u1', { accepted: 2 });

@@ -6,7 +6,7 @@
  * never outlives the bench that started it.
  */
 import { createInterface } from 'node:readline';
-import { startArchiveEmulator, type ArchiveEmulator, type EmulatorOptions } from '../../test/support/archive-emulator/index.js';
+import { startArchiveEmulator, type ArchiveEmulator } from '../../test/support/archive-emulator/index.js';
 import type { ChildCommand, ChildAnswer, ChildRequest } from './emulator-protocol.js';
 
 let emulator: ArchiveEmulator | null = null;
@@ -17,7 +17,7 @@ function answer(message: ChildAnswer): void {
 
 async function run(command: ChildCommand): Promise<unknown> {
   if (command.op === 'start') {
-    emulator = await startArchiveEmulator(command.options as EmulatorOptions);
+    emulator = await startArchiveEmulator(command.options);
     return emulator.url;
   }
   if (emulator === null) throw new Error('emulator not started');

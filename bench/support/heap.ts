@@ -5,7 +5,8 @@ import { runInNewContext } from 'node:vm';
 
 // --expose-gc set at run time: each bench stays runnable as a plain `node dist-tools/bench/x.js`.
 setFlagsFromString('--expose-gc');
-const collected: unknown = runInNewContext('gc');
+const gc: unknown = runInNewContext('gc');
+const collected = typeof gc === 'function' ? (gc as () => void) : null;
 
 /**
  * Bytes in use after full collections: the JS heap plus memory outside it that JS objects
@@ -15,7 +16,7 @@ const collected: unknown = runInNewContext('gc');
  */
 export async function heapUsed(): Promise<number> {
   for (let round = 0; round < 3; round += 1) {
-    if (typeof collected === 'function') collected();
+    collected?.();
     await sleep(100);
   }
   const { heapUsed: heap, external } = process.memoryUsage();

@@ -42,6 +42,14 @@ export interface SuiteModel {
   readonly commands: readonly CommandModel[];
 }
 
+/** An option's default as help shows it: no text for none or a flag's boolean, the text of a string or number, JSON for anything else (as commander's own help). */
+function defaultText(value: unknown): string | null {
+  if (value === undefined || typeof value === 'boolean') return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
 export function optionModel(option: Option): OptionModel {
   const value: unknown = option.defaultValue;
   return {
@@ -50,7 +58,7 @@ export function optionModel(option: Option): OptionModel {
     short: option.short ?? null,
     description: option.description,
     takesValue: option.required || option.optional,
-    defaultValue: value === undefined || typeof value === 'boolean' ? null : String(value),
+    defaultValue: defaultText(value),
     choices: option.argChoices ?? [],
   };
 }

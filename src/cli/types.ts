@@ -45,7 +45,7 @@ export interface CommandDefinition {
   /** Declares arguments and options on the commander command. */
   configure(command: Command): void;
   /** Returns the exit code. `args` are the positional arguments, `options` the parsed options. */
-  run(args: readonly string[], options: Record<string, unknown>, context: CommandContext): Promise<number>;
+  readonly run: (args: readonly string[], options: Record<string, unknown>, context: CommandContext) => Promise<number>;
 }
 
 /** A command as the program runs it: its name and aliases from the command list, the rest from its file. */

@@ -12,7 +12,8 @@ import type { CommandDefinition, GlobalOptions } from '../cli/types.js';
 
 function limitOf(value: unknown): number {
   if (value === undefined) return VERDICT_LIMIT_DEFAULT;
-  const text = String(value);
+  // commander hands over the text given; a number when a caller passes one. Anything else fails the check below.
+  const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > VERDICT_LIMIT_MAX) {
     throw new DusError('usage', `--limit must be a whole number from 1 to ${VERDICT_LIMIT_MAX}.`);
   }

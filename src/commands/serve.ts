@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { Cache } from '../core/cache/types.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { repairOnStart } from '../core/diagnostics/repair.js';
-import { DusError, messageOf } from '../core/errors.js';
+import { DusError } from '../core/errors.js';
 import { holdYoungGeneration } from '../core/young-generation.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';

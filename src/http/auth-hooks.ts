@@ -55,7 +55,7 @@ function presentedRequestToken(request: FastifyRequest): string | undefined {
   if (typeof header === 'string') return header;
   const body = request.body;
   if (typeof body === 'object' && body !== null && 'requesttoken' in body) {
-    const field = (body as { requesttoken: unknown }).requesttoken;
+    const field = body.requesttoken;
     if (typeof field === 'string') return field;
   }
   return undefined;

@@ -6,6 +6,7 @@
  * collision: Nextcloud 34 mounts only one of them), and collision scenarios print it so what
  * Nextcloud did is on record.
  */
+import { rowText } from '../../src/core/host/rules/lookup-sql.js';
 import type { RealNextcloud } from '../support/real-nextcloud/index.js';
 
 export interface ReceivedShare {
@@ -31,7 +32,7 @@ export interface ShareMount {
 }
 
 const num = (v: unknown): number => Number(v);
-const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+const str = (v: unknown): string => rowText(v) ?? '';
 
 /** Received user and group shares of `users` (logins), as oc_share holds them now. */
 export async function receivedShares(nc: RealNextcloud, users: readonly string[]): Promise<ReceivedShare[]> {
@@ -43,7 +44,7 @@ export async function receivedShares(nc: RealNextcloud, users: readonly string[]
   const memberships = await nc.rows(`SELECT gid, uid FROM oc_group_user WHERE uid IN (${marks})`, users);
   const now = Date.now();
   // Nextcloud writes expiration in UTC; pg and mysql2 hand back a Date, SQLite the text.
-  const expiredAt = (v: unknown): boolean => v !== null && v !== undefined && (v instanceof Date ? v : new Date(`${String(v).replace(' ', 'T')}Z`)).getTime() <= now;
+  const expiredAt = (v: unknown): boolean => v !== null && v !== undefined && (v instanceof Date ? v : new Date(`${str(v).replace(' ', 'T')}Z`)).getTime() <= now;
   const own = new Map<string, Record<string, unknown>>();
   for (const row of rows) if (num(row.share_type) === 2) own.set(`${num(row.parent)}/${str(row.share_with)}`, row);
   const out: ReceivedShare[] = [];

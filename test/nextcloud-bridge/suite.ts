@@ -516,7 +516,7 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       await page.locator('#dus-history li').filter({ hasNotText: 'Loading' }).first().waitFor();
       await expect(page.locator('#dus-history').textContent()).resolves.not.toContain('could not be loaded');
       await expect(page.locator('#dus-confirm').isVisible()).resolves.toBe(false);
-      await expect(page.locator('#dus-admin .buttons').first().evaluate((element) => (element.ownerDocument.defaultView as { getComputedStyle(e: unknown): { display: string } } | null)?.getComputedStyle(element).display)).resolves.toBe('flex');
+      await expect(page.locator('#dus-admin .buttons').first().evaluate((element: { ownerDocument: { defaultView: unknown } }) => (element.ownerDocument.defaultView as { getComputedStyle(e: unknown): { display: string } } | null)?.getComputedStyle(element).display)).resolves.toBe('flex');
       await page.getByLabel('Search term').fill('invoice');
       await page.getByLabel('Search as user').fill('bob');
       await page.getByRole('button', { name: 'Try' }).click();

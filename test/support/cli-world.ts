@@ -17,7 +17,7 @@ export interface CliWorld {
   readonly world: SearchWorld;
   /** The configured settings directory the commands use. */
   readonly dir: string;
-  run(args: readonly string[], options?: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv }): Promise<CliRun>;
+  readonly run: (args: readonly string[], options?: { tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv }) => Promise<CliRun>;
 }
 
 export function useCliWorld(count = 60): CliWorld {

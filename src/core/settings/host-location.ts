@@ -26,7 +26,7 @@ export function effectiveHostLocation(stored: AppConfig, given: HostLocation = {
   for (const [key, value] of Object.entries(given)) {
     if (typeof value === 'string' && value !== '') merged[key] = value;
   }
-  return merged as HostLocation;
+  return merged;
 }
 
 /** The settings keys that store a given location (`setup` keeps it so later commands need none). */

@@ -111,7 +111,7 @@ export class FileSettingsStore implements SettingsStore {
       if (problems !== null) throw new DusError('internal', `The settings were not saved: ${problems.join('; ')}.`);
       this.#last.forget();
       this.#throughConf('write', (conf) => {
-        conf.store = next as AppConfig;
+        conf.store = next;
       });
     });
   }
@@ -119,7 +119,7 @@ export class FileSettingsStore implements SettingsStore {
   delete(keys: readonly AppConfigKey[]): AppConfigKey[] {
     const stored = this.#reading().stored;
     const set = keys.filter((key) => stored[key] !== undefined);
-    if (set.length > 0) this.update(Object.fromEntries(set.map((key) => [key, undefined])) as Partial<AppConfig>);
+    if (set.length > 0) this.update(Object.fromEntries(set.map((key) => [key, undefined])));
     return set;
   }
 

@@ -62,7 +62,7 @@ function decorate(value: unknown, forms: readonly string[], next: () => number):
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === 'string' && ECHOED_KEYS.has(key)) out[key] = `${field} ${forms[next() % forms.length] ?? ''}`;
     // The messages of a SearchQueryError (`{"query": [...]}`), which the product shows as they are.
-    else if (key === 'query' && Array.isArray(field)) out[key] = field.map((item) => (typeof item === 'string' ? `${item} ${forms[next() % forms.length] ?? ''}` : item));
+    else if (key === 'query' && Array.isArray(field)) out[key] = field.map((item: unknown) => (typeof item === 'string' ? `${item} ${forms[next() % forms.length] ?? ''}` : item));
     else out[key] = decorate(field, forms, next);
   }
   return out;

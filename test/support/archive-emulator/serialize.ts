@@ -1,4 +1,3 @@
-import type { Dataset } from './dataset.js';
 import { createdAsDatetime, type VersionProfile } from './profiles.js';
 import type { EmulatorDocument, NamedObject } from './types.js';
 

@@ -22,7 +22,7 @@ export async function sqliteWriter(file: string): Promise<Writer> {
       else db.prepare(sql).run(...args(params));
     },
     insert: async (sql, params) => Number(db.prepare(sql).run(...args(params)).lastInsertRowid),
-    all: async (sql, params = []) => db.prepare(sql).all(...args(params)) as Record<string, unknown>[],
+    all: async (sql, params = []) => db.prepare(sql).all(...args(params)),
     close: async () => {
       if (db.isOpen) db.close();
     },

@@ -18,7 +18,7 @@ export async function readRows(db: NextcloudDb, location: { file?: string; name:
     if (location.file === undefined) throw new Error('an SQLite install has a database file');
     const conn = new DatabaseSync(location.file, { readOnly: true, timeout: SQLITE_BUSY_MS });
     try {
-      return conn.prepare(sql).all(...(params as never[])) as Row[];
+      return conn.prepare(sql).all(...(params as never[]));
     } finally {
       conn.close();
     }

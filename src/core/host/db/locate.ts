@@ -1,7 +1,7 @@
 /** From a HostLocation to connection parameters: an explicit URL, or the Nextcloud directory's config.php. */
 import { isAbsolute, join } from 'node:path';
 import { DusError } from '../../errors.js';
-import type { PhpConfig, PhpValue } from './config-php.js';
+import type { PhpValue } from './config-php.js';
 import { parseDbHost, type ConnectionParams } from './connection-params.js';
 import type { HostLocation } from './types.js';
 

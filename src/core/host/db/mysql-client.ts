@@ -3,6 +3,7 @@
  * whose streamed reads hand each row over as the driver parses it.
  */
 import { createRequire } from 'node:module';
+import { messageOf } from '../../errors.js';
 import { CountingClient, errorText, unreachable, type RowSink } from './client-base.js';
 import type { ConnectionParams } from './connection-params.js';
 import { Reconnecting } from './reconnecting.js';
@@ -63,7 +64,7 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         return Array.isArray(rows) ? (rows as SqlRow[]) : [];
       });
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, _rowsPerRead: number): Promise<void> {
       await connections.runOnce(async (connection) => {
         // The promise wrapper keeps the callback connection, whose queries emit rows as they arrive.
         const core = (connection as unknown as { connection?: StreamingConnection }).connection;
@@ -77,7 +78,7 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         // nothing is buffered (a stream's buffer held up to rowsPerRead rows in a linked list,
         // which a young collection found alive and promoted: the heap grew for them).
         await new Promise<void>((resolve, reject) => {
-          let failed: { readonly error: unknown } | null = null;
+          let failed: { readonly error: Error } | null = null;
           let columns: readonly string[] = [];
           core
             .query({ sql, values: values as SqlValue[], rowsAsArray: true })
@@ -90,7 +91,7 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
                 onRow(row, columns);
               } catch (error) {
                 // The rest of the result is read and dropped: the connection stays usable.
-                failed = { error };
+                failed = { error: error instanceof Error ? error : new Error(messageOf(error), { cause: error }) };
               }
             })
             .on('error', reject)

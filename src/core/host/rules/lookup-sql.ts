@@ -81,8 +81,11 @@ export function rowNumber(value: unknown): number {
 /** A text column of a result row, or null. */
 export function rowText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
   if (Buffer.isBuffer(value)) return value.toString('utf8');
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' || value instanceof Date) return String(value);
+  // The drivers hand a column back as one of the above; anything else (a JSON column parsed to an object) stays readable.
+  return JSON.stringify(value);
 }
 
 /** `path_hash` of the `files` folder: the host stores md5(path) (reference §1.1); md5('files'), written out so that no run loads node:crypto for it. */
