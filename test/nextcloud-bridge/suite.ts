@@ -525,7 +525,8 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       await expect(page.locator('#dus-try-results').textContent()).resolves.toContain('Invoice one');
       // Who can open a document, through Nextcloud's own route: bob opens document 1 (its table lists him).
       await page.getByLabel('Who can open document').fill('1');
-      await page.getByRole('button', { name: 'Who?' }).click();
+      // Submitted from the field (Enter), as a keyboard user does: in Nextcloud's page the button sits under its fixed footer.
+      await page.getByLabel('Who can open document').press('Enter');
       await outcome('#dus-who-summary', '#dus-who-error');
       await expect(page.locator('#dus-who-results tbody').textContent()).resolves.toContain('bob');
       await page.getByRole('button', { name: 'Save' }).click();
