@@ -414,6 +414,10 @@ export const COLLISION_SCENARIOS: readonly Scenario[] = [
       for (const sharer of ['archive', 'bob', 'carl']) await shareWith(s, sharer);
       await s.record('archive, bob, carl shared Sub with anna');
       await s.judge('archive, bob, carl shared Sub with anna', COLLISION_IDS);
+      // Joining a group makes 34.0.1 revalidate all her share targets (a listing does not).
+      await s.group('club', ['anna']);
+      await s.record('anna joined a group');
+      await s.judge('anna joined a group', COLLISION_IDS);
     },
   },
   {

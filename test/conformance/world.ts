@@ -73,6 +73,8 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
   const users = new Map<string, NextcloudUser>([[archive, archiveUser]]);
   const cleanups: (() => Promise<void>)[] = [];
   let judged = 0;
+  /** Once the scenario recorded what Nextcloud wrote, each judgement also records what each user's WebDAV tree showed. */
+  let recording = false;
   const world: ScenarioWorld = {
     nc,
     prefix,
@@ -122,6 +124,23 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         views.set(login, view);
         for (const f of view.files ?? []) if (f.fileId !== null && f.ownerId === login) ownNames.set(f.fileId, f.name);
       }
+      if (recording) {
+        const bare = (login: string): string => (login.startsWith(prefix) ? login.slice(prefix.length) : login);
+        const lines = [...views]
+          .filter(([login]) => login !== archive)
+          .map(([login, view]) => {
+            const folders = new Map<string, Set<string>>();
+            for (const f of view.files ?? []) {
+              const folder = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '';
+              folders.set(folder, (folders.get(folder) ?? new Set<string>()).add(bare(f.ownerId ?? '?')));
+            }
+            const shown = [...folders].sort(([a], [b]) => a.localeCompare(b)).map(([folder, owners]) => `/${folder} (${[...owners].join(', ')})`);
+            return `${bare(login)}: ${view.files === null ? 'cannot log in' : shown.join('; ') || 'no files'}`;
+          });
+        const text = `[${scenario}] WebDAV: folders holding files, with the files' owners\n    ${lines.join('\n    ')}`;
+        run.records?.push(text);
+        process.stdout.write(`record (${nc.label}, ${nc.db}) ${text}\n`);
+      }
       for (const [login, view] of views) {
         for (const id of ids) {
           const answer = answers.get(`${login}/${id}`);
@@ -142,6 +161,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       else run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
     },
     async record(label) {
+      recording = true;
       await nc.settled();
       const logins = [...users.keys()];
       const lines = describeRecord(await receivedShares(nc, logins), await shareMounts(nc, logins), prefix);
