@@ -68,13 +68,16 @@ describe('what the judge allows where two shares reach one target', () => {
   const noFile = { verdict: 'no file' as const, paths: [] };
   const notOwned = { verdict: 'not owned' as const, paths: [] };
 
-  it('allows an omitted share and not owned against no file, only for a user with a colliding target', () => {
-    const omitted = compare('s', 'anna', 1, shown, answer('not shared'), ['/Sub']);
+  it('allows an omitted share (explained by the collision) and not owned against no file, only for a user with a colliding target', () => {
+    const byCollision: ProductAnswer = { verdict: 'not shared', path: null, raw: JSON.stringify({ verdict: 'not shared', explanation: '… all reach anna as /Sub; Nextcloud mounts only one of them there, …' }) };
+    const omitted = compare('s', 'anna', 1, shown, byCollision, ['/Sub']);
     expect(omitted.omittedAtCollision).toBe(true);
     expect(omitted.problem).toBe("product says not shared, Nextcloud says shown (omitted: '/Sub' reached by two shares)");
     expect(compare('s', 'anna', 3, noFile, answer('not owned'), ['/Sub']).omittedAtCollision).toBe(true);
     expect(compare('s', 'anna', 3, notOwned, answer('no file'), ['/Sub']).omittedAtCollision).toBe(true);
-    expect(compare('s', 'anna', 1, shown, answer('not shared')).omittedAtCollision).toBe(false);
+    expect(compare('s', 'anna', 1, shown, byCollision).omittedAtCollision).toBe(false);
+    // Another cause at a user who also has a colliding target is still a disagreement.
+    expect(compare('s', 'anna', 1, shown, answer('not shared'), ['/Sub']).omittedAtCollision).toBe(false);
   });
 
   it('never allows a LEAK, a wrong path or another verdict there', () => {
