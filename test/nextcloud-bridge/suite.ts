@@ -473,6 +473,20 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
     expect(JSON.parse(saved.body)).toMatchObject({ url: emulator.url, tokenConfigured: true });
   }, 5 * MINUTES);
 
+  test("an app password over Basic auth is no password confirmation: Save and Disconnect are refused through Nextcloud, as by serve directly", async () => {
+    // Made with the login password, so Nextcloud's own middleware lets Save through (issue 23).
+    const created = await nc.occOk(['user:auth-tokens:add', '--password-from-env', '--name', 'e2e-app-password', 'admin'], { NC_PASS: ADMIN_PASSWORD });
+    const appPassword = created.trim().split('\n').at(-1) ?? '';
+    expect(appPassword).toMatch(/^[A-Za-z0-9]{72}$/);
+    const withAppPassword = new NextcloudUser(nc.url, 'admin', appPassword);
+    const save = new URLSearchParams({ url: emulator.url, archiveOwner: 'archive', allowLocal: 'true' });
+    const refused = await withAppPassword.request('POST', SETTINGS, { body: save, headers: json });
+    expect([refused.status, JSON.parse(refused.body)]).toEqual([403, expect.objectContaining({ code: 'password_confirmation_required' })]);
+    expect((await withAppPassword.request('DELETE', SETTINGS, { headers: json })).status).toBe(403);
+    // Still connected: the refused Disconnect changed nothing.
+    expect(JSON.parse((await nc.admin.request('GET', SETTINGS, { headers: json })).body)).toMatchObject({ url: emulator.url, tokenConfigured: true });
+  }, 5 * MINUTES);
+
   test("Nextcloud's admin page holds the section's form, rendered on the server", async () => {
     const session = await BrowserSession.logIn(nc.url, 'admin', ADMIN_PASSWORD);
     const page = await session.page('/index.php/settings/admin/docs_unified_search');
