@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { startArchiveEmulator } from '../support/archive-emulator/index.js';
@@ -150,7 +151,7 @@ async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset
 }
 
 async function stopServe(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return; // ended already (a test before stopped it)
   const exited = new Promise((resolve) => child.once('exit', resolve));
   if (child.spawnargs[0] === 'faketime' && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
   else child.kill('SIGTERM');
@@ -615,5 +616,42 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
     expect(ocs<{ id: string }[]>(providers).map((provider) => provider.id)).not.toContain(PROVIDER);
     const widget = await (users.alice as NextcloudUser).request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}`, { headers: json });
     expect(widget.status).toBe(200);
+  }, 5 * MINUTES);
+
+  test("with something else on serve's address, Nextcloud passes on none of its links, controls, shapes or size", async () => {
+    await stopServe(serve.child); // the test before stops it too; either may run alone
+    const evilEntry = { thumbnailUrl: 'https://evil.example/t.png', title: `\u202Eexe.pdf\u001B[2J${'t'.repeat(5000)}`, subline: 's', resourceUrl: 'javascript:alert(document.cookie)', icon: 'https://evil.example/i.png', rounded: false, attributes: { documentId: '1' } };
+    const answers: Record<string, string> = {
+      evil: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: [evilEntry], cursor: null } } }),
+      shape: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: ['a string'], cursor: null } } }),
+      big: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: [], pad: 'p'.repeat(3 * 1024 * 1024) } } }),
+    };
+    const rogue = createServer((request, response) => {
+      const term = new URL(request.url ?? '/', 'http://rogue').searchParams.get('term') ?? '';
+      response.setHeader('content-type', 'application/json');
+      response.end(answers[term] ?? JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: [] } }));
+    });
+    await new Promise<void>((resolve) => rogue.listen(Number(new URL(serve.url).port), '127.0.0.1', resolve));
+    try {
+      const logFile = join(nc.dataDir, 'nextcloud.log');
+      const searched = async (term: string): Promise<{ entries: Entry[]; lines: string[] }> => {
+        const before = readFileSync(logFile, 'utf8').split('\n').length;
+        const answer = await (users.alice as NextcloudUser).request('GET', `/ocs/v2.php/search/providers/${PROVIDER}/search?term=${term}`, { headers: json });
+        expect(answer.status).toBe(200);
+        const lines = readFileSync(logFile, 'utf8').split('\n').slice(before - 1).filter((line) => line.includes('"app":"docs_unified_search"'));
+        return { entries: ocs<SearchData>(answer).entries, lines };
+      };
+      const evil = await searched('evil');
+      expect(evil.entries).toHaveLength(1);
+      expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });
+      const shape = await searched('shape');
+      expect([shape.entries, shape.lines.length]).toEqual([[], 1]);
+      expect(shape.lines[0]).toContain('shape the app does not take');
+      const big = await searched('big');
+      expect([big.entries, big.lines.length]).toEqual([[], 1]);
+      expect(big.lines[0]).toContain('over 2 MiB');
+    } finally {
+      await new Promise((resolve) => rogue.close(resolve));
+    }
   }, 5 * MINUTES);
 }

@@ -156,7 +156,7 @@ namespace {
 
 		public static function answer(mixed $body, int $status = 200): void {
 			self::$status = $status;
-			self::$body = is_string($body) ? $body : json_encode($body, JSON_THROW_ON_ERROR);
+			self::$body = is_string($body) ? $body : json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES);
 		}
 
 		public static function bridge(): \OCA\DocsUnifiedSearch\Bridge\BridgeClient {
