@@ -6,10 +6,10 @@
 // node:module has Node build their ES module faces, which read every property and so load
 // what those load lazily; require() does not.
 'use strict';
-const { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeSync } = require('node:fs');
 const nodeModule = require('node:module');
 const { homedir } = require('node:os');
-const { isAbsolute, join } = require('node:path');
+const { isAbsolute, join, sep } = require('node:path');
 
 const NEEDED = [22, 13];
 const running = process.versions.node.split('.').map(Number);
@@ -80,10 +80,11 @@ function run() {
  * The suite's directory in the user's own cache directory ($XDG_CACHE_HOME, else ~/.cache),
  * made private; null when it cannot be made (no home directory, say): the start is only slower.
  * Never Node's default under /tmp, where another account could lay out compiled code in
- * advance; for the same reason a directory that is not this account's own, or that others may
- * write to (an XDG_CACHE_HOME on a shared place, made there by someone else), is not used. The
- * directories are made one by one: a recursive mkdir (Node's own, too) never returns on a path
- * under /proc.
+ * advance; for the same reason it is used only when every directory from / down to it is
+ * trusted (`trustedPath`): a directory another account may rename or replace anywhere on the
+ * way (an XDG_CACHE_HOME or HOME inside someone else's directory, kept by `sudo -E`) lets that
+ * account swap in a cache of its own between any check and the read. The directories are made
+ * one by one: a recursive mkdir (Node's own, too) never returns on a path under /proc.
  */
 function privateCacheDir() {
   try {
@@ -97,11 +98,79 @@ function privateCacheDir() {
         if (error.code !== 'EEXIST') return null;
       }
     }
-    const stat = lstatSync(dir);
-    const own = typeof process.getuid !== 'function' || stat.uid === process.getuid();
-    return stat.isDirectory() && own && (stat.mode & 0o022) === 0 ? dir : null;
+    // The real path is walked (a symlink on the way is resolved once, here); every component
+    // is then lstat'ed, so a symlink put in later is refused rather than followed.
+    const real = realpathSync(dir);
+    return trustedPath(real) && ownedByMe(lstatSync(real)) ? real : null;
   } catch {
     return null;
+  }
+}
+
+function ownedByMe(stat) {
+  return typeof process.getuid !== 'function' || stat.uid === process.getuid();
+}
+
+/**
+ * Whether only this account (or root) can change what `path` names: each directory from / down
+ * is a directory (lstat: not a symlink), owned by this account or root, and writable by no group
+ * or other, except a root-owned sticky one (/tmp), where others cannot rename or remove what is
+ * not theirs. Where there are no uids (Windows) nothing can be told, and nothing is refused.
+ */
+function trustedPath(path) {
+  if (typeof process.getuid !== 'function') return true;
+  const uid = process.getuid();
+  const parts = path.split(sep).filter((part) => part !== '');
+  for (let depth = 0; depth <= parts.length; depth += 1) {
+    const stat = lstatSync(sep + parts.slice(0, depth).join(sep));
+    if (!stat.isDirectory() || (stat.uid !== uid && stat.uid !== 0)) return false;
+    const sticky = (stat.mode & 0o1000) !== 0 && stat.uid === 0;
+    if ((stat.mode & 0o022) !== 0 && !sticky) return false;
+  }
+  return true;
+}
+
+/**
+ * The code cache's content, read from the opened file after checking that very file (fstat:
+ * not a path that could be swapped after the check) is a regular file of this account with one
+ * link and no group/other write, and that the directories it lies in are still trusted. Any
+ * doubt gives undefined: the run compiles as it goes (and writes a cache of its own).
+ */
+function readTrustedCache(cacheFile, cache) {
+  let fd;
+  try {
+    // O_NONBLOCK: a FIFO planted under the name must not hold the start.
+    fd = openSync(cacheFile, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || !ownedByMe(stat) || stat.nlink !== 1 || (stat.mode & 0o022) !== 0) return undefined;
+    if (!trustedPath(cache)) return undefined;
+    return readFileSync(fd);
+  } catch {
+    // Not written yet, or unreadable: this run compiles as it goes, and writes it.
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Writes the cache whole: a new file of a name no one can have laid out (O_EXCL, O_NOFOLLOW:
+ * never a file or symlink already there), 0600, renamed over the old one.
+ */
+function writeCache(cacheFile, data) {
+  // Not node:crypto for a random name: it loads some twenty modules at every start. O_EXCL is what
+  // keeps the name safe; a name taken only leaves this run's cache unwritten.
+  const temporary = `${cacheFile}.${process.pid}.${Date.now()}.tmp`;
+  let fd;
+  try {
+    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    writeSync(fd, data);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temporary, cacheFile);
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temporary, { force: true });
   }
 }
 
@@ -145,26 +214,14 @@ function loadProgram(file, cache) {
   const cacheFile = cache === null ? null : join(cache, cacheFileName());
   let cachedData;
   if (cacheFile !== null) {
-    try {
-      const kept = readFileSync(cacheFile);
-      if (kept.subarray(0, key.length).equals(key)) cachedData = kept.subarray(key.length);
-    } catch {
-      // Not written yet, or unreadable: this run compiles as it goes, and writes it.
-    }
+    const kept = readTrustedCache(cacheFile, cache);
+    if (kept !== undefined && kept.subarray(0, key.length).equals(key)) cachedData = kept.subarray(key.length);
   }
   const script = new vm.Script(nodeModule.wrap(source), { filename: file, cachedData });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, nodeModule.createRequire(file), module, file, join(file, '..'));
   if (cacheFile !== null && (cachedData === undefined || script.cachedDataRejected === true)) {
-    process.once('exit', () => {
-      const temporary = `${cacheFile}.${process.pid}.tmp`;
-      try {
-        writeFileSync(temporary, Buffer.concat([key, script.createCachedData()]), { mode: 0o600 });
-        renameSync(temporary, cacheFile);
-      } catch {
-        rmSync(temporary, { force: true });
-      }
-    });
+    process.once('exit', () => writeCache(cacheFile, Buffer.concat([key, script.createCachedData()])));
   }
   return module.exports;
 }

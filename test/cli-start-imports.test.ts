@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
@@ -284,6 +284,92 @@ describe('what a run loads', () => {
       prepare(dir);
       expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toMatchObject({ code: 0, err: '' });
       expect(readdirSync(dir)).toEqual([]); // neither the program's code cache nor Node's
+    }
+  });
+
+  // The attack of issue 23: V8 takes cached code made from any source of the same length as the
+  // program's, so a cache file someone else can put in place runs their code as whoever runs dus.
+  // The planted cache here is such code (it writes a marker file), under the key of today's dist/cli.cjs.
+  const plantedCache = (marker: string): Buffer => {
+    const script = [
+      "const { Script } = require('node:vm'); const { wrap } = require('node:module'); const { readFileSync, statSync } = require('node:fs');",
+      'const [file, marker] = process.argv.slice(1);',
+      "const length = wrap(readFileSync(file, 'utf8')).length;",
+      "const body = `(function (exports, require, module) { require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); module.exports.main = async () => 0; })`;",
+      "const planted = new Script(body + ' '.repeat(length - body.length), { filename: file });",
+      'const stat = statSync(file, { bigint: true });',
+      "const key = Buffer.from(`${[stat.size, stat.mtimeNs, stat.ctimeNs, stat.ino, process.versions.v8, process.arch].join(' ')}\\n`);",
+      'process.stdout.write(Buffer.concat([key, planted.createCachedData()]));',
+    ].join('\n');
+    const made = spawnSync(process.execPath, ['-e', script, join(root, 'dist', 'cli.cjs'), marker]);
+    expect(made.status).toBe(0);
+    return made.stdout;
+  };
+
+  (built ? test : test.skip)("a code cache that is not this account's own file, or that lies where another account could swap it, is never loaded", async () => {
+    const marker = join(scratch, 'planted-ran');
+    const planted = plantedCache(marker);
+    const plant = (name: string): { cache: string; file: string } => {
+      const cache = join(scratch, `planted-${name}`, 'cache');
+      mkdirSync(join(cache, 'docs-unified-search'), { recursive: true, mode: 0o700 });
+      const file = join(cache, 'docs-unified-search', 'program.why.v8cache');
+      writeFileSync(file, planted, { mode: 0o600 });
+      return { cache, file };
+    };
+    const ran = async (cache: string): Promise<boolean> => {
+      rmSync(marker, { force: true });
+      await runCliProcess(whyArgs(), { env: { XDG_CACHE_HOME: cache } });
+      return existsSync(marker);
+    };
+    // The control: a cache that is this account's own, where only it can write, is trusted (by
+    // design: it wrote it), and the planted code does run. What follows must not.
+    expect(await ran(plant('own').cache)).toBe(true);
+
+    const refused: [string, (planted: { cache: string; file: string }) => void][] = [
+      ['the file is group-writable', ({ file }) => chmodSync(file, 0o620)],
+      ['the file has a second link', ({ cache, file }) => linkSync(file, join(cache, 'elsewhere'))],
+      ['the name is a symlink to a file of this account', ({ file }) => {
+        renameSync(file, `${file}.real`);
+        symlinkSync(`${file}.real`, file);
+      }],
+    ];
+    if (process.getuid?.() === 0) {
+      refused.push(
+        ["the file is another account's", ({ file }) => chownSync(file, 65534, 65534)],
+        // XDG_CACHE_HOME (or HOME) inside another account's directory, as `sudo -E` keeps it:
+        // that account may rename the directories below at will, between any check and the read.
+        ["a directory above is another account's", ({ cache }) => chownSync(dirname(cache), 65534, 65534)],
+      );
+    } else console.log("SKIP caches of another account: not running as root");
+    for (const [name, prepare] of refused) {
+      const planted = plant(name.replace(/\W+/g, '-'));
+      prepare(planted);
+      expect([name, await ran(planted.cache)]).toEqual([name, false]);
+    }
+  });
+
+  (built && process.getuid?.() === 0 ? test : test.skip)('another account swapping the cache directory for one of its own in a loop never gets its cache loaded', async () => {
+    const marker = join(scratch, 'swapped-ran');
+    // The other account's directory, XDG_CACHE_HOME inside it (not in scratch, which it cannot enter).
+    const home = mkdtempSync(join(tmpdir(), 'dus-swap-home-'));
+    chmodSync(home, 0o755);
+    const cache = join(home, 'cache');
+    mkdirSync(join(cache, 'docs-unified-search'), { recursive: true, mode: 0o700 });
+    const evil = join(home, 'evil', 'docs-unified-search');
+    mkdirSync(evil, { recursive: true, mode: 0o700 });
+    writeFileSync(join(evil, 'program.why.v8cache'), plantedCache(marker), { mode: 0o600 });
+    // Root's own file in the swapped-in directory: what root would find there after the swap.
+    chownSync(home, 65534, 65534);
+    chownSync(join(home, 'evil'), 65534, 65534);
+    const swapper = spawn('/bin/sh', ['-c', 'cd "$0" && while :; do mv cache spare; mv evil cache; mv cache evil; mv spare cache; done', home], { uid: 65534, gid: 65534, stdio: 'ignore' });
+    try {
+      for (let run = 0; run < 4; run += 1) {
+        await runCliProcess(whyArgs(), { env: { XDG_CACHE_HOME: cache } });
+        expect(existsSync(marker)).toBe(false);
+      }
+    } finally {
+      swapper.kill();
+      rmSync(home, { recursive: true, force: true });
     }
   });
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bridgeHeaders, BRIDGE_WINDOW_SECONDS } from '../src/core/bridge/signature.js';
+import { bridgeHeaders, BRIDGE_ALLOWED_SKEW_SECONDS, BRIDGE_WINDOW_SECONDS, verifyBridgeCall } from '../src/core/bridge/signature.js';
+import { MemoryCache } from '../src/core/cache/memory-cache.js';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { call, PASSWORDS, startHarness, type CallResult, type Harness } from './support/http-harness.js';
 import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
@@ -237,4 +238,30 @@ withRedis('several serve processes', () => {
       for (const cache of caches) await cache.close();
     }
   }, 120_000);
+});
+
+describe('nonces are kept as long as any process within the allowed skew could accept the call', () => {
+  test('two processes sharing a cache, clocks 70 s apart: a call taken by one stays refused by the other until it is stale there too', async () => {
+    let real = 1_800_000_000_000;
+    const shared = new MemoryCache({ now: () => real }); // the cache's own time is real time (Redis)
+    const body = Buffer.alloc(0);
+    const pathWithQuery = '/bridge/ocs/v2.php/search/providers';
+    const headers = bridgeHeaders(SECRET, { method: 'GET', pathWithQuery, user: 'alice', confirmed: false, body, time: String(real / 1000) });
+    const presented = { user: headers['x-dus-bridge-user'], time: headers['x-dus-bridge-time'], nonce: headers['x-dus-bridge-nonce'], confirmed: headers['x-dus-bridge-confirmed'], signature: headers['x-dus-bridge-signature'] };
+    const verdict = (clockOffsetMs: number) => verifyBridgeCall({ secret: SECRET, method: 'GET', pathWithQuery, headers: presented, body, nowMs: real + clockOffsetMs, cache: shared });
+    const lagging = -70_000;
+    expect(await verdict(0)).toEqual({ ok: true });
+    expect(await verdict(lagging)).toEqual({ ok: false, reason: 'stale' }); // 70 s in its future
+    // The lagging process would accept the call from its own clock's point of view until 130 s
+    // later (signed time + 60 s by its clock): the nonce must be there for all of it.
+    for (const laterS of [61, 121, 123, 129]) {
+      real = 1_800_000_000_000 + laterS * 1000;
+      expect([laterS, await verdict(lagging)]).toEqual([laterS, { ok: false, reason: 'replayed' }]);
+    }
+    real = 1_800_000_000_000 + 131_000;
+    expect(await verdict(lagging)).toEqual({ ok: false, reason: 'stale' });
+    // Within the allowed skew the rule holds at its edge: a clock BRIDGE_ALLOWED_SKEW_SECONDS behind.
+    real = 1_800_000_000_000 + (BRIDGE_WINDOW_SECONDS + BRIDGE_ALLOWED_SKEW_SECONDS - 1) * 1000;
+    expect(await verdict(-BRIDGE_ALLOWED_SKEW_SECONDS * 1000)).toEqual({ ok: false, reason: 'replayed' });
+  });
 });

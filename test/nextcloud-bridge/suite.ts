@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { startArchiveEmulator } from '../support/archive-emulator/index.js';
@@ -150,7 +151,7 @@ async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset
 }
 
 async function stopServe(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return; // ended already (a test before stopped it)
   const exited = new Promise((resolve) => child.once('exit', resolve));
   if (child.spawnargs[0] === 'faketime' && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
   else child.kill('SIGTERM');
@@ -473,6 +474,24 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
     expect(JSON.parse(saved.body)).toMatchObject({ url: emulator.url, tokenConfigured: true });
   }, 5 * MINUTES);
 
+  test("an app password over Basic auth is no password confirmation: Save and Disconnect are refused through Nextcloud, as by serve directly", async () => {
+    // Made with the login password, so Nextcloud's own middleware lets Save through (issue 23).
+    const created = await nc.occOk(['user:auth-tokens:add', '--password-from-env', '--name', 'e2e-app-password', 'admin'], { NC_PASS: ADMIN_PASSWORD });
+    const appPassword = created.trim().split('\n').at(-1) ?? '';
+    expect(appPassword).toMatch(/^[A-Za-z0-9]{72}$/);
+    const withAppPassword = new NextcloudUser(nc.url, 'admin', appPassword);
+    const save = new URLSearchParams({ url: emulator.url, archiveOwner: 'archive', allowLocal: 'true' });
+    // 34.0.1's middleware refuses it itself ("Password confirmation is required"); 31.0.2's let
+    // it through, and then the app's unsigned flag has serve refuse it (test/nextcloud-app-php).
+    const refused = await withAppPassword.request('POST', SETTINGS, { body: save, headers: json });
+    expect(refused.status).toBe(403);
+    const body = JSON.parse(refused.body) as { message?: string; code?: string };
+    expect([body.message === 'Password confirmation is required' || body.code === 'password_confirmation_required', body]).toEqual([true, body]);
+    expect((await withAppPassword.request('DELETE', SETTINGS, { headers: json })).status).toBe(403);
+    // Still connected: the refused Disconnect changed nothing.
+    expect(JSON.parse((await nc.admin.request('GET', SETTINGS, { headers: json })).body)).toMatchObject({ url: emulator.url, tokenConfigured: true });
+  }, 5 * MINUTES);
+
   test("Nextcloud's admin page holds the section's form, rendered on the server", async () => {
     const session = await BrowserSession.logIn(nc.url, 'admin', ADMIN_PASSWORD);
     const page = await session.page('/index.php/settings/admin/docs_unified_search');
@@ -602,5 +621,44 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
     expect(ocs<{ id: string }[]>(providers).map((provider) => provider.id)).not.toContain(PROVIDER);
     const widget = await (users.alice as NextcloudUser).request('GET', `/ocs/v2.php/apps/dashboard/api/v2/widget-items?widgets[]=${WIDGET}`, { headers: json });
     expect(widget.status).toBe(200);
+  }, 5 * MINUTES);
+
+  test("with something else on serve's address, Nextcloud passes on none of its links, controls, shapes or size", async () => {
+    await stopServe(serve.child); // the test before stops it too; either may run alone
+    // serve's address, whatever a test before left (the Chromium one points it at another serve).
+    await nc.setAppConfig('docs_unified_search', 'service_url', serve.url);
+    const evilEntry = { thumbnailUrl: 'https://evil.example/t.png', title: `\u202Eexe.pdf\u001B[2J${'t'.repeat(5000)}`, subline: 's', resourceUrl: 'javascript:alert(document.cookie)', icon: 'https://evil.example/i.png', rounded: false, attributes: { documentId: '1' } };
+    const answers: Record<string, string> = {
+      evil: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: [evilEntry], cursor: null } } }),
+      shape: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: ['a string'], cursor: null } } }),
+      big: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: [], pad: 'p'.repeat(3 * 1024 * 1024) } } }),
+    };
+    const rogue = createServer((request, response) => {
+      const term = new URL(request.url ?? '/', 'http://rogue').searchParams.get('term') ?? '';
+      response.setHeader('content-type', 'application/json');
+      response.end(answers[term] ?? JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: [] } }));
+    });
+    await new Promise<void>((resolve) => rogue.listen(Number(new URL(serve.url).port), '127.0.0.1', resolve));
+    try {
+      const logFile = join(nc.dataDir, 'nextcloud.log');
+      const searched = async (term: string): Promise<{ entries: Entry[]; lines: string[] }> => {
+        const before = readFileSync(logFile, 'utf8').split('\n').length;
+        const answer = await (users.alice as NextcloudUser).request('GET', `/ocs/v2.php/search/providers/${PROVIDER}/search?term=${term}`, { headers: json });
+        expect(answer.status).toBe(200);
+        const lines = readFileSync(logFile, 'utf8').split('\n').slice(before - 1).filter((line) => line.includes('"app":"docs_unified_search"'));
+        return { entries: ocs<SearchData>(answer).entries, lines };
+      };
+      const evil = await searched('evil');
+      expect(evil.entries).toHaveLength(1);
+      expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });
+      const shape = await searched('shape');
+      expect([shape.entries, shape.lines.length]).toEqual([[], 1]);
+      expect(shape.lines[0]).toContain('shape the app does not take');
+      const big = await searched('big');
+      expect([big.entries, big.lines.length]).toEqual([[], 1]);
+      expect(big.lines[0]).toContain('over 2 MiB');
+    } finally {
+      await new Promise((resolve) => rogue.close(resolve));
+    }
   }, 5 * MINUTES);
 }

@@ -12,6 +12,11 @@
  * invoice numbers. A server that spreads the token over several fields in short pieces is not
  * stopped by this; it holds the token anyway, and the pieces are useless to the reader without
  * knowing where each one goes.
+ *
+ * A server may also echo the token encoded (`tokenForms`): reversed, as hex, percent-encoded,
+ * base64 or base64url (at each of the three byte alignments a longer encoded text can give it).
+ * Runs of those forms count as the token's too, by the same rule; a hex or base64 run of 8 in a
+ * real title is as unlikely to be one of them as a plain run is to be the token's.
  */
 
 import { DusError } from '../errors.js';
@@ -39,14 +44,37 @@ function foldUnit(code: number): number {
   return lower.length === 1 ? lower.charCodeAt(0) : code;
 }
 
+/**
+ * The token as a server could echo it: itself, reversed, hex, percent-encoded (every byte, and as
+ * a URL component) and base64 and base64url. Base64 of the token inside a longer text (`user:token`
+ * in a Basic header, say) depends on where its bytes fall in the groups of three: for each of the
+ * three alignments the characters that hold only the token's bits are a form of their own.
+ */
+export function tokenForms(token: string): string[] {
+  const bytes = Buffer.from(token, 'utf8');
+  const forms = [token, [...token].reverse().join(''), bytes.toString('hex'), [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''), encodeURIComponent(token)];
+  for (const whole of [bytes.toString('base64'), bytes.toString('base64url')]) forms.push(whole, whole.replace(/=+$/, ''));
+  for (let shift = 0; shift < 3; shift += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    // Characters wholly inside the token's bits: from the first after the `shift` bytes before it
+    // to the last before whatever follows it.
+    const inner = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
+    forms.push(inner, inner.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return [...new Set(forms)];
+}
+
 export function tokenScrubber(token: string): Scrubber {
-  const folded = foldCase(token);
-  if (folded === '') return (text) => text;
-  const width = Math.min(FRAGMENT_LENGTH, folded.length);
+  if (token === '') return (text) => text;
+  const width = Math.min(FRAGMENT_LENGTH, token.length);
   const pieces = new Set<string>();
-  for (let at = 0; at + width <= folded.length; at += 1) pieces.add(folded.slice(at, at + width));
   const units = new Set<number>();
-  for (let at = 0; at < folded.length; at += 1) units.add(folded.charCodeAt(at));
+  for (const form of tokenForms(token)) {
+    const folded = foldCase(form);
+    for (let at = 0; at + width <= folded.length; at += 1) pieces.add(folded.slice(at, at + width));
+    // A unit only in a form too short for a piece matches nothing: it need not start a run.
+    if (folded.length >= width) for (let at = 0; at < folded.length; at += 1) units.add(folded.charCodeAt(at));
+  }
   // ASCII, nearly all of a page, looked up in a table: 1 where the unit, folded, occurs in the token.
   const ascii = new Uint8Array(0x80);
   for (let code = 0; code < 0x80; code += 1) ascii[code] = units.has(foldUnit(code)) ? 1 : 0;

@@ -17,6 +17,12 @@ export const BRIDGE_HEADERS = {
 
 /** A call older or newer than this (seconds) is refused: a short window against replays. */
 export const BRIDGE_WINDOW_SECONDS = 60;
+/**
+ * How far apart the clocks of the `serve` processes sharing one cache may be (seconds). A
+ * process whose clock lags accepts a call later in real time than the one that first took its
+ * nonce, so the nonce is kept until no process within this skew could still accept the call.
+ */
+export const BRIDGE_ALLOWED_SKEW_SECONDS = 300;
 
 const SIGNATURE_PREFIX = 'v1=';
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -99,8 +105,11 @@ export async function verifyBridgeCall(options: {
   const presented = Buffer.from(signature);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, reason: 'bad_signature' };
   const mine = randomBytes(12).toString('hex');
-  // Kept twice the window: a call stays refused as a replay for as long as its time could pass.
-  const holder = await options.cache.getOrProduce(`bridge-nonce:${nonce}`, 2 * BRIDGE_WINDOW_SECONDS * 1000, async () => mine);
+  // Kept until the signed time + the window + the allowed skew, by this process's clock: a process
+  // whose clock lags this one's by up to the skew accepts the call until then, and must find the
+  // nonce taken. Two windows from first use was too short for clocks 70 s apart (issue 23).
+  const keptMs = (Number(time) + BRIDGE_WINDOW_SECONDS + BRIDGE_ALLOWED_SKEW_SECONDS) * 1000 - options.nowMs;
+  const holder = await options.cache.getOrProduce(`bridge-nonce:${nonce}`, keptMs, async () => mine);
   if (holder !== mine) return { ok: false, reason: 'replayed' };
   return { ok: true };
 }

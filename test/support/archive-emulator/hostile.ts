@@ -7,20 +7,41 @@ import type { Reply } from './reply.js';
  * find what they would find and the product runs its whole path.
  */
 
-/** The forms a leaked token takes: whole, other letter case, inside a longer word, each half, one character short. */
+/**
+ * The token encoded as a server could echo it (issue 23): base64, base64url, hex, reversed,
+ * percent-encoded byte by byte, and base64 of `user:token` (the token at another byte alignment).
+ * Written here without the product's `tokenForms`, so that a form it forgets is caught.
+ */
+export function encodedForms(token: string): string[] {
+  const bytes = Buffer.from(token, 'utf8');
+  return [
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('hex'),
+    [...token].reverse().join(''),
+    [...bytes].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+    Buffer.from(`archive:${token}`).toString('base64'),
+  ];
+}
+
+/** The forms a leaked token takes: whole, other letter case, inside a longer word, each half, one character short, encoded. */
 export function leakForms(token: string): string[] {
   const middle = Math.ceil(token.length / 2);
   const swapped = [...token].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-  return [token, token.toUpperCase(), swapped, `x${token.toLowerCase()}y`, token.slice(0, middle), token.slice(middle), token.slice(0, -1), token.slice(1)];
+  return [token, token.toUpperCase(), swapped, `x${token.toLowerCase()}y`, token.slice(0, middle), token.slice(middle), token.slice(0, -1), token.slice(1), ...encodedForms(token)];
 }
 
 /**
  * What a scan looks for: each form a hostile server used that still tells something of the
- * token (either half, one character short), compared without letter case.
+ * token (either half, one character short, each encoded form; of `user:token` the part past the
+ * user's), compared without letter case.
  */
 export function secretForms(token: string): string[] {
   const middle = Math.ceil(token.length / 2);
-  return [...new Set([token, token.slice(0, middle), token.slice(middle), token.slice(0, -1), token.slice(1)].map((form) => form.toLowerCase()))];
+  const encoded = encodedForms(token);
+  // Past the user's part ('archive:', 8 bytes: 10 characters and 4 bits of the 11th).
+  encoded.push((encoded.pop() ?? '').slice(11));
+  return [...new Set([token, token.slice(0, middle), token.slice(middle), token.slice(0, -1), token.slice(1), ...encoded].map((form) => form.toLowerCase()))];
 }
 
 /** Each place a form of a secret occurs in the text (any letter case), with a little text around it. */

@@ -18,6 +18,13 @@ use Psr\Log\LoggerInterface;
 class BridgeClient {
 	/** A failing service is logged once per request, however many calls fail. */
 	private static bool $failureLogged = false;
+	/** So is an answer of the wrong shape. */
+	private static bool $shapeLogged = false;
+	/**
+	 * The most of an answer read (2 MiB): the largest the service sends (a page of 30 results with
+	 * capped texts) is far smaller, and whatever answers there instead must not fill PHP's memory.
+	 */
+	public const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 
 	public function __construct(
 		private IClientService $clients,
@@ -70,6 +77,8 @@ class BridgeClient {
 				'connect_timeout' => 3,
 				'http_errors' => false,
 				'allow_redirects' => false,
+				// Read as a stream, so that no more than the limit is ever read.
+				'stream' => true,
 				// The service runs beside Nextcloud, usually on loopback: an address the admin named.
 				'nextcloud' => ['allow_local_address' => true],
 			]);
@@ -77,7 +86,14 @@ class BridgeClient {
 			return $this->failed(get_class($e));
 		}
 		$raw = $response->getBody();
-		$decoded = json_decode(is_string($raw) ? $raw : (string)stream_get_contents($raw), true);
+		$text = is_string($raw) ? $raw : (string)stream_get_contents($raw, self::MAX_ANSWER_BYTES + 1);
+		if (is_resource($raw)) {
+			fclose($raw);
+		}
+		if (strlen($text) > self::MAX_ANSWER_BYTES) {
+			return $this->failed('the answer was over 2 MiB, refused');
+		}
+		$decoded = json_decode($text, true);
 		if (!is_array($decoded)) {
 			return $this->failed('the answer was not JSON (HTTP ' . $response->getStatusCode() . ')');
 		}
@@ -91,6 +107,17 @@ class BridgeClient {
 		}
 		$data = $answer['body']['ocs']['data'] ?? null;
 		return is_array($data) ? $data : null;
+	}
+
+	/**
+	 * An answer the app cannot take (a field of the wrong type): logged once per request, naming
+	 * the field, never its value; the caller answers with nothing.
+	 */
+	public function wrongShape(string $where, \UnexpectedValueException $problem): void {
+		if (!self::$shapeLogged) {
+			self::$shapeLogged = true;
+			$this->logger->warning('The docs-unified-search service answered in a shape the app does not take (' . $where . '): ' . $problem->getMessage());
+		}
 	}
 
 	private function failed(string $why): ?array {

@@ -10,21 +10,32 @@ use OCP\AppFramework\Controller;
 use OCP\AppFramework\Http\Attribute\FrontpageRoute;
 use OCP\AppFramework\Http\Attribute\PasswordConfirmationRequired;
 use OCP\AppFramework\Http\JSONResponse;
+use OCP\AppFramework\Utility\ITimeFactory;
 use OCP\IRequest;
+use OCP\ISession;
 use OCP\IUserSession;
 
 /**
  * The settings routes on Nextcloud. Nextcloud checks the administrator (no NoAdminRequired),
  * its request token (no NoCSRFRequired) and, for Save and Disconnect, the password; the service
  * checks again and decides everything else. Answers pass through unchanged.
+ *
+ * The attribute alone is not what the service is told: Nextcloud's middleware lets a request
+ * through on an app password or device token (Basic or Bearer), and a stolen token must not
+ * change or delete the settings. The signed "confirmed" flag is sent only when the session holds
+ * a recent confirmation made by typing the password (`confirmedByPassword`), serve's own rule.
  */
 class SettingsController extends Controller {
 	private const PATH = '/apps/docs_unified_search/settings';
+	/** Nextcloud's own window (PasswordConfirmationMiddleware): 30 minutes and 15 s of delay. */
+	private const CONFIRMATION_SECONDS = 30 * 60 + 15;
 
 	public function __construct(
 		IRequest $request,
 		private BridgeClient $bridge,
 		private IUserSession $session,
+		private ISession $phpSession,
+		private ITimeFactory $time,
 	) {
 		parent::__construct(Application::APP_ID, $request);
 	}
@@ -37,13 +48,13 @@ class SettingsController extends Controller {
 	#[PasswordConfirmationRequired]
 	#[FrontpageRoute(verb: 'POST', url: '/settings')]
 	public function save(): JSONResponse {
-		return $this->forward('POST', '', $this->fields(['url', 'token', 'archiveOwner', 'allowLocal', 'alwaysSearch']), true);
+		return $this->forward('POST', '', $this->fields(['url', 'token', 'archiveOwner', 'allowLocal', 'alwaysSearch']), $this->confirmedByPassword());
 	}
 
 	#[PasswordConfirmationRequired]
 	#[FrontpageRoute(verb: 'DELETE', url: '/settings')]
 	public function disconnect(): JSONResponse {
-		return $this->forward('DELETE', '', null, true);
+		return $this->forward('DELETE', '', null, $this->confirmedByPassword());
 	}
 
 	#[FrontpageRoute(verb: 'GET', url: '/settings/diagnostics')]
@@ -64,6 +75,27 @@ class SettingsController extends Controller {
 	#[FrontpageRoute(verb: 'POST', url: '/settings/who')]
 	public function who(): JSONResponse {
 		return $this->forward('POST', '/who', $this->fields(['document', 'includeBlocked']));
+	}
+
+	/**
+	 * Whether this request's session was confirmed by a typed password lately. Nextcloud
+	 * (34.0.1, lib/private/User/Session.php) sets `last-password-confirm` at a login with the
+	 * login password (form or Basic) and at `/login/confirm`; a login with an app password or
+	 * device token sets `app_password` instead (`one_time_token` for a one-time token, `app_api`
+	 * for AppAPI's calls), and such a session is never taken as confirmed, whatever else it holds.
+	 */
+	private function confirmedByPassword(): bool {
+		foreach (['app_password', 'one_time_token'] as $tokenLogin) {
+			if ($this->phpSession->get($tokenLogin) !== null) {
+				return false;
+			}
+		}
+		if ($this->phpSession->get('app_api') === true) {
+			return false;
+		}
+		// Read as Nextcloud's middleware reads it (an int, absent as 0).
+		$last = (int)$this->phpSession->get('last-password-confirm');
+		return $last >= $this->time->getTime() - self::CONFIRMATION_SECONDS;
 	}
 
 	/**

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace OCA\DocsUnifiedSearch\Dashboard;
 
 use OCA\DocsUnifiedSearch\AppInfo\Application;
+use OCA\DocsUnifiedSearch\Bridge\Answer;
 use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
 use OCP\Dashboard\IButtonWidget;
 use OCP\Dashboard\IConditionalWidget;
@@ -42,7 +43,8 @@ class RecentWidget implements IReloadableWidget, IButtonWidget, IIconWidget, ICo
 	public function getTitle(): string {
 		$user = $this->session->getUser();
 		$listing = $user === null ? false : $this->listing($user->getUID());
-		return is_array($listing) ? (string)($listing['title'] ?? self::ID) : self::ID;
+		$title = is_array($listing) ? ($listing['title'] ?? self::ID) : self::ID;
+		return is_string($title) ? Answer::text($title, 'title', Answer::TITLE_LENGTH) : self::ID;
 	}
 
 	public function getOrder(): int {
@@ -76,9 +78,16 @@ class RecentWidget implements IReloadableWidget, IButtonWidget, IIconWidget, ICo
 
 	public function getWidgetButtons(string $userId): array {
 		$listing = $this->listing($userId);
+		$own = $this->urls->getAbsoluteURL('/');
 		$buttons = [];
-		foreach (is_array($listing) ? ($listing['buttons'] ?? []) : [] as $button) {
-			$buttons[] = new WidgetButton((string)$button['type'], (string)$button['link'], (string)$button['text']);
+		try {
+			foreach (Answer::list(is_array($listing) ? ($listing['buttons'] ?? []) : [], 'buttons') as $at => $button) {
+				$button = Answer::map($button, "buttons[$at]");
+				$buttons[] = new WidgetButton(Answer::text($button['type'] ?? '', "buttons[$at].type", 20), Answer::url($button['link'] ?? '', "buttons[$at].link", $own), Answer::text($button['text'] ?? '', "buttons[$at].text", Answer::TITLE_LENGTH));
+			}
+		} catch (\UnexpectedValueException $problem) {
+			$this->bridge->wrongShape('dashboard buttons', $problem);
+			return [];
 		}
 		return $buttons;
 	}
@@ -89,12 +98,26 @@ class RecentWidget implements IReloadableWidget, IButtonWidget, IIconWidget, ICo
 			$query['sinceIds[' . self::ID . ']'] = $since;
 		}
 		$data = $this->bridge->ocsData($this->bridge->call('GET', self::API . '/v2/widget-items', $query, $userId, false, null, 8));
-		$list = $data[self::ID] ?? [];
-		$items = [];
-		foreach ($list['items'] ?? [] as $item) {
-			$items[] = new WidgetItem((string)$item['title'], (string)$item['subtitle'], (string)$item['link'], (string)$item['iconUrl'], (string)$item['sinceId'], (string)($item['overlayIconUrl'] ?? ''));
+		$own = $this->urls->getAbsoluteURL('/');
+		try {
+			$list = Answer::map($data[self::ID] ?? [], 'widget');
+			$items = [];
+			foreach (Answer::list($list['items'] ?? [], 'items') as $at => $item) {
+				$item = Answer::map($item, "items[$at]");
+				$items[] = new WidgetItem(
+					Answer::text($item['title'] ?? '', "items[$at].title", Answer::TITLE_LENGTH),
+					Answer::text($item['subtitle'] ?? '', "items[$at].subtitle"),
+					Answer::url($item['link'] ?? '', "items[$at].link", $own),
+					Answer::url($item['iconUrl'] ?? '', "items[$at].iconUrl", $own),
+					Answer::text($item['sinceId'] ?? '', "items[$at].sinceId", 100),
+					Answer::url($item['overlayIconUrl'] ?? '', "items[$at].overlayIconUrl", $own),
+				);
+			}
+			return new WidgetItems($items, Answer::text($list['emptyContentMessage'] ?? '', 'emptyContentMessage'), Answer::text($list['halfEmptyContentMessage'] ?? '', 'halfEmptyContentMessage'));
+		} catch (\UnexpectedValueException $problem) {
+			$this->bridge->wrongShape('dashboard items', $problem);
+			return new WidgetItems([], '', '');
 		}
-		return new WidgetItems($items, (string)($list['emptyContentMessage'] ?? ''), (string)($list['halfEmptyContentMessage'] ?? ''));
 	}
 
 	/** @return array<mixed>|false */

@@ -5,6 +5,7 @@ declare(strict_types=1);
 namespace OCA\DocsUnifiedSearch\Reference;
 
 use OCA\DocsUnifiedSearch\AppInfo\Application;
+use OCA\DocsUnifiedSearch\Bridge\Answer;
 use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
 use OCA\DocsUnifiedSearch\Search\DocumentsProvider;
 use OCP\Collaboration\Reference\ADiscoverableReferenceProvider;
@@ -64,18 +65,27 @@ class DocumentsReferenceProvider extends ADiscoverableReferenceProvider implemen
 		if ($answer === null) {
 			return null;
 		}
-		$reference = new Reference($referenceText);
-		$reference->setAccessible((bool)($answer['accessible'] ?? false));
-		$open = $answer['openGraphObject'] ?? [];
-		$rich = ($answer['accessible'] ?? false) === true && is_array($answer['richObject'] ?? null) ? $answer['richObject'] : null;
-		if ($rich !== null) {
-			$reference->setTitle((string)($open['name'] ?? ''));
-			$reference->setDescription((string)($open['description'] ?? ''));
-			$reference->setImageUrl((string)($open['thumb'] ?? ''));
-			$reference->setUrl((string)($open['link'] ?? $referenceText));
+		$own = $this->urls->getAbsoluteURL('/');
+		try {
+			$accessible = Answer::bool($answer['accessible'] ?? false, 'accessible');
+			$open = Answer::map($answer['openGraphObject'] ?? [], 'openGraphObject');
+			$rich = $accessible && ($answer['richObject'] ?? null) !== null ? self::cleaned(Answer::map($answer['richObject'], 'richObject'), 'richObject', $own) : null;
+			$type = Answer::text($answer['richObjectType'] ?? 'file', 'richObjectType', 100);
+			$reference = new Reference($referenceText);
+			$reference->setAccessible($accessible);
+			if ($rich !== null) {
+				$reference->setTitle(Answer::text($open['name'] ?? '', 'openGraphObject.name', Answer::TITLE_LENGTH));
+				$reference->setDescription(Answer::text($open['description'] ?? '', 'openGraphObject.description'));
+				$reference->setImageUrl(Answer::url($open['thumb'] ?? '', 'openGraphObject.thumb', $own));
+				$link = Answer::url($open['link'] ?? $referenceText, 'openGraphObject.link', $own);
+				$reference->setUrl($link === '' ? $referenceText : $link);
+			}
+		} catch (\UnexpectedValueException $problem) {
+			$this->bridge->wrongShape('reference', $problem);
+			return null;
 		}
 		// Not accessible: the shape Nextcloud's Files provider gives a file the reader cannot open.
-		$reference->setRichObject((string)($answer['richObjectType'] ?? 'file'), $rich);
+		$reference->setRichObject($type, $rich);
 		return $reference;
 	}
 
@@ -89,6 +99,26 @@ class DocumentsReferenceProvider extends ADiscoverableReferenceProvider implemen
 	}
 
 	/** @return array<mixed>|null */
+	/**
+	 * The rich object with every text capped and cleaned, every link (a key naming a link or URL)
+	 * Nextcloud's own or emptied, numbers and booleans kept (it is rendered by Nextcloud's Files
+	 * widget, which takes a file's fields).
+	 *
+	 * @throws \UnexpectedValueException
+	 */
+	private static function cleaned(array $object, string $what, string $own): array {
+		$clean = [];
+		foreach ($object as $key => $value) {
+			$clean[$key] = match (true) {
+				is_array($value) => self::cleaned($value, "$what.$key", $own),
+				is_string($value) && preg_match('/link|url/i', (string)$key) === 1 => Answer::url($value, "$what.$key", $own),
+				is_string($value) => Answer::text($value, "$what.$key"),
+				is_int($value), is_float($value), is_bool($value), $value === null => $value,
+			};
+		}
+		return $clean;
+	}
+
 	private function answer(string $link): ?array {
 		if (!array_key_exists($link, $this->answers)) {
 			$user = $this->session->getUser();

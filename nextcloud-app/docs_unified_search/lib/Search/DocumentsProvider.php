@@ -4,8 +4,10 @@ declare(strict_types=1);
 
 namespace OCA\DocsUnifiedSearch\Search;
 
+use OCA\DocsUnifiedSearch\Bridge\Answer;
 use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
 use OCP\IDateTimeZone;
+use OCP\IURLGenerator;
 use OCP\IUser;
 use OCP\IUserSession;
 use OCP\Search\IExternalProvider;
@@ -30,6 +32,7 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 		private BridgeClient $bridge,
 		private IUserSession $session,
 		private IDateTimeZone $timeZone,
+		private IURLGenerator $urls,
 	) {
 	}
 
@@ -39,12 +42,14 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 
 	public function getName(): string {
 		$listing = $this->listing();
-		return is_array($listing) ? (string)($listing['name'] ?? self::ID) : self::ID;
+		$name = is_array($listing) ? ($listing['name'] ?? self::ID) : self::ID;
+		return is_string($name) ? Answer::text($name, 'name', Answer::TITLE_LENGTH) : self::ID;
 	}
 
 	public function getOrder(string $route, array $routeParameters): ?int {
 		$listing = $this->listing();
-		return is_array($listing) ? (int)($listing['order'] ?? 50) : null;
+		$order = is_array($listing) ? ($listing['order'] ?? 50) : null;
+		return is_int($order) || $order === null ? $order : 50;
 	}
 
 	public function isExternalProvider(): bool {
@@ -79,18 +84,38 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 			}
 		}
 		$data = $this->bridge->ocsData($this->bridge->call('GET', self::PATH . '/' . self::ID . '/search', $params, $user->getUID(), false, null, 12));
+		try {
+			return $this->result($data ?? []);
+		} catch (\UnexpectedValueException $problem) {
+			$this->bridge->wrongShape('search', $problem);
+			return SearchResult::complete($this->getName(), []);
+		}
+	}
+
+	/** @throws \UnexpectedValueException */
+	private function result(array $data): SearchResult {
+		$own = $this->urls->getAbsoluteURL('/');
 		$entries = [];
-		foreach (($data['entries'] ?? []) as $entry) {
-			$result = new SearchResultEntry((string)$entry['thumbnailUrl'], (string)$entry['title'], (string)$entry['subline'], (string)$entry['resourceUrl'], (string)$entry['icon'], (bool)$entry['rounded']);
-			foreach (($entry['attributes'] ?? []) as $key => $value) {
-				$result->addAttribute((string)$key, (string)$value);
+		foreach (Answer::list($data['entries'] ?? [], 'entries') as $at => $entry) {
+			$field = static fn (string $name): string => "entries[$at].$name";
+			$entry = Answer::map($entry, $field(''));
+			$result = new SearchResultEntry(
+				Answer::url($entry['thumbnailUrl'] ?? '', $field('thumbnailUrl'), $own),
+				Answer::text($entry['title'] ?? '', $field('title'), Answer::TITLE_LENGTH),
+				Answer::text($entry['subline'] ?? '', $field('subline')),
+				Answer::url($entry['resourceUrl'] ?? '', $field('resourceUrl'), $own),
+				Answer::url($entry['icon'] ?? '', $field('icon'), $own),
+				Answer::bool($entry['rounded'] ?? false, $field('rounded')),
+			);
+			foreach (Answer::map($entry['attributes'] ?? [], $field('attributes')) as $key => $value) {
+				$result->addAttribute(Answer::text($key, $field('attributes'), 100), Answer::text($value, $field('attributes')));
 			}
 			$entries[] = $result;
 		}
-		$name = (string)($data['name'] ?? $this->getName());
+		$name = Answer::text($data['name'] ?? $this->getName(), 'name', Answer::TITLE_LENGTH);
 		$cursor = $data['cursor'] ?? null;
 		// No cursor: nothing left (Nextcloud 33+ types the cursor of a paginated result non-null).
-		return $cursor === null ? SearchResult::complete($name, $entries) : SearchResult::paginated($name, $entries, (string)$cursor);
+		return $cursor === null ? SearchResult::complete($name, $entries) : SearchResult::paginated($name, $entries, Answer::text($cursor, 'cursor', 100));
 	}
 
 	/** @return array<mixed>|false */

@@ -1,0 +1,17 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const HARNESS = join(import.meta.dirname, 'harness.php');
+
+/** Whether `php` is on PATH (Debian's php-cli); the tests that need it skip without. */
+export const phpMissing = spawnSync('sh', ['-c', 'command -v php']).status !== 0;
+
+/**
+ * Runs PHP against the bridge app's classes outside Nextcloud (harness.php: OCP's shapes, the
+ * `Fake` service, session, clock and URL generator) and returns what it printed, parsed as JSON.
+ */
+export function runAppPhp(code: string): unknown {
+  const run = spawnSync('php', ['-d', 'display_errors=stderr', HARNESS], { input: code, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (run.status !== 0) throw new Error(`php failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`);
+  return JSON.parse(run.stdout) as unknown;
+}
