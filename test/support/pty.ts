@@ -57,3 +57,51 @@ export async function runOnPty(columns: number, args: readonly string[], env: No
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, screen: Buffer.concat(chunks).toString('utf8') };
 }
+
+/**
+ * Like RUNNER, but stdin is the terminal too (echo on, as a shell leaves it): once the screen
+ * shows `waitFor`, `typed` is written to the terminal as a user types it.
+ */
+const TYPING_RUNNER = `
+import fcntl, os, select, struct, subprocess, sys, termios
+cols, wait_for, typed, argv = int(sys.argv[1]), sys.argv[2].encode(), sys.argv[3].encode(), sys.argv[4:]
+master, slave = os.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 50, cols, 0, 0))
+attrs = termios.tcgetattr(slave)
+attrs[1] &= ~termios.ONLCR
+attrs[3] |= termios.ECHO
+termios.tcsetattr(slave, termios.TCSANOW, attrs)
+child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, close_fds=True, start_new_session=True)
+os.close(slave)
+screen = b''
+sent = False
+while True:
+    ready, _, _ = select.select([master], [], [], 20)
+    if not ready:
+        child.kill()
+        break
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    screen += chunk
+    if not sent and wait_for in screen:
+        os.write(master, typed)
+        sent = True
+sys.stdout.buffer.write(screen)
+sys.exit(child.wait())
+`;
+
+/** Runs the built CLI with stdin, stdout and stderr on one pty, typing `typed` once `waitFor` shows. */
+export async function runOnPtyTyping(columns: number, args: readonly string[], waitFor: string, typed: string, env: NodeJS.ProcessEnv = {}): Promise<PtyRun> {
+  const child = spawn('python3', ['-c', TYPING_RUNNER, String(columns), waitFor, typed, process.execPath, CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, screen: Buffer.concat(chunks).toString('utf8') };
+}
