@@ -19,6 +19,8 @@ const APP = 'docs_unified_search';
 beforeAll(async () => {
   host = await createHostFixture('sqlite');
   await host.setAppConfig('docs_sync', 'target_user', 'archive');
+  await host.addUser('Archive');
+  await host.addUser('alice');
 });
 
 afterAll(async () => {
@@ -88,8 +90,42 @@ describe('config:app:set', () => {
   });
 
   test('the same value again is "not updated", exit 0', async () => {
-    const dir = freshDir({ archive_owner: 'archive' });
+    const dir = freshDir({ archive_owner: 'Archive', host_db: host.dbUrl });
     expect(await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=archive'])).toEqual({ code: 0, out: 'Config value were not updated\n', err: '' });
+  });
+
+  test('no --value: exit 2, a usage error naming --value, nothing written', async () => {
+    const dir = freshDir({ always_search: false });
+    const result = await occ(dir, ['config:app:set', APP, 'always_search']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]: --value=VALUE is required/);
+    expect(result.out).toBe('');
+    expect(settingsOf(dir)).toEqual({ always_search: false });
+  });
+
+  test('an archive_owner the host does not have: exit 1 unknown_archive_account naming it, nothing written; an existing one in the host spelling', async () => {
+    const dir = freshDir({ host_db: host.dbUrl });
+    const result = await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=nosuchuser']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unknown_archive_account\]: The archive account "nosuchuser" does not exist on the host/);
+    expect(settingsOf(dir)).toEqual({ host_db: host.dbUrl });
+    expect((await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=archive'])).code).toBe(0);
+    expect(settingsOf(dir).archive_owner).toBe('Archive');
+  });
+
+  test('an archive_owner with no host to check it against: stored with a warning that says so', async () => {
+    const dir = freshDir({});
+    const result = await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=someone']);
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/^Warning: the archive account "someone" was stored unchecked/);
+    expect(settingsOf(dir).archive_owner).toBe('someone');
+  });
+
+  test('a stored archive_owner that does not exist: a later why names the stored value', async () => {
+    const dir = freshDir({ host_db: host.dbUrl, archive_owner: 'gone-account' });
+    const result = await occ(dir, ['why', 'alice', '1']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unknown_archive_account\]: The archive account "gone-account" \(archive_owner\) does not exist on the host/);
   });
 
   test('docs_url is refused and says why and what to use', async () => {
@@ -139,7 +175,7 @@ describe('config:app:delete', () => {
     const dir = freshDir({ always_search: true, allow_local: true });
     expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search deleted\n', err: '' });
     expect(settingsOf(dir)).toEqual({ allow_local: true });
-    expect((await occ(dir, ['config:app:delete', APP, 'always_search'])).code).toBe(0);
+    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search was not set: nothing deleted\n', err: '' });
     const strict = await occ(dir, ['config:app:delete', APP, 'always_search', '--error-if-not-exists']);
     expect(strict).toEqual({ code: 1, out: '', err: 'Config always_search of app docs_unified_search could not be deleted because it did not exist\n' });
   });

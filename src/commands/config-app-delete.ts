@@ -39,7 +39,8 @@ export const command: CommandDefinition = {
           // occ's own line on stderr; JSON reports it as the failure it is.
           return out.failAsOcc(new DusError('not_configured', `${said}.`), () => out.io.stderr.write(`${line(context.globals, said)}\n`));
         }
-        out.result({ app, key: name, deleted: isSet }, () => out.say(`Config value ${name} of app ${app} deleted`));
+        // As --json's deleted:false: a key that was not set is said so, not reported deleted.
+        out.result({ app, key: name, deleted: isSet }, () => out.say(isSet ? `Config value ${name} of app ${app} deleted` : `Config value ${name} of app ${app} was not set: nothing deleted`));
         return EXIT_OK;
       });
     }),

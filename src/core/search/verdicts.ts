@@ -1,4 +1,5 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
+import { archiveAccountMissing } from '../settings/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';
@@ -186,7 +187,7 @@ async function parties(ctx: ServiceContext, user: string): Promise<{ host: HostA
 export async function requiredArchiveAccount(ctx: ServiceContext): Promise<string> {
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
-    throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
+    throw await archiveAccountMissing(ctx, "set one with setup --archive-account=ID, or set the synchronization add-on's target_user.");
   }
   return archiveAccount;
 }
