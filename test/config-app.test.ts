@@ -141,7 +141,8 @@ describe('config:app:set', () => {
     [['always_search', '--value=1', '--type=string'], /stored as boolean: use --type=boolean/],
     [['archive_owner', '--value=1', '--type=integer'], /stored as string/],
     [['archive_owner', '--value=x', '--type=nonsense'], /Unknown type/],
-    [['no_such_key', '--value=x'], /not a key of docs_unified_search/],
+    [['no_such_key', '--value=x'], /not a key of docs_unified_search; the keys are: (?!.*last_failure)(?!.*last_recovery)/],
+    [['last_failure', '--value=x'], /last_failure is a key of app version 0\.3\.0, no longer used: maintenance:repair deletes it/],
     [['archive_owner', '--value=x', '--sensitive'], /credential store/],
     [['diagnostics', '--value=[]', '--no-lazy'], /lazy and stays so/],
   ])('%j is refused: exit 1, config_refused, nothing written', async (args, message) => {
@@ -178,6 +179,15 @@ describe('config:app:delete', () => {
     expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search was not set: nothing deleted\n', err: '' });
     const strict = await occ(dir, ['config:app:delete', APP, 'always_search', '--error-if-not-exists']);
     expect(strict).toEqual({ code: 1, out: '', err: 'Config always_search of app docs_unified_search could not be deleted because it did not exist\n' });
+  });
+
+  test('completion offers no obsolete key (last_failure, last_recovery)', async () => {
+    for (const shell of ['bash', 'zsh']) {
+      const result = await occ(freshDir(), ['completion', shell]);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('archive_owner');
+      expect(result.out).not.toMatch(/last_failure|last_recovery/);
+    }
   });
 
   test('help of each command has examples', async () => {

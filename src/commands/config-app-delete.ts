@@ -1,5 +1,5 @@
 import { DusError } from '../core/errors.js';
-import { APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
+import { CURRENT_APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { line } from '../cli/format.js';
@@ -11,13 +11,13 @@ export const command: CommandDefinition = {
   summary: 'Delete an app configuration key',
   examples: [
     'docs-unified-search config:app:delete docs_unified_search always_search',
-    'docs-unified-search config:app:delete docs_unified_search last_failure --error-if-not-exists',
+    'docs-unified-search config:app:delete docs_unified_search archive_owner --error-if-not-exists',
   ],
   exitCodes: [
     [EXIT_OK, 'deleted, or not set'],
     [EXIT_FAILURE, 'not set with --error-if-not-exists, or refused'],
   ],
-  argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS },
+  argumentValues: { app: [APP_ID], name: CURRENT_APP_CONFIG_KEYS },
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.
     command

@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../core/context-types.js';
 import { DusError, isDusError } from '../core/errors.js';
 import { parseConfigValue, plainConfigValue } from '../core/settings/app-config-values.js';
-import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
+import { CURRENT_APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
+import { OBSOLETE_KEYS } from '../core/settings/types.js';
 import type { AppConfigKey } from '../core/settings/types.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
@@ -33,7 +34,8 @@ function settableKey(app: string, name: string): AppConfigKey {
         'Run setup --url=URL with --token-stdin or --token-env=NAME, which tests the new server and asks for its token.',
     );
   }
-  if (!isAppConfigKey(name)) throw refuse(`${name} is not a key of ${APP_ID}; the keys are: ${APP_CONFIG_KEYS.join(', ')}.`);
+  if (!isAppConfigKey(name)) throw refuse(`${name} is not a key of ${APP_ID}; the keys are: ${CURRENT_APP_CONFIG_KEYS.join(', ')}.`);
+  if (OBSOLETE_KEYS.includes(name)) throw refuse(`${name} is a key of app version 0.3.0, no longer used: maintenance:repair deletes it.`);
   return name;
 }
 
@@ -85,7 +87,7 @@ export const command: CommandDefinition = {
     [EXIT_OK, 'set, or unchanged'],
     [EXIT_FAILURE, 'refused (config_refused; an archive_owner the host does not have: unknown_archive_account), or --update-only on a key that is not set'],
   ],
-  argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS.filter((key) => key !== 'docs_url') },
+  argumentValues: { app: [APP_ID], name: CURRENT_APP_CONFIG_KEYS.filter((key) => key !== 'docs_url') },
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.
     command
