@@ -121,6 +121,29 @@ describe('config:app:set', () => {
     expect(settingsOf(dir).archive_owner).toBe('someone');
   });
 
+  test('host_db: no database URL is refused naming it; a file that is no database is stored with a warning; later errors name the stored value', async () => {
+    const dir = freshDir({});
+    const refused = await occ(dir, ['config:app:set', APP, 'host_db', '--value=foo']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^Error \[host_config\]: The host database URL \(host_db "foo"\) is not usable/);
+    expect(settingsOf(dir).host_db).toBeUndefined();
+
+    const notADatabase = join(dir, 'passwd');
+    writeFileSync(notADatabase, 'root:x:0:0:root:/root:/bin/bash\n');
+    const warned = await occ(dir, ['config:app:set', APP, 'host_db', `--value=sqlite://${notADatabase}`]);
+    expect(warned.code).toBe(0);
+    expect(warned.err).toMatch(new RegExp(`^Warning: stored, but the host cannot be opened with it: Error \\[host_unreachable\\]: .*host_db "sqlite://${notADatabase}"`));
+    expect(settingsOf(dir).host_db).toBe(`sqlite://${notADatabase}`);
+
+    const later = await occ(dir, ['why', 'alice', '1']);
+    expect(later.code).toBe(1);
+    expect(later.err).toContain(`from the stored host_db setting (sqlite://${notADatabase})`);
+    expect(later.err).not.toContain('--host-db');
+
+    const fine = await occ(dir, ['config:app:set', APP, 'host_db', `--value=${host.dbUrl}`]);
+    expect([fine.code, fine.err]).toEqual([0, '']);
+  });
+
   test('a stored archive_owner that does not exist: a later why names the stored value', async () => {
     const dir = freshDir({ host_db: host.dbUrl, archive_owner: 'gone-account' });
     const result = await occ(dir, ['why', 'alice', '1']);

@@ -75,6 +75,25 @@ async function existingArchiveAccount(service: ServiceContext, owner: string, wa
   return account.uid;
 }
 
+/**
+ * A host_db value before it is stored: refused (host_config) when it is no database URL this
+ * suite reads; stored with a warning naming the value when the database cannot be opened now
+ * (a file that is no Nextcloud database, a server that is down).
+ */
+async function checkHostDb(url: string, tablePrefix: string | undefined, warn: (said: string) => void): Promise<void> {
+  const source = `host_db "${url.replace(/\/\/[^/@]*@/, '//…@')}"`;
+  const { paramsFromUrl } = await import('../core/host/db/locate.js');
+  paramsFromUrl(url, 'oc_', source);
+  const { openHost } = await import('../core/host/open-host.js');
+  try {
+    const host = await openHost({ dbUrl: url, dbUrlSource: source, ...(tablePrefix === undefined ? {} : { tablePrefix }) });
+    await host.close();
+  } catch (error: unknown) {
+    if (!isDusError(error)) throw error;
+    warn(`Warning: stored, but the host cannot be opened with it: Error [${error.code}]: ${error.message}`);
+  }
+}
+
 export const command: CommandDefinition = {
   summary: 'Set an app configuration key (typed as the key requires)',
   examples: [
@@ -123,7 +142,9 @@ export const command: CommandDefinition = {
         const type = KEY_DEFINITIONS[key].type;
         let value = parseConfigValue(type, given);
         if (value === null) throw refuse(`Value is not a boolean, please use 'true' or 'false' (${key} is a switch).`);
-        if (key === 'archive_owner' && typeof value === 'string' && value !== '') value = await existingArchiveAccount(service, value, (said) => out.io.stderr.write(`${line(context.globals, said)}\n`));
+        const warn = (said: string): void => void out.io.stderr.write(`${line(context.globals, said)}\n`);
+        if (key === 'archive_owner' && typeof value === 'string' && value !== '') value = await existingArchiveAccount(service, value, warn);
+        if (key === 'host_db' && typeof value === 'string' && value !== '' && value !== current) await checkHostDb(value, service.settings.get('table_prefix') as string | undefined, warn);
         const updated = value !== current;
         if (updated) service.settings.update({ [key]: value });
         out.result({ app, key, value, updated }, () => {
