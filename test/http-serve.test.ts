@@ -60,6 +60,23 @@ describe('serve', () => {
     await expect(request(`${base}/`)).rejects.toThrow();
   });
 
+  test('a host that cannot be opened at start: serve listens and says so at once on its console, as one coded warning', async () => {
+    const notADatabase = join(dir, 'not-a-database.db');
+    writeFileSync(notADatabase, 'plain text, no SQLite file\n');
+    const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const globals = { configDir: join(dir, 'config-broken-host'), hostDb: `sqlite://${notADatabase}`, logFile: join(dir, 'host-broken.log'), color: false };
+    const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => undefined });
+    await waitFor(() => /Listening on/.exec(io.out())?.[0] ?? null);
+    const warning = await waitFor(() => /^Warning: .*$/m.exec(io.err())?.[0] ?? null);
+    expect(warning).toMatch(/^Warning: Error \[host_unreachable\]: The host database \(the SQLite file .*not-a-database\.db.*\) cannot be opened.* serve answers, but searches fail until this is fixed\.$/);
+    stop();
+    await expect(running).resolves.toBe(0);
+  });
+
   test('a taken port: exit 1, Error [listen_failed] naming the address and what to do, no stack, not internal', async () => {
     const { createServer } = await import('node:net');
     const taken = createServer();

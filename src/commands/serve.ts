@@ -129,7 +129,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     const address = app.server.address();
     const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
     io.stdout.write(`Listening on http://${shown}\n`);
-    const prepared = warmUp(service).finally(startUp);
+    const prepared = warmUp(service, (said) => void io.stderr.write(`${said}\n`)).finally(startUp);
     await until.stopped;
     await app.close();
     await prepared;
