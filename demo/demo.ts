@@ -16,6 +16,13 @@ import { createHostFixture, type HostFixture } from '../test/support/host-fixtur
 
 export const DEMO_TOKEN = 'demo-token-0123456789abcdef';
 const ARCHIVE_ACCOUNT = 'archive';
+/**
+ * The demo's administrator: in the host's admin group, with a password serve accepts, so that
+ * the admin page and the provider routes can be tried locally (a demo login, documented and printed).
+ */
+export const DEMO_ADMIN = { user: 'admin', password: 'demo-admin-password' } as const;
+/** Where the serve the kept demo suggests listens. */
+export const DEMO_SERVE = '127.0.0.1:8080';
 const HOST_URL = 'https://cloud.example.com';
 
 export interface DemoOptions {
@@ -38,6 +45,8 @@ async function buildHost(host: HostFixture, documentIds: readonly number[]): Pro
   await host.addUser('alice', { lang: 'de', displayName: 'Alice' });
   await host.addUser('bob', { lang: 'en', displayName: 'Bob' });
   await host.addUser('carol', { displayName: 'Carol' });
+  await host.addUser(DEMO_ADMIN.user, { displayName: 'Administrator', password: DEMO_ADMIN.password });
+  await host.addGroup('admin', [DEMO_ADMIN.user]);
   await host.addGroup('accounting', ['alice', 'bob']);
   await host.setAppConfig('docs_sync', 'target_user', ARCHIVE_ACCOUNT);
   const invoices = await host.addFolder(ARCHIVE_ACCOUNT, 'Paperless/Invoices');
@@ -76,8 +85,18 @@ export const KEEP_HINT =
 export const KEPT_HINT =
   'The emulator and the files above stay until Ctrl-C: rerun the commands from this checkout in another terminal\n' +
   '(setup has stored the settings and the token, so start with test, search or why). To rerun setup as printed, first\n' +
-  '  export DEMO_TOKEN=<the value of DEMO_TOKEN in demo/demo.ts>\n' +
+  `  export DEMO_TOKEN=${DEMO_TOKEN}   # the emulator's token, a demo value\n` +
   'Ctrl-C ends the demo and deletes its files.';
+
+/** Said by the kept demo: how to try serve's admin page with the demo's administrator. */
+export function servingHint(configDir: string): string {
+  return (
+    `To try the admin page and the provider routes, start serve in another terminal:\n` +
+    `  ${[RERUN_PREFIX, '--config-dir', quote(configDir), 'serve', '--listen', DEMO_SERVE].join(' ')}\n` +
+    `then open http://${DEMO_SERVE}/settings/admin/docs_unified_search and log in as ${DEMO_ADMIN.user}, password ${DEMO_ADMIN.password}\n` +
+    `(a script: curl -u ${DEMO_ADMIN.user}:${DEMO_ADMIN.password} http://${DEMO_SERVE}/apps/docs_unified_search/settings).`
+  );
+}
 
 export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
   const write = (text: string): void => void options.out.write(text);
@@ -93,6 +112,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     await buildHost(host, sample.documents.map((document) => document.id));
     write(`Archive server emulator (Paperless-ngx 2.20) with ${sample.documents.length} documents: ${archive.url}\n`);
     write(`Sample Nextcloud database: ${host.dbUrl} (users archive, alice, bob, carol)\n`);
+    write(`Administrator login (serve's admin page and provider routes): ${DEMO_ADMIN.user}, password ${DEMO_ADMIN.password}\n`);
     write(`Settings directory: ${configDir}\n\n`);
 
     const base = ['--config-dir', configDir];
@@ -129,7 +149,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     write(`  - man pages: man -l man/docs-unified-search.1; completion: source <(${RERUN_PREFIX} completion bash)\n`);
     if (options.keep === true) {
       // The token is not printed: setup stored it already, so the other commands need none.
-      write(`\n${KEPT_HINT}\n`);
+      write(`\n${servingHint(configDir)}\n${KEPT_HINT}\n`);
       await (options.until ?? new Promise<void>((resolve) => process.once('SIGINT', () => resolve())));
     } else {
       write(`\n${KEEP_HINT}\n`);

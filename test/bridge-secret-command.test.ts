@@ -41,4 +41,15 @@ describe('bridge:secret', () => {
       expect(io.out()).toContain('| sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret');
       expect(io.out() + io.err()).not.toContain(secret);
     }));
+
+  test('on a terminal with --config-dir: the pipe to paste carries the same directory (quoted for the shell)', () =>
+    withConfigDir(async (base) => {
+      const dir = join(base, "it's here");
+      const io = captureIO({ env: {}, tty: true });
+      expect(await main(['--config-dir', dir, 'bridge:secret'], io)).toBe(0);
+      const quoted = `'${dir.replace(/'/g, `'\\''`)}'`;
+      expect(io.out()).toContain(`  docs-unified-search --config-dir ${quoted} bridge:secret | sudo -u www-data php`);
+      const secret = readFileSync(join(dir, 'bridge-secret'), 'utf8').trim();
+      expect(io.out() + io.err()).not.toContain(secret);
+    }));
 });

@@ -19,6 +19,8 @@ const APP = 'docs_unified_search';
 beforeAll(async () => {
   host = await createHostFixture('sqlite');
   await host.setAppConfig('docs_sync', 'target_user', 'archive');
+  await host.addUser('Archive');
+  await host.addUser('alice');
 });
 
 afterAll(async () => {
@@ -88,8 +90,65 @@ describe('config:app:set', () => {
   });
 
   test('the same value again is "not updated", exit 0', async () => {
-    const dir = freshDir({ archive_owner: 'archive' });
+    const dir = freshDir({ archive_owner: 'Archive', host_db: host.dbUrl });
     expect(await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=archive'])).toEqual({ code: 0, out: 'Config value were not updated\n', err: '' });
+  });
+
+  test('no --value: exit 2, a usage error naming --value, nothing written', async () => {
+    const dir = freshDir({ always_search: false });
+    const result = await occ(dir, ['config:app:set', APP, 'always_search']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]: --value=VALUE is required/);
+    expect(result.out).toBe('');
+    expect(settingsOf(dir)).toEqual({ always_search: false });
+  });
+
+  test('an archive_owner the host does not have: exit 1 unknown_archive_account naming it, nothing written; an existing one in the host spelling', async () => {
+    const dir = freshDir({ host_db: host.dbUrl });
+    const result = await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=nosuchuser']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unknown_archive_account\]: The archive account "nosuchuser" does not exist on the host/);
+    expect(settingsOf(dir)).toEqual({ host_db: host.dbUrl });
+    expect((await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=archive'])).code).toBe(0);
+    expect(settingsOf(dir).archive_owner).toBe('Archive');
+  });
+
+  test('an archive_owner with no host to check it against: stored with a warning that says so', async () => {
+    const dir = freshDir({});
+    const result = await occ(dir, ['config:app:set', APP, 'archive_owner', '--value=someone']);
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/^Warning: the archive account "someone" was stored unchecked/);
+    expect(settingsOf(dir).archive_owner).toBe('someone');
+  });
+
+  test('host_db: no database URL is refused naming it; a file that is no database is stored with a warning; later errors name the stored value', async () => {
+    const dir = freshDir({});
+    const refused = await occ(dir, ['config:app:set', APP, 'host_db', '--value=foo']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^Error \[host_config\]: The host database URL \(host_db "foo"\) is not usable/);
+    expect(settingsOf(dir).host_db).toBeUndefined();
+
+    const notADatabase = join(dir, 'passwd');
+    writeFileSync(notADatabase, 'root:x:0:0:root:/root:/bin/bash\n');
+    const warned = await occ(dir, ['config:app:set', APP, 'host_db', `--value=sqlite://${notADatabase}`]);
+    expect(warned.code).toBe(0);
+    expect(warned.err).toMatch(new RegExp(`^Warning: stored, but the host cannot be opened with it: Error \\[host_unreachable\\]: .*host_db "sqlite://${notADatabase}"`));
+    expect(settingsOf(dir).host_db).toBe(`sqlite://${notADatabase}`);
+
+    const later = await occ(dir, ['why', 'alice', '1']);
+    expect(later.code).toBe(1);
+    expect(later.err).toContain(`from the stored host_db setting (sqlite://${notADatabase})`);
+    expect(later.err).not.toContain('--host-db');
+
+    const fine = await occ(dir, ['config:app:set', APP, 'host_db', `--value=${host.dbUrl}`]);
+    expect([fine.code, fine.err]).toEqual([0, '']);
+  });
+
+  test('a stored archive_owner that does not exist: a later why names the stored value', async () => {
+    const dir = freshDir({ host_db: host.dbUrl, archive_owner: 'gone-account' });
+    const result = await occ(dir, ['why', 'alice', '1']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^Error \[unknown_archive_account\]: The archive account "gone-account" \(archive_owner\) does not exist on the host/);
   });
 
   test('docs_url is refused and says why and what to use', async () => {
@@ -105,7 +164,8 @@ describe('config:app:set', () => {
     [['always_search', '--value=1', '--type=string'], /stored as boolean: use --type=boolean/],
     [['archive_owner', '--value=1', '--type=integer'], /stored as string/],
     [['archive_owner', '--value=x', '--type=nonsense'], /Unknown type/],
-    [['no_such_key', '--value=x'], /not a key of docs_unified_search/],
+    [['no_such_key', '--value=x'], /not a key of docs_unified_search; the keys are: (?!.*last_failure)(?!.*last_recovery)/],
+    [['last_failure', '--value=x'], /last_failure is a key of app version 0\.3\.0, no longer used: maintenance:repair deletes it/],
     [['archive_owner', '--value=x', '--sensitive'], /credential store/],
     [['diagnostics', '--value=[]', '--no-lazy'], /lazy and stays so/],
   ])('%j is refused: exit 1, config_refused, nothing written', async (args, message) => {
@@ -139,9 +199,18 @@ describe('config:app:delete', () => {
     const dir = freshDir({ always_search: true, allow_local: true });
     expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search deleted\n', err: '' });
     expect(settingsOf(dir)).toEqual({ allow_local: true });
-    expect((await occ(dir, ['config:app:delete', APP, 'always_search'])).code).toBe(0);
+    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search was not set: nothing deleted\n', err: '' });
     const strict = await occ(dir, ['config:app:delete', APP, 'always_search', '--error-if-not-exists']);
     expect(strict).toEqual({ code: 1, out: '', err: 'Config always_search of app docs_unified_search could not be deleted because it did not exist\n' });
+  });
+
+  test('completion offers no obsolete key (last_failure, last_recovery)', async () => {
+    for (const shell of ['bash', 'zsh']) {
+      const result = await occ(freshDir(), ['completion', shell]);
+      expect(result.code).toBe(0);
+      expect(result.out).toContain('archive_owner');
+      expect(result.out).not.toMatch(/last_failure|last_recovery/);
+    }
   });
 
   test('help of each command has examples', async () => {

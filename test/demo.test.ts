@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { DEMO_TOKEN, demoSucceeded, KEEP_HINT, KEPT_HINT, RERUN_PREFIX, runDemo } from '../demo/demo.js';
+import { DEMO_ADMIN, DEMO_SERVE, DEMO_TOKEN, demoSucceeded, KEEP_HINT, KEPT_HINT, RERUN_PREFIX, runDemo } from '../demo/demo.js';
 
 function collect(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -31,6 +31,8 @@ test('the demo runs every step successfully, prints the commands to rerun, and n
   expect(printed).toHaveLength(7);
   for (const line of printed) expect(line).toMatch(/^\$ (echo "\$DEMO_TOKEN" \| )?npx docs-unified-search --config-dir /);
   expect(text.trimEnd().endsWith(KEEP_HINT)).toBe(true);
+  expect(text).toContain(`Administrator login (serve's admin page and provider routes): ${DEMO_ADMIN.user}, password ${DEMO_ADMIN.password}`);
+  expect(readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')).toContain(`**\`${DEMO_ADMIN.user}\`, password\n\`${DEMO_ADMIN.password}\`**`);
   expect(KEEP_HINT).toContain('npm run demo -- --keep');
   expect(text).not.toContain(DEMO_TOKEN);
   expect(err.text()).not.toContain(DEMO_TOKEN);
@@ -56,19 +58,49 @@ test('kept (npm run demo -- --keep), the printed commands rerun as printed from 
   const demo = runDemo({ out: out.stream, err: err.stream, keep: true, until });
   try {
     while (!out.text().includes(KEPT_HINT)) await new Promise((resolve) => setTimeout(resolve, 100));
-    // The value the end points to is the one in demo/demo.ts, and the screen still never shows it.
+    // The end prints the line to paste with the value itself (the emulator's demo token), not a placeholder; the commands never show it.
     expect(readFileSync(join(import.meta.dirname, '..', 'demo', 'demo.ts'), 'utf8')).toContain(`DEMO_TOKEN = '${DEMO_TOKEN}'`);
-    expect(out.text()).not.toContain(DEMO_TOKEN);
+    const exportLine = out.text().split('\n').find((line) => line.trimStart().startsWith('export DEMO_TOKEN='));
+    expect(exportLine).toBe(`  export DEMO_TOKEN=${DEMO_TOKEN}   # the emulator's token, a demo value`);
+    expect(out.text().split('\n').filter((line) => line.includes(DEMO_TOKEN))).toEqual([exportLine]);
     const printed = out.text().split('\n').filter((line) => line.startsWith('$ ')).map((line) => line.slice(2));
     const setup = printed.find((line) => line.includes(' setup '));
     const why = printed.find((line) => line.includes(' why '));
     expect(setup).toBeDefined();
-    const rerun = await shell(setup ?? '', { DEMO_TOKEN });
+    const rerun = await shell(`${exportLine ?? ''}\n${setup ?? ''}`, {});
     expect({ code: rerun.code, saved: rerun.out.includes('Saved.') }).toEqual({ code: 0, saved: true });
     const withoutToken = await shell(setup ?? '', { DEMO_TOKEN: '' });
     expect(withoutToken.code).toBe(2);
     const asked = await shell(why ?? '', {});
     expect({ code: asked.code, said: asked.out.includes('Document 25 for alice: not owned.') }).toEqual({ code: 0, said: true });
+    // The printed serve, on a free port here, lets the demo's administrator in (and no one without the password).
+    const serveLine = out.text().split('\n').find((line) => line.includes(' serve --listen '))?.trim() ?? '';
+    expect(serveLine).toMatch(new RegExp(`^${RERUN_PREFIX} --config-dir \\S+ serve --listen ${DEMO_SERVE}$`));
+    expect(out.text()).toContain(`log in as ${DEMO_ADMIN.user}, password ${DEMO_ADMIN.password}`);
+    const serve = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'docs-unified-search.cjs'), ...serveLine.split(' ').slice(2, -1), '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let said = '';
+        serve.stdout.on('data', (chunk: Buffer) => {
+          said += chunk.toString();
+          const found = /Listening on (http:\/\/\S+)/.exec(said)?.[1];
+          if (found !== undefined) resolve(found);
+        });
+        serve.on('close', () => reject(new Error(`serve ended: ${said}`)));
+      });
+      const login = (password: string): Promise<Response> =>
+        fetch(`${address}/login`, { method: 'POST', body: new URLSearchParams({ user: DEMO_ADMIN.user, password }), redirect: 'manual' });
+      const admitted = await login(DEMO_ADMIN.password);
+      expect(admitted.status).toBe(303);
+      const cookie = (admitted.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const page = await fetch(`${address}/settings/admin/docs_unified_search`, { headers: { cookie }, redirect: 'manual' });
+      expect(page.status).toBe(200);
+      const basic = `Basic ${Buffer.from(`${DEMO_ADMIN.user}:${DEMO_ADMIN.password}`).toString('base64')}`;
+      expect((await fetch(`${address}/apps/docs_unified_search/settings`, { headers: { authorization: basic } })).status).toBe(200);
+      expect((await login('nope')).status).toBe(401);
+    } finally {
+      serve.kill('SIGTERM');
+    }
   } finally {
     end();
     await demo;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -60,6 +60,41 @@ describe('serve', () => {
     await expect(request(`${base}/`)).rejects.toThrow();
   });
 
+  test('a host that cannot be opened at start: serve listens and says so at once on its console, as one coded warning', async () => {
+    const notADatabase = join(dir, 'not-a-database.db');
+    writeFileSync(notADatabase, 'plain text, no SQLite file\n');
+    const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const globals = { configDir: join(dir, 'config-broken-host'), hostDb: `sqlite://${notADatabase}`, logFile: join(dir, 'host-broken.log'), color: false };
+    const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => undefined });
+    await waitFor(() => /Listening on/.exec(io.out())?.[0] ?? null);
+    const warning = await waitFor(() => /^Warning: .*$/m.exec(io.err())?.[0] ?? null);
+    expect(warning).toMatch(/^Warning: Error \[host_unreachable\]: The host database \(the SQLite file .*not-a-database\.db.*\) cannot be opened.* serve answers, but searches fail until this is fixed\.$/);
+    stop();
+    await expect(running).resolves.toBe(0);
+  });
+
+  test('a taken port: exit 1, Error [listen_failed] naming the address and what to do, no stack, not internal', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
+      const globals = { configDir: join(dir, 'config'), hostDb: fixture.dbUrl, logFile: join(dir, 'host.log'), color: false };
+      const code = await serve({ listen: `127.0.0.1:${port}` }, { io, globals }, { stopped: new Promise<void>(() => undefined), release: () => undefined });
+      expect(code).toBe(1);
+      expect(io.err()).toMatch(new RegExp(`^Error \\[listen_failed\\]: serve cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): another program listens on that port already`));
+      expect(io.err()).not.toMatch(/\n\s+at /);
+      expect(io.out()).not.toContain('Listening');
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
   test.each([
     [['serve', '--listen', 'localhost'], '--listen takes HOST:PORT'],
     [['serve', '--listen', '127.0.0.1:99999'], '--listen takes HOST:PORT'],
@@ -75,11 +110,9 @@ describe('serve', () => {
 
   test('the first start of a new suite version runs the repair step, as the host does after an update', async () => {
     const configDir = join(dir, 'config-repair');
-    const seeded = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
-    const set = (key: string, value: string): Promise<number> =>
-      main(['--config-dir', configDir, 'config:app:set', 'docs_unified_search', key, `--value=${value}`], seeded);
-    expect(await set('installed_version', '0.3.0')).toBe(0);
-    expect(await set('last_failure', 'from 0.3.0')).toBe(0);
+    // As 0.3.0 left them (config:app:set refuses the obsolete keys now).
+    mkdirSync(configDir, { mode: 0o700 });
+    writeFileSync(join(configDir, 'settings.json'), JSON.stringify({ installed_version: '0.3.0', last_failure: 'from 0.3.0' }));
     const io = captureIO({ env: { DUS_SECRET: 'serve-test-secret' } });
     let stop = (): void => undefined;
     const stopped = new Promise<void>((resolve) => {

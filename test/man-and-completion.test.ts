@@ -11,7 +11,7 @@ import { loadCommands } from '../src/commands/list.js';
 import { MAN_EXAMPLE_WIDTH, renderManPages } from '../src/cli/man-pages.js';
 import { buildProgram } from '../src/cli.js';
 import { SUITE_VERSION } from '../src/core/version.js';
-import { APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
+import { CURRENT_APP_CONFIG_KEYS } from '../src/core/settings/schema.js';
 import { ENVIRONMENT, FILES } from '../src/cli/environment.js';
 import { captureIO } from './support/capture-io.js';
 
@@ -134,7 +134,7 @@ describe('shell completion', () => {
     expect(complete('dus completion ')).toEqual(['bash', 'zsh', 'complete -o default -F _docs_unified_search dus']);
     expect(complete('dus config:app:get ')).toEqual(['docs_unified_search', 'docs_sync', 'complete -o default -F _docs_unified_search dus']);
     const keys = complete('dus --config-dir /tmp/x config:app:get docs_unified_search ');
-    for (const key of [...APP_CONFIG_KEYS, 'target_user']) expect(keys).toContain(key);
+    for (const key of [...CURRENT_APP_CONFIG_KEYS, 'target_user']) expect(keys).toContain(key);
     expect(keys).not.toContain('package.json');
     expect(complete('dus config:app:set docs_unified_search al').slice(0, -1)).toEqual(['allow_local', 'always_search']);
     expect(complete('dus config:app:get docs_unified_search docs_url --output j').slice(0, -1)).toEqual(['json', 'json_pretty']);
@@ -192,7 +192,7 @@ describe('shell completion', () => {
       expect(offered('dus completion ')).toEqual(expect.arrayContaining(['bash', 'zsh']));
       expect(offered('dus config:app:get ')).toEqual(expect.arrayContaining(['docs_unified_search', 'docs_sync']));
       const keys = offered('dus config:app:get docs_unified_search ');
-      expect(keys).toEqual(expect.arrayContaining([...APP_CONFIG_KEYS, 'target_user']));
+      expect(keys).toEqual(expect.arrayContaining([...CURRENT_APP_CONFIG_KEYS, 'target_user']));
       expect(keys).not.toContain('package.json');
       expect(offered('dus he')).toContain('help');
       expect(offered('dus help env')).toContain('environment');

@@ -137,3 +137,82 @@ describe('the systemd unit', () => {
     for (const wwwData of readme.split('\n').filter((l) => /-u www-data dus\b/.test(l))) expect(wwwData).toContain(`--config-dir ${made ?? ''}`);
   });
 });
+
+describe('the "Inside Nextcloud" block, run as written on a tarball install without sudo', () => {
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### 5. Inside Nextcloud')))?.[1] ?? '';
+
+  test('stops at the first failing line (set -e), and filters setupchecks to its one line', () => {
+    expect(block.split('\n')[0]).toMatch(/^set -e/);
+    expect(readme).toMatch(/occ setupchecks \| grep -F 'Document archive search'/);
+    expect(readme).not.toMatch(/setupchecks \| grep -A/);
+  });
+
+  test('says what a new user would otherwise trip on: EBADENGINE on an older Node, service_url = serve --listen, packaging needs the dev dependencies and writes into the clone', () => {
+    expect(readme).toMatch(/EBADENGINE[^.]*expect them/);
+    expect(readme).toMatch(/`service_url`[^.]*must be the address `serve\s+--listen`/);
+    expect(readme).toMatch(/Packaging builds in this clone: it needs the dev dependencies/);
+  });
+
+  test('apps/ only, no sudo on PATH, an older package beside the new one: the newest lands in $NC/apps, occ and dus run through runuser', async () => {
+    const { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { spawnSync } = await import('node:child_process');
+    const work = mkdtempSync(join(tmpdir(), 'dus-readme-install-'));
+    try {
+      const nc = join(work, 'nextcloud');
+      mkdirSync(join(nc, 'apps'), { recursive: true });
+      const bin = join(work, 'bin');
+      mkdirSync(bin);
+      // Only the tools the block needs: no sudo among them, whatever this machine has.
+      for (const tool of ['bash', 'sh', 'tar', 'gzip', 'ls', 'head', 'cat', 'mkdir', 'touch']) {
+        const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+        if (found !== '') symlinkSync(found, join(bin, tool));
+      }
+      const log = join(work, 'calls.log');
+      const stub = (name: string, body: string): void => {
+        writeFileSync(join(bin, name), `#!/bin/sh\n${body}\n`);
+        chmodSync(join(bin, name), 0o755);
+      };
+      stub('runuser', `[ "$1 $2 $3" = "-u www-data --" ] || exit 9\nshift 3\nexec "$@"`);
+      stub('php', `if [ "$2" = docs_unified_search:bridge-secret ]; then echo "php $* <$(cat)" >> '${log}'; else echo "php $*" >> '${log}'; fi`);
+      stub('dus', `echo "dus $*" >> '${log}'\necho the-secret`);
+      // Two packages as the packaging leaves them after an upgrade: the older one first.
+      stub('npm', [
+        'mkdir -p dist-nextcloud-app/pkg-old/docs_unified_search dist-nextcloud-app/pkg-new/docs_unified_search',
+        'echo 0.3.0 > dist-nextcloud-app/pkg-old/docs_unified_search/version',
+        'echo 0.4.0 > dist-nextcloud-app/pkg-new/docs_unified_search/version',
+        'tar -czf dist-nextcloud-app/docs_unified_search-0.9.0.tar.gz -C dist-nextcloud-app/pkg-old docs_unified_search',
+        'touch -d "2020-01-01" dist-nextcloud-app/docs_unified_search-0.9.0.tar.gz',
+        'tar -czf dist-nextcloud-app/docs_unified_search-0.10.0.tar.gz -C dist-nextcloud-app/pkg-new docs_unified_search',
+      ].join('\n'));
+      const result = spawnSync(join(bin, 'bash'), ['-c', block], { cwd: work, encoding: 'utf8', env: { PATH: bin, NC: nc, HOME: work } });
+      expect([result.status, result.stderr]).toEqual([0, '']);
+      expect(readdirSync(join(nc, 'apps'))).toEqual(['docs_unified_search']);
+      expect(readFileSync(join(nc, 'apps', 'docs_unified_search', 'version'), 'utf8').trim()).toBe('0.4.0');
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+        `php ${nc}/occ app:enable docs_unified_search`,
+        'dus --config-dir /var/lib/docs-unified-search bridge:secret',
+        `php ${nc}/occ docs_unified_search:bridge-secret <the-secret`,
+        `php ${nc}/occ config:app:set docs_unified_search service_url --value=http://127.0.0.1:8080`,
+      ]);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  test('a failing line stops the block: no occ after a failed packaging', async () => {
+    const { chmodSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { spawnSync } = await import('node:child_process');
+    const work = mkdtempSync(join(tmpdir(), 'dus-readme-install-'));
+    try {
+      writeFileSync(join(work, 'npm'), '#!/bin/sh\nexit 1\n');
+      chmodSync(join(work, 'npm'), 0o755);
+      const result = spawnSync('bash', ['-c', block], { cwd: work, encoding: 'utf8', env: { PATH: `${work}:${process.env.PATH ?? ''}`, HOME: work, NC: work, OCC: 'echo OCC-RAN', DUS: 'true' } });
+      expect(result.status).not.toBe(0);
+      expect(result.stdout).not.toContain('OCC-RAN');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+});

@@ -92,6 +92,13 @@ describe('search command', () => {
     expect(result.err).toContain('Error [usage]');
   });
 
+  test('an inverted --since/--until range: exit 2 naming both days (before the host or the archive server is opened)', async () => {
+    const result = await run(['search', 'bob', 'invoice', '--since=2024-12-31', '--until=2024-01-01']);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^Error \[usage\]: --since 2024-12-31 is after --until 2024-01-01: no day is in that range; swap them\.\n/);
+    expect((await run(['search', 'bob', 'invoice', '--since=2024-01-01', '--until=2024-01-01'])).code).toBe(0);
+  });
+
   test('unknown user: clear message, exit 1', async () => {
     const result = await run(['search', 'nobody', 'invoice']);
     expect(result.code).toBe(1);

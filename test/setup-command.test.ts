@@ -9,6 +9,9 @@ import { FileCredentialStore } from '../src/core/settings/credential-store.js';
 import { localAddressRefused, redirectRefused, wordedFor } from '../src/core/archive/failures.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
 import { everyFileUnder, runCli, settingsOf, type CliRun } from './support/settings-helpers.js';
+import { ptyUnavailable, runOnPtyTyping } from './support/pty.js';
+import { captureIO } from './support/capture-io.js';
+import { main } from '../src/cli.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 
 const TOKEN = 'emulator-token';
@@ -206,6 +209,30 @@ describe('reading the token from standard input', () => {
     expect(result.code).toBe(2);
     expect(result.err).toMatch(/^Error \[usage\]: the first line of standard input is longer/);
     expect(archive.requests).toEqual([]);
+    expect(settingsOf(dir)).toEqual({});
+  });
+
+  const noPty = ptyUnavailable();
+  (noPty === null ? test : test.skip)('on a terminal: a prompt on stderr, the typed token is not echoed, then saved', async () => {
+    const dir = freshDir();
+    const typed = 'typed-on-terminal-9c1e';
+    archive.tokens.push(typed);
+    const result = await runOnPtyTyping(100, ['--config-dir', dir, '--host-db', host.dbUrl, ...saveArgs(archive.url, '--token-stdin', '--allow-local')], '(input is hidden): ', `${typed}\r`);
+    expect(result.screen).toContain('API token of the archive server (input is hidden): ');
+    expect(result.screen).not.toContain(typed);
+    expect(result.code).toBe(0);
+    expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: typed });
+    expect(logOf(dir)).not.toContain(typed);
+  }, 30_000);
+
+  test('stdin a terminal, stderr not (no prompt can be shown): exit 2, told to pipe the token, nothing read or stored', async () => {
+    const dir = freshDir();
+    const io = captureIO({ stdin: `${TOKEN}\n` });
+    (io.stdin as { isTTY?: boolean }).isTTY = true;
+    const code = await main(['--config-dir', dir, '--host-db', host.dbUrl, ...saveArgs(archive.url, '--token-stdin', '--allow-local')], io);
+    expect(code).toBe(2);
+    expect(io.err()).toMatch(/^Error \[usage\]: standard input is a terminal but no hidden prompt can be shown here: pipe the API token/);
+    expect(io.err() + io.out()).not.toContain(TOKEN);
     expect(settingsOf(dir)).toEqual({});
   });
 });

@@ -118,6 +118,16 @@ describe('verdicts', () => {
     expect(audit).not.toContain('sesame-term');
   });
 
+  test("not owned, the user's own file: said as theirs, not as \"sees …, but it belongs to\" the same user", () => {
+    const file = { documentId: 25, fileId: 9, path: '/Scans/Copy of [P25].pdf', name: 'Copy of [P25].pdf', mimetype: 'application/pdf', owner: 'carol' };
+    expect(explanationOf('not owned', 25, 'carol', 'archive', file)).toBe(
+      "Document 25: carol has /Scans/Copy of [P25].pdf among their own files, not the archive account's: only files of the archive account archive stand for documents.",
+    );
+    expect(explanationOf('not owned', 25, 'alice', 'archive', file)).toBe(
+      'Document 25: alice sees /Scans/Copy of [P25].pdf, but it belongs to carol: only files of the archive account archive stand for documents.',
+    );
+  });
+
   test('each verdict has its own explanation, shown and hidden none', () => {
     const lines = (['shown', 'hidden', 'not shared', 'not owned', 'no file'] as const).map((verdict) => explanationOf(verdict, 7, 'bob', 'archive', undefined));
     expect(lines.slice(0, 2)).toEqual([null, null]);

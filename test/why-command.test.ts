@@ -25,6 +25,15 @@ describe('why command', () => {
     expect(cli.world.archive.requests.length).toBe(before);
   });
 
+  test('no file: says that the archive server was not asked, so an id it does not have looks the same', async () => {
+    const result = await run(['why', 'bob', '99999']);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^Document 99999 for bob: no file\./);
+    expect(result.out).toContain('why does not ask the archive server: if it has no document 99999 (search for it), nothing is wrong here.');
+    const shown = await run(['why', 'bob', '3']);
+    expect(shown.out).not.toContain('does not ask');
+  });
+
   test('--json, and the marker form of the id', async () => {
     const result = await run(['why', 'bob', '[P8]', '--json']);
     expect(result.code).toBe(0);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
@@ -5,6 +6,11 @@ import { withOutput, withOutputOptions } from '../cli/output.js';
 import type { CommandDefinition } from '../cli/types.js';
 
 const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
+
+/** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
 
 export const command: CommandDefinition = {
   summary: 'Make the secret the Nextcloud bridge app signs its calls with',
@@ -36,9 +42,11 @@ export const command: CommandDefinition = {
       // JSON says where the secret is and whether this run made it; the secret itself goes only into a pipe.
       out.result({ path, created, rotated: rotate && created }, () => {
         if (io.stdout.isTTY === true) {
+          // The pipe to paste carries the directory this run was given: without it, it would read (or make) another directory's secret.
+          const dirOption = globals.configDir === undefined ? '' : ` --config-dir ${shellWord(resolve(directory))}`;
           io.stdout.write(
             `The bridge secret is in ${path}. Give it to Nextcloud through a pipe, so that it stands on no command line:\n` +
-              `  docs-unified-search bridge:secret | ${OCC_HINT}\n`,
+              `  docs-unified-search${dirOption} bridge:secret | ${OCC_HINT}\n`,
           );
         } else {
           io.stdout.write(`${secret}\n`);

@@ -1,5 +1,5 @@
 import { DusError } from '../core/errors.js';
-import { APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
+import { CURRENT_APP_CONFIG_KEYS, isAppConfigKey } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { line } from '../cli/format.js';
@@ -11,13 +11,13 @@ export const command: CommandDefinition = {
   summary: 'Delete an app configuration key',
   examples: [
     'docs-unified-search config:app:delete docs_unified_search always_search',
-    'docs-unified-search config:app:delete docs_unified_search last_failure --error-if-not-exists',
+    'docs-unified-search config:app:delete docs_unified_search archive_owner --error-if-not-exists',
   ],
   exitCodes: [
     [EXIT_OK, 'deleted, or not set'],
     [EXIT_FAILURE, 'not set with --error-if-not-exists, or refused'],
   ],
-  argumentValues: { app: [APP_ID], name: APP_CONFIG_KEYS },
+  argumentValues: { app: [APP_ID], name: CURRENT_APP_CONFIG_KEYS },
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.
     command
@@ -39,7 +39,8 @@ export const command: CommandDefinition = {
           // occ's own line on stderr; JSON reports it as the failure it is.
           return out.failAsOcc(new DusError('not_configured', `${said}.`), () => out.io.stderr.write(`${line(context.globals, said)}\n`));
         }
-        out.result({ app, key: name, deleted: isSet }, () => out.say(`Config value ${name} of app ${app} deleted`));
+        // As --json's deleted:false: a key that was not set is said so, not reported deleted.
+        out.result({ app, key: name, deleted: isSet }, () => out.say(isSet ? `Config value ${name} of app ${app} deleted` : `Config value ${name} of app ${app} was not set: nothing deleted`));
         return EXIT_OK;
       });
     }),

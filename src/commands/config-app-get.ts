@@ -1,6 +1,6 @@
 import { DusError } from '../core/errors.js';
 import { plainConfigValue } from '../core/settings/app-config-values.js';
-import { APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
+import { CURRENT_APP_CONFIG_KEYS, isAppConfigKey, KEY_DEFINITIONS } from '../core/settings/schema.js';
 import { APP_ID } from '../core/version.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
@@ -24,7 +24,7 @@ export const command: CommandDefinition = {
     [EXIT_OK, 'the value was printed'],
     [EXIT_FAILURE, 'the key is not set (and no --default-value was given), or the app is not this one'],
   ],
-  argumentValues: { app: [APP_ID, 'docs_sync'], name: [...APP_CONFIG_KEYS, 'target_user'] },
+  argumentValues: { app: [APP_ID, 'docs_sync'], name: [...CURRENT_APP_CONFIG_KEYS, 'target_user'] },
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.
     command

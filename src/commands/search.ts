@@ -81,6 +81,12 @@ export const command: CommandDefinition = {
       const explain = options.explain === true;
       const since = optionalText(options.since);
       const until = optionalText(options.until);
+      const { dayOf } = await import('../core/search/inputs.js');
+      const [firstDay, lastDay] = [dayOf(since, 'since'), dayOf(until, 'until')];
+      if (firstDay !== undefined && lastDay !== undefined && firstDay > lastDay) {
+        // An empty range would only ever answer "found 0": a swapped pair is said at once.
+        throw new DusError('usage', `--since ${firstDay} is after --until ${lastDay}: no day is in that range; swap them.`);
+      }
       return withService(context, { repair: true }, async (service) => {
         const { decideVerdicts, rejectionMessage } = await import('../core/search/verdicts.js');
         const decided = decideVerdicts(service, {

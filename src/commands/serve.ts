@@ -87,6 +87,24 @@ function untilSignalled(): { readonly stopped: Promise<void>; release(): void } 
 }
 
 /** Runs the wrapper until `until.stopped` resolves, then closes it, the context and the cache. */
+/** What a refused listen means, for the system codes an administrator meets (a taken port above all). */
+const LISTEN_FAILURES: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'another program listens on that port already (ss -ltnp shows which); stop it, or give serve --listen another HOST:PORT',
+  EACCES: 'ports below 1024 need privileges; give serve --listen a port of 1024 or above',
+  EADDRNOTAVAIL: 'this machine has no such address; give serve --listen one of its addresses (127.0.0.1 for the bridge on the same machine)',
+};
+
+async function listenOn(app: { listen(options: { host: string; port: number }): Promise<unknown> }, host: string, port: number, given: string): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error: unknown) {
+    const code = (error as { code?: unknown }).code;
+    const why = typeof code === 'string' ? LISTEN_FAILURES[code] : undefined;
+    if (why === undefined || typeof code !== 'string') throw error;
+    throw new DusError('listen_failed', `serve cannot listen on ${given} (${code}): ${why}; the bridge's service_url must then name the new address.`);
+  }
+}
+
 export async function serve(options: ServeOptions, context: CommandContext, until: { readonly stopped: Promise<void>; release(): void }): Promise<number> {
   const { io } = context;
   let service: ServiceContext | undefined;
@@ -107,11 +125,11 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     // The HTTP stack and the warm-up are loaded by serve alone, not by every command's start.
     const [{ buildServer }, { warmUp }] = await Promise.all([import('../http/server.js'), import('../core/search/warm-up.js')]);
     const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret });
-    await app.listen({ host, port });
+    await listenOn(app, host, port, options.listen);
     const address = app.server.address();
     const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
     io.stdout.write(`Listening on http://${shown}\n`);
-    const prepared = warmUp(service).finally(startUp);
+    const prepared = warmUp(service, (said) => void io.stderr.write(`${said}\n`)).finally(startUp);
     await until.stopped;
     await app.close();
     await prepared;
@@ -139,7 +157,7 @@ export const command: CommandDefinition = {
     'Timeouts for a reverse proxy in front: request head 10 s, whole request 30 s (else 408 timeout), idle kept-alive connections 65 s, at most 1024 connections.',
   exitCodes: [
     [EXIT_OK, 'stopped cleanly by SIGINT or SIGTERM'],
-    [EXIT_FAILURE, 'could not start: the address is taken, the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read'],
+    [EXIT_FAILURE, 'could not start: the address is taken or not an address of this machine (Error [listen_failed]), the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read'],
   ],
   configure: (command) => {
     command

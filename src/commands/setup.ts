@@ -6,6 +6,7 @@ import type { SettingsResponse } from '../core/admin/settings-response.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { hostLocationOf, withService, readFirstLine } from '../cli/shared-options.js';
+import { readHiddenLine } from '../cli/hidden-prompt.js';
 import { waitingFor } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO } from '../cli/types.js';
 
@@ -30,7 +31,10 @@ async function readToken(options: SetupOptions, io: CommandIO): Promise<string |
   }
   let token: string | undefined;
   if (options.tokenStdin === true) {
-    token = (await readFirstLine(io.stdin)).trim();
+    // On a terminal, a password prompt: the typed token is not echoed (gh and occ ask the same way).
+    token = io.stdin.isTTY === true
+      ? (await readHiddenLine(io, 'API token of the archive server (input is hidden): ', 'pipe the API token into it (… --token-stdin < token.txt) or use --token-env=NAME.')).trim()
+      : (await readFirstLine(io.stdin)).trim();
     if (token === '') throw usage('--token-stdin read an empty first line: pipe the API token into standard input.');
   } else if (options.tokenEnv !== undefined) {
     token = io.env[options.tokenEnv]?.trim() ?? '';
@@ -75,7 +79,7 @@ export const command: CommandDefinition = {
     // The command's own options first, then the output options every data command shares.
     command
       .option('--url <url>', 'address of the archive server, with its path if it runs under one (required)')
-      .option('--token-stdin', 'read the API token from the first line of standard input')
+      .option('--token-stdin', 'read the API token from the first line of standard input (on a terminal: a prompt that does not echo)')
       .option('--token-env <name>', 'read the API token from the environment variable NAME')
       .option('--archive-account <id>', "archive account; empty means the synchronization add-on's account")
       .option('--allow-local', 'the archive server runs in the local network')

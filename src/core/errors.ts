@@ -41,6 +41,7 @@ export const LOCAL_ERROR_CODES = [
   'unsupported_share',
   'cache_unreachable',
   'config_access',
+  'listen_failed',
 ] as const;
 
 export type ArchiveErrorCode = (typeof ARCHIVE_ERROR_CODES)[number];

@@ -10,27 +10,42 @@ import { fileURLToPath } from 'node:url';
 export const CLI = fileURLToPath(new URL('../../bin/docs-unified-search.cjs', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
-/** Opens a pty of rows×cols, runs argv with stdout and stderr on it (stdin from /dev/null), prints what the terminal got, exits with the child's code. */
+/**
+ * Opens a pty of rows×cols, runs argv with stdout and stderr on it, prints what the terminal got,
+ * exits with the child's code. Without `wait_for` stdin is /dev/null; with it stdin is the
+ * terminal too (echo on, as a shell leaves it), and once the screen shows `wait_for`, `typed` is
+ * written to the terminal as a user types it (the child is killed after 20 s of silence).
+ */
 const RUNNER = `
-import fcntl, os, struct, subprocess, sys, termios
-cols, argv = int(sys.argv[1]), sys.argv[2:]
+import fcntl, os, select, struct, subprocess, sys, termios
+cols, wait_for, typed, argv = int(sys.argv[1]), sys.argv[2].encode(), sys.argv[3].encode(), sys.argv[4:]
 master, slave = os.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 50, cols, 0, 0))
 attrs = termios.tcgetattr(slave)
 attrs[1] &= ~termios.ONLCR
+attrs[3] |= termios.ECHO
 termios.tcsetattr(slave, termios.TCSANOW, attrs)
-child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, close_fds=True)
+stdin = slave if wait_for else subprocess.DEVNULL
+child = subprocess.Popen(argv, stdin=stdin, stdout=slave, stderr=slave, close_fds=True, start_new_session=bool(wait_for))
 os.close(slave)
-chunks = []
+screen = b''
+sent = False
 while True:
+    ready, _, _ = select.select([master], [], [], 20)
+    if not ready:
+        child.kill()
+        break
     try:
         chunk = os.read(master, 65536)
     except OSError:
         break
     if not chunk:
         break
-    chunks.append(chunk)
-sys.stdout.buffer.write(b''.join(chunks))
+    screen += chunk
+    if wait_for and not sent and wait_for in screen:
+        os.write(master, typed)
+        sent = True
+sys.stdout.buffer.write(screen)
 sys.exit(child.wait())
 `;
 
@@ -47,8 +62,14 @@ export interface PtyRun {
 }
 
 /** Asynchronous: the archive emulator the CLI talks to runs in this process and must keep answering. */
-export async function runOnPty(columns: number, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<PtyRun> {
-  const child = spawn('python3', ['-c', RUNNER, String(columns), process.execPath, CLI, ...args], {
+export function runOnPty(columns: number, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<PtyRun> {
+  return runRunner([RUNNER, String(columns), '', ''], args, env);
+}
+
+/** Runs a python3 pty runner (its script and leading arguments) on the built CLI with `args`. */
+async function runRunner(runner: readonly string[], args: readonly string[], env: NodeJS.ProcessEnv): Promise<PtyRun> {
+  const [script = '', ...leading] = runner;
+  const child = spawn('python3', ['-c', script, ...leading, process.execPath, CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -56,4 +77,10 @@ export async function runOnPty(columns: number, args: readonly string[], env: No
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, screen: Buffer.concat(chunks).toString('utf8') };
+}
+
+
+/** Runs the built CLI with stdin, stdout and stderr on one pty, typing `typed` once `waitFor` shows. */
+export function runOnPtyTyping(columns: number, args: readonly string[], waitFor: string, typed: string, env: NodeJS.ProcessEnv = {}): Promise<PtyRun> {
+  return runRunner([RUNNER, String(columns), waitFor, typed], args, env);
 }

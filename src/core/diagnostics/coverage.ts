@@ -1,4 +1,5 @@
 import type { ConnectionTestResult } from '../archive/types.js';
+import { archiveAccountMissing } from '../settings/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
 
@@ -42,7 +43,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   progress?.step('archive account', ctx.settings.get('archive_owner') ?? '');
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
-    throw new DusError('unknown_archive_account', "No archive account is set or it does not exist: run setup --archive-account=ID, or set the synchronization add-on's target_user.");
+    throw await archiveAccountMissing(ctx, "run setup --archive-account=ID, or set the synchronization add-on's target_user.");
   }
   progress?.step('marked files', archiveAccount);
   const host = await ctx.host();

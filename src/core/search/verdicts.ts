@@ -1,4 +1,5 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
+import { archiveAccountMissing } from '../settings/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';
@@ -102,8 +103,12 @@ export function explanationOf(
       const why = disabled ?? (cause?.kind === 'share' ? obstacleText(cause.obstacle, user, paths) : `share the file or a folder holding it, read-only, with ${user}`);
       return `Document ${id}: the archive account ${archiveAccount} has ${(paths ? file?.path : undefined) ?? `a file with ${marker}`} but ${user} cannot open it: ${why}.`;
     }
-    case 'not owned':
-      return `Document ${id}: ${user} sees ${(paths ? file?.path : undefined) ?? `a file with ${marker}`}, but it belongs to ${file?.owner ?? 'another account'}: only files of the archive account ${archiveAccount} stand for documents.`;
+    case 'not owned': {
+      const seen = (paths ? file?.path : undefined) ?? `a file with ${marker}`;
+      // The user's own file reads as a contradiction in "sees …, but it belongs to <the same user>".
+      const whose = file?.owner === user ? `${user} has ${seen} among their own files, not the archive account's` : `${user} sees ${seen}, but it belongs to ${file?.owner ?? 'another account'}`;
+      return `Document ${id}: ${whose}: only files of the archive account ${archiveAccount} stand for documents.`;
+    }
     case 'no file': {
       const besides = disabled === null ? '' : `; besides, ${disabled}`;
       if (cause?.kind === 'trash') {
@@ -186,7 +191,7 @@ async function parties(ctx: ServiceContext, user: string): Promise<{ host: HostA
 export async function requiredArchiveAccount(ctx: ServiceContext): Promise<string> {
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
-    throw new DusError('unknown_archive_account', 'No archive account is set or it does not exist: set one with setup --archive-account=ID, or set the synchronization add-on\'s target_user.');
+    throw await archiveAccountMissing(ctx, "set one with setup --archive-account=ID, or set the synchronization add-on's target_user.");
   }
   return archiveAccount;
 }

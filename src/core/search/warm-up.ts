@@ -1,21 +1,28 @@
 import { performance } from 'node:perf_hooks';
 import type { ServiceContext } from '../context-types.js';
-import { messageOf } from '../errors.js';
+import { isDusError, messageOf } from '../errors.js';
+import { archiveAccountMissing } from '../settings/archive-account-missing.js';
 
 /**
  * Prepares a long-running process for its first search: opens the host and builds the marker
  * index of the archive account. Never fails: what goes wrong here goes wrong again, and is
- * reported, at the first search.
+ * reported, at the first search; `warn` hears it at once, as one coded line (serve's console),
+ * so that a broken host is not found only by the first user who searches.
  */
-export async function warmUp(ctx: ServiceContext): Promise<void> {
+export async function warmUp(ctx: ServiceContext, warn: (said: string) => void = () => undefined): Promise<void> {
   try {
     const host = await ctx.host();
     const archiveAccount = await ctx.archiveAccount();
-    if (archiveAccount === null) return;
+    if (archiveAccount === null) {
+      const missing = await archiveAccountMissing(ctx, 'searches find no document until one exists (setup --archive-account=ID).');
+      warn(`Warning: Error [${missing.code}]: ${missing.message}`);
+      return;
+    }
     const started = performance.now();
     const size = await host.prepareMarkerIndex(archiveAccount);
     if (size !== null) ctx.logger.info({ ...size, ms: Math.round(performance.now() - started) }, 'marker index of the archive account built');
   } catch (error: unknown) {
     ctx.logger.debug({ detail: messageOf(error) }, 'search not prepared at start');
+    if (isDusError(error)) warn(`Warning: Error [${error.code}]: ${error.message} serve answers, but searches fail until this is fixed.`);
   }
 }

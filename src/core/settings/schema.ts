@@ -1,4 +1,4 @@
-import type { AppConfigKey } from './types.js';
+import { OBSOLETE_KEYS, type AppConfigKey } from './types.js';
 
 /** The value types occ names (`--type`); this store uses two of them. */
 export type ConfigValueType = 'string' | 'boolean';
@@ -30,6 +30,9 @@ export const KEY_DEFINITIONS: Readonly<Record<AppConfigKey, KeyDefinition>> = {
 };
 
 export const APP_CONFIG_KEYS = Object.keys(KEY_DEFINITIONS) as AppConfigKey[];
+
+/** The keys of this version: what completion offers and refusals list (the obsolete ones are only read and deleted). */
+export const CURRENT_APP_CONFIG_KEYS = APP_CONFIG_KEYS.filter((key) => !OBSOLETE_KEYS.includes(key));
 
 export function isAppConfigKey(name: string): name is AppConfigKey {
   return Object.hasOwn(KEY_DEFINITIONS, name);

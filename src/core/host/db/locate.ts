@@ -19,7 +19,7 @@ export interface LocatedHost {
 export async function locateHost(location: HostLocation, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocatedHost> {
   if (location.dbUrl !== undefined && location.dbUrl !== '') {
     return {
-      params: paramsFromUrl(location.dbUrl, checkedPrefix(location.tablePrefix ?? 'oc_', 'the table prefix given')),
+      params: paramsFromUrl(location.dbUrl, checkedPrefix(location.tablePrefix ?? 'oc_', 'the table prefix given'), location.dbUrlSource),
       hostUrl: cleanUrl(location.hostUrl ?? null),
       instanceSecret: null,
       dataDirectory: null,
@@ -100,10 +100,9 @@ function paramsFromConfig(location: HostLocation, get: (key: string) => PhpValue
   return params;
 }
 
-export function paramsFromUrl(url: string, prefix: string): ConnectionParams {
-  const source = 'the --host-db URL';
+export function paramsFromUrl(url: string, prefix: string, source = 'the --host-db URL'): ConnectionParams {
   const invalid = (why: string): DusError =>
-    new DusError('host_config', `The host database URL is not usable: ${why}. Expected sqlite:///absolute/path.db, postgres://user:password@host:port/db or mysql://user:password@host:port/db.`);
+    new DusError('host_config', `The host database URL${source === 'the --host-db URL' ? '' : ` (${source})`} is not usable: ${why}. Expected sqlite:///absolute/path.db, postgres://user:password@host:port/db or mysql://user:password@host:port/db.`);
   let parsed: URL;
   try {
     parsed = new URL(url);

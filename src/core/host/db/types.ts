@@ -45,6 +45,8 @@ export interface SqlClient {
 /** Where the host is: an explicit database URL, or the Nextcloud directory holding config/config.php. */
 export interface HostLocation {
   readonly dbUrl?: string;
+  /** Where `dbUrl` came from, as errors name it; `the --host-db URL` when not said. */
+  readonly dbUrlSource?: string;
   readonly tablePrefix?: string;
   readonly nextcloudDir?: string;
   /** Host URL for links when config.php's `overwrite.cli.url` is absent or overridden. */
