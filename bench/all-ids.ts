@@ -59,20 +59,24 @@ function measure(chunks: readonly Buffer[], parse: (chunks: readonly Buffer[]) =
   return { bytes: chunks.reduce((sum, c) => sum + c.length, 0), ms: median(times), retained };
 }
 
-const buffered = (validate: (data: unknown) => boolean) => (chunks: readonly Buffer[]): unknown => {
-  const body = Buffer.concat(chunks);
-  const data: unknown = JSON.parse(body.toString('utf8'));
-  if (!validate(data)) throw new Error('not a page');
-  return { body, data };
-};
+const buffered =
+  (validate: (data: unknown) => boolean) =>
+  (chunks: readonly Buffer[]): unknown => {
+    const body = Buffer.concat(chunks);
+    const data: unknown = JSON.parse(body.toString('utf8'));
+    if (!validate(data)) throw new Error('not a page');
+    return { body, data };
+  };
 
-const streamed = (validate: (data: unknown) => boolean, keep: boolean) => (chunks: readonly Buffer[]): unknown => {
-  const filter = new AllIdsFilter(keep);
-  const kept = Buffer.concat(chunks.map((chunk) => filter.push(chunk)));
-  const data: unknown = JSON.parse(kept.toString('utf8'));
-  if (!validate(data)) throw new Error('not a page');
-  return { kept, data, ids: filter.allIds() };
-};
+const streamed =
+  (validate: (data: unknown) => boolean, keep: boolean) =>
+  (chunks: readonly Buffer[]): unknown => {
+    const filter = new AllIdsFilter(keep);
+    const kept = Buffer.concat(chunks.map((chunk) => filter.push(chunk)));
+    const data: unknown = JSON.parse(kept.toString('utf8'));
+    if (!validate(data)) throw new Error('not a page');
+    return { kept, data, ids: filter.allIds() };
+  };
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} KiB`;
@@ -96,7 +100,9 @@ try {
     console.log(`${name}: wire v10 ${kb(without.bytes)}, v9 ${kb(before.bytes)} (${(before.bytes / without.bytes).toFixed(0)}x)`);
     console.log(`  v10 buffered: parse ${without.ms.toFixed(2)} ms, held ${kb(without.retained)}`);
     console.log(`  v9 buffered:  parse ${before.ms.toFixed(2)} ms, held ${kb(before.retained)}`);
-    console.log(`  v9 streamed:  parse ${after.ms.toFixed(2)} ms, held ${kb(after.retained)} (${keep ? 'ids kept' : 'ids dropped'}); parse ratio streamed/buffered ${(after.ms / before.ms).toFixed(2)}`);
+    console.log(
+      `  v9 streamed:  parse ${after.ms.toFixed(2)} ms, held ${kb(after.retained)} (${keep ? 'ids kept' : 'ids dropped'}); parse ratio streamed/buffered ${(after.ms / before.ms).toFixed(2)}`,
+    );
   }
   const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true });
   const test: number[] = [];

@@ -16,7 +16,16 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openHost, type OpenHostOptions } from '../src/core/host/open-host.js';
-import { addPropagatedFile, attachBigHost, bigHostFixture, bigHostIds, forEachBenchedDialect, loadBigHost, spreadDocumentIds, type BigHostDb } from './support/big-host.js';
+import {
+  addPropagatedFile,
+  attachBigHost,
+  bigHostFixture,
+  bigHostIds,
+  forEachBenchedDialect,
+  loadBigHost,
+  spreadDocumentIds,
+  type BigHostDb,
+} from './support/big-host.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -59,7 +68,10 @@ async function oneShot(fx: BigHostDb, ids: readonly number[], options: OpenHostO
   }
 }
 
-const load = (): string => `load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} cores`;
+const load = (): string =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')} on ${cpus().length} cores`;
 
 async function benchOne(dialect: FixtureDialect, kept: string | undefined): Promise<void> {
   const fx: BigHostDb | null = kept === undefined ? await bigHostFixture(dialect) : await attachBigHost(kept, ROWS);
@@ -69,7 +81,9 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
   try {
     const loadStart = Date.now();
     const bigIds = kept === undefined ? await loadBigHost(fx, ROWS) : bigHostIds(ROWS);
-    process.stderr.write(`${dialect}: ${ROWS} rows ${kept === undefined ? 'loaded' : 'attached'} in ${((Date.now() - loadStart) / 1000).toFixed(0)} s (${load()})\n`);
+    process.stderr.write(
+      `${dialect}: ${ROWS} rows ${kept === undefined ? 'loaded' : 'attached'} in ${((Date.now() - loadStart) / 1000).toFixed(0)} s (${load()})\n`,
+    );
     const ids = spreadDocumentIds(ROWS);
     const all25 = (found: number): void => {
       if (found !== 25) throw new Error(`expected 25 visible files, got ${found}`);

@@ -57,9 +57,16 @@ function sample(args: readonly string[]): Sample {
   const started = performance.now();
   checked(node, args);
   const wallMs = performance.now() - started;
-  const wrapped = perf ? (['perf', ['stat', '-x,', '-e', 'task-clock', '--', node, ...args]] as const) : (['/usr/bin/time', ['-f', '%U %S', node, ...args]] as const);
+  const wrapped = perf
+    ? (['perf', ['stat', '-x,', '-e', 'task-clock', '--', node, ...args]] as const)
+    : (['/usr/bin/time', ['-f', '%U %S', node, ...args]] as const);
   const last = checked(wrapped[0], wrapped[1]).trim().split('\n').at(-1) ?? '';
-  const cpuMs = perf ? Number(last.split(',')[0]) : last.split(' ').map(Number).reduce((sum, seconds) => sum + seconds * 1000, 0);
+  const cpuMs = perf
+    ? Number(last.split(',')[0])
+    : last
+        .split(' ')
+        .map(Number)
+        .reduce((sum, seconds) => sum + seconds * 1000, 0);
   return { wallMs, cpuMs };
 }
 
@@ -96,7 +103,9 @@ try {
   const medians = new Map([...samples].map(([name, list]) => [name, { wall: median(list.map((s) => s.wallMs)), cpu: median(list.map((s) => s.cpuMs)) }]));
   const base = medians.get('node -e 0') ?? { wall: Number.NaN, cpu: Number.NaN };
   const queries = median(queriesMs);
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   console.log(`Node ${process.versions.node}, ${RUNS} runs each, interleaved; CPU time by ${perf ? 'perf task-clock' : 'GNU time'}; load average ${load}`);
   console.log(`why's queries in-process (modules loaded): ${queries.toFixed(1)} ms`);
   console.log('command        wall ms  ratio   cpu ms  ratio  target');
@@ -107,8 +116,13 @@ try {
     const wallRatio = (m.wall - (isWhy ? queries : 0)) / base.wall;
     const cpuRatio = (m.cpu - (isWhy ? queries : 0)) / base.cpu;
     const limit = name === 'node -e 0' ? null : isWhy ? 2 : 1.5;
-    const verdict = limit === null ? '' : `≤ ${limit}${isWhy ? ' + queries' : ''}: ${wallRatio <= limit ? 'met' : 'MISSED'} (wall), ${cpuRatio <= limit ? 'met' : 'MISSED'} (cpu)`;
-    console.log(`${name.padEnd(14)} ${m.wall.toFixed(1).padStart(7)} ${wallRatio.toFixed(2).padStart(6)} ${m.cpu.toFixed(1).padStart(8)} ${cpuRatio.toFixed(2).padStart(6)}  ${verdict}`);
+    const verdict =
+      limit === null
+        ? ''
+        : `≤ ${limit}${isWhy ? ' + queries' : ''}: ${wallRatio <= limit ? 'met' : 'MISSED'} (wall), ${cpuRatio <= limit ? 'met' : 'MISSED'} (cpu)`;
+    console.log(
+      `${name.padEnd(14)} ${m.wall.toFixed(1).padStart(7)} ${wallRatio.toFixed(2).padStart(6)} ${m.cpu.toFixed(1).padStart(8)} ${cpuRatio.toFixed(2).padStart(6)}  ${verdict}`,
+    );
   }
 } finally {
   await world.close();

@@ -16,7 +16,17 @@ import { cpus, loadavg } from 'node:os';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { heapUsed } from './support/heap.js';
-import { addPropagatedFile, attachBigHost, bigHostFixture, bigHostIds, folderDocumentIds, forEachBenchedDialect, loadBigHost, spreadDocumentIds, type BigHostDb } from './support/big-host.js';
+import {
+  addPropagatedFile,
+  attachBigHost,
+  bigHostFixture,
+  bigHostIds,
+  folderDocumentIds,
+  forEachBenchedDialect,
+  loadBigHost,
+  spreadDocumentIds,
+  type BigHostDb,
+} from './support/big-host.js';
 import type { FixtureDialect } from '../test/support/host-fixtures/index.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -111,8 +121,7 @@ async function benchOne(dialect: FixtureDialect, kept: string | undefined): Prom
       // The fixture's own connection would keep the process alive (PostgreSQL never exited).
       await fx.release();
       console.log(`kept ${fx.dbUrl}`);
-    }
-    else await fx.drop();
+    } else await fx.drop();
   }
 }
 

@@ -60,7 +60,10 @@ try {
   await fixture.writeNextcloudDir(plain);
   const overlay = join(scratch, 'overlay');
   await fixture.writeNextcloudDir(overlay);
-  writeFileSync(join(overlay, 'config', 'env.config.php'), "<?php\n$CONFIG = array ( 'overwrite.cli.url' => getenv('DUS_BENCH_URL') ?: 'http://localhost:8080' );\n");
+  writeFileSync(
+    join(overlay, 'config', 'env.config.php'),
+    "<?php\n$CONFIG = array ( 'overwrite.cli.url' => getenv('DUS_BENCH_URL') ?: 'http://localhost:8080' );\n",
+  );
 
   const cases: Record<string, Record<string, string>> = {
     '--host-db URL (floor)': { dbUrl: fixture.dbUrl },
@@ -78,7 +81,11 @@ try {
       starts.set(name, once.phpStarts);
     }
   }
-  console.log(`Node ${process.versions.node}, ${RUNS} runs each, php ${php ? 'installed' : 'NOT installed'}; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  console.log(
+    `Node ${process.versions.node}, ${RUNS} runs each, php ${php ? 'installed' : 'NOT installed'}; load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`,
+  );
   console.log('case                               median ms  php starts  target');
   for (const [name, values] of samples) {
     if (values.length === 0) {

@@ -62,7 +62,10 @@ async function planOf(dialect: FixtureDialect, writer: Writer, sent: Sent, pgPla
   if (dialect === 'pgsql') {
     if (pgPlan === null) throw new Error('PostgreSQL plans are read on a session of the bench');
     const steps = await pgPlan(sent);
-    return steps.map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => /Scan|Join|Loop|Hash|Materialize/.test(l)).join(' | ');
+    return steps
+      .map((l) => l.trim().replace(/\s+/g, ' '))
+      .filter((l) => /Scan|Join|Loop|Hash|Materialize/.test(l))
+      .join(' | ');
   }
   const rows = await writer.all(`EXPLAIN QUERY PLAN ${sent.sql}`, sent.params);
   return rows.map((r) => String(r.detail)).join(' | ');
@@ -152,7 +155,9 @@ async function benchOne(dialect: FixtureDialect): Promise<void> {
       process.stderr.write('.');
     }
     process.stderr.write('\n');
-    const load = `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`;
+    const load = `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`;
     for (const [name, list] of times) {
       const worst = Math.max(...list);
       const variants = plans.get(name)?.size ?? 0;

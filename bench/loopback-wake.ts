@@ -70,7 +70,9 @@ async function measure(latency: number): Promise<void> {
   child.send('report');
   const { late } = await answer;
   const rtt = median(times);
-  console.log(`L = ${latency} ms: round trip ${rtt.toFixed(3)} ms, L + ${(rtt - latency).toFixed(3)} ms; the server sent ${((late ?? Number.NaN) * 1000).toFixed(0)} µs after its time (median of ${RUNS})`);
+  console.log(
+    `L = ${latency} ms: round trip ${rtt.toFixed(3)} ms, L + ${(rtt - latency).toFixed(3)} ms; the server sent ${((late ?? Number.NaN) * 1000).toFixed(0)} µs after its time (median of ${RUNS})`,
+  );
   agent.destroy();
   child.disconnect();
 }
@@ -79,6 +81,10 @@ if (process.argv[2] === '--serve') {
   serve(Number(process.argv[3]));
 } else {
   const latencies = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [0, 5, 20, 50];
-  console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+  console.log(
+    `load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
+  );
   for (const latency of latencies) await measure(latency);
 }

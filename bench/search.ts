@@ -142,7 +142,14 @@ async function benchDialect(dialect: FixtureDialect, emulator: EmulatorProcess):
       for (let round = 0; round < ROUNDS; round += 1) {
         // The child records every request; thousands of them need not be kept.
         await emulator.clearRequests();
-        rounds.push(await measureRound(ctx, latency, () => rawGet(rawUrl), () => question1(adapter, account, ids)));
+        rounds.push(
+          await measureRound(
+            ctx,
+            latency,
+            () => rawGet(rawUrl),
+            () => question1(adapter, account, ids),
+          ),
+        );
       }
       // The quietest window: the round whose raw GET came closest to L (a loaded machine delays it most).
       const quietest = rounds.reduce((best, round) => (round.raw < best.raw ? round : best));
@@ -153,7 +160,9 @@ async function benchDialect(dialect: FixtureDialect, emulator: EmulatorProcess):
         `  L = ${latency} ms: warm ${quietest.warm.toFixed(2)} ms; ÷ (L + question 1 = ${(latency + q).toFixed(2)}) ${(quietest.warm / (latency + q)).toFixed(3)}` +
           `; ÷ floor (raw GET ${quietest.raw.toFixed(2)} + question 1 ${q.toFixed(2)} = ${floor.toFixed(2)}) ${(quietest.warm / floor).toFixed(3)}, own ${quietest.own.toFixed(2)} ms` +
           `; cold ${quietest.cold.toFixed(2)} ms ÷ (2L + question 1) ${(quietest.cold / (2 * latency + q)).toFixed(3)}; load ${quietest.load}` +
-          (ROUNDS > 1 ? `; all rounds ÷ (L + question 1) ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, raw GET ${Math.min(...rounds.map((r) => r.raw)).toFixed(2)}–${Math.max(...rounds.map((r) => r.raw)).toFixed(2)} ms` : ''),
+          (ROUNDS > 1
+            ? `; all rounds ÷ (L + question 1) ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}, raw GET ${Math.min(...rounds.map((r) => r.raw)).toFixed(2)}–${Math.max(...rounds.map((r) => r.raw)).toFixed(2)} ms`
+            : ''),
       );
     }
   } finally {

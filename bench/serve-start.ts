@@ -85,14 +85,18 @@ async function startAndMeasure(dbUrl: string, prefix: string, archiveUrl: string
     await context.close();
     const logFile = join(dir, 'serve.log');
     const t0 = performance.now();
-    const server = await startServer(['--config-dir', configDir, ...hostArgs, '--host-url', 'http://cloud.bench', '--log-file', logFile, 'serve', '--listen', '127.0.0.1:0'], env);
+    const server = await startServer(
+      ['--config-dir', configDir, ...hostArgs, '--host-url', 'http://cloud.bench', '--log-file', logFile, 'serve', '--listen', '127.0.0.1:0'],
+      env,
+    );
     const listeningMs = performance.now() - t0;
     try {
       let built = builtLine(logFile);
       while (built === null || typeof built === 'string') {
         if (typeof built === 'string') throw new Error(`${label}: serve's warm-up did not build the index: ${built}`);
         if (server.child.exitCode !== null) throw new Error(`${label}: serve exited before its index was built: ${server.output}`);
-        if (performance.now() - t0 > READY_TIMEOUT_MS) throw new Error(`${label}: no "${BUILT}" in serve's log after ${READY_TIMEOUT_MS / 1000} s: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
+        if (performance.now() - t0 > READY_TIMEOUT_MS)
+          throw new Error(`${label}: no "${BUILT}" in serve's log after ${READY_TIMEOUT_MS / 1000} s: ${readFileSync(logFile, 'utf8').slice(-2000)}`);
         await sleep(50);
         built = builtLine(logFile);
       }

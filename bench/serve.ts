@@ -69,12 +69,24 @@ function documents(): EmulatorDocument[] {
   return Array.from({ length: 60 }, (_, i) => {
     const id = i + 1;
     const day = String((i % 28) + 1).padStart(2, '0');
-    return { id, title: `Invoice ${id}`, content: `invoice number ${id} electricity`, created: `2026-10-${day}`, added: `2026-10-${day}T09:${String(i % 60).padStart(2, '0')}:00+00:00`, correspondent: (i % 3) + 1, documentType: (i % 2) + 1 };
+    return {
+      id,
+      title: `Invoice ${id}`,
+      content: `invoice number ${id} electricity`,
+      created: `2026-10-${day}`,
+      added: `2026-10-${day}T09:${String(i % 60).padStart(2, '0')}:00+00:00`,
+      correspondent: (i % 3) + 1,
+      documentType: (i % 2) + 1,
+    };
   });
 }
 
 async function login(base: string, user: string, password: string): Promise<{ cookie: string; token: string }> {
-  const answer = await request(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ user, password }).toString() });
+  const answer = await request(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ user, password }).toString(),
+  });
   await answer.body.dump();
   const setCookie = answer.headers['set-cookie'];
   const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
@@ -112,7 +124,9 @@ async function loginTiming(dbUrl: string): Promise<void> {
       wrong.push(performance.now() - t0);
     }
     const [u, w] = [median(unknown), median(wrong)];
-    process.stdout.write(`login: unknown login ${u.toFixed(0)} ms, wrong password (argon2id) ${w.toFixed(0)} ms (median of 9; ratio ${(u / w).toFixed(2)}, target about 1; ${load()})\n`);
+    process.stdout.write(
+      `login: unknown login ${u.toFixed(0)} ms, wrong password (argon2id) ${w.toFixed(0)} ms (median of 9; ratio ${(u / w).toFixed(2)}, target about 1; ${load()})\n`,
+    );
   } finally {
     await host.close();
   }
@@ -123,7 +137,12 @@ async function withServers(world: World, count: number, name: string, body: (ser
   const servers: Server[] = [];
   try {
     for (let i = 0; i < count; i += 1) {
-      servers.push(await startServer([...world.common, '--log-file', join(world.dir, `${name}-${i}.log`), 'serve', '--listen', '127.0.0.1:0', ...world.cacheArgs], world.env));
+      servers.push(
+        await startServer(
+          [...world.common, '--log-file', join(world.dir, `${name}-${i}.log`), 'serve', '--listen', '127.0.0.1:0', ...world.cacheArgs],
+          world.env,
+        ),
+      );
     }
     await body(servers);
   } finally {
@@ -183,7 +202,9 @@ async function widgetPart(world: World): Promise<void> {
     );
     const widgetRate = (5000 / (performance.now() - widgetStart)) * 1000;
     await widgetPool.close();
-    process.stdout.write(`widget: 5000 warm loads through one process, ${CONCURRENCY} at a time: ${widgetRate.toFixed(0)} loads/s (session in Redis, one visibility query each, no archive request; ${load()})\n`);
+    process.stdout.write(
+      `widget: 5000 warm loads through one process, ${CONCURRENCY} at a time: ${widgetRate.toFixed(0)} loads/s (session in Redis, one visibility query each, no archive request; ${load()})\n`,
+    );
   });
 }
 

@@ -109,7 +109,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     const sample = sampleArchive(60);
     archive = await startArchiveEmulator({ ...sample, version: '2.20', tokens: [DEMO_TOKEN] });
     host = await createHostFixture('sqlite', { sqlitePath: join(dir, 'nextcloud.db') });
-    await buildHost(host, sample.documents.map((document) => document.id));
+    await buildHost(
+      host,
+      sample.documents.map((document) => document.id),
+    );
     write(`Archive server emulator (Paperless-ngx 2.20) with ${sample.documents.length} documents: ${archive.url}\n`);
     write(`Sample Nextcloud database: ${host.dbUrl} (users archive, alice, bob, carol)\n`);
     write(`Administrator login (serve's admin page and provider routes): ${DEMO_ADMIN.user}, password ${DEMO_ADMIN.password}\n`);

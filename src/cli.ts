@@ -33,9 +33,7 @@ export interface RunState {
 /** The program with `commands` (every command, or only the one a run needs: see commands/list.ts). */
 export function buildProgram(io: CommandIO, exit: RunState, commands: readonly CommandSpec[]): Command {
   const program = new Command('docs-unified-search');
-  program
-    .version(SUITE_VERSION)
-    .description('Paperless-ngx full-text search for Nextcloud users, filtered through what each user can open.');
+  program.version(SUITE_VERSION).description('Paperless-ngx full-text search for Nextcloud users, filtered through what each user can open.');
   for (const [flags, description] of GLOBAL_OPTIONS) program.option(flags, description);
   program
     // Capitalised like the command summaries beside it in the list.

@@ -146,12 +146,22 @@ describe('literalAddress', () => {
 });
 
 describe('isLocalHostname', () => {
-  it.each(['localhost', 'paperless', 'archive.local', 'docs.localhost', 'x.intranet', 'metadata.google.internal', 'a.private', 'a.corp', 'nas.home', 'nas.lan', 'PAPERLESS.LAN.', 'paperless.'])(
-    'refuses %s',
-    (name) => {
-      expect(isLocalHostname(name)).toBe(true);
-    },
-  );
+  it.each([
+    'localhost',
+    'paperless',
+    'archive.local',
+    'docs.localhost',
+    'x.intranet',
+    'metadata.google.internal',
+    'a.private',
+    'a.corp',
+    'nas.home',
+    'nas.lan',
+    'PAPERLESS.LAN.',
+    'paperless.',
+  ])('refuses %s', (name) => {
+    expect(isLocalHostname(name)).toBe(true);
+  });
 
   it.each(['archive.example.com', 'paperless.example.org', 'localhost.example.com', 'home.example.net'])('allows %s', (name) => {
     expect(isLocalHostname(name)).toBe(false);
@@ -159,7 +169,8 @@ describe('isLocalHostname', () => {
 });
 
 describe('chooseDestination', () => {
-  const publicResolver = (answers: string[]) => async () => answers.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
+  const publicResolver = (answers: string[]) => async () =>
+    answers.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
 
   it('refuses a name when any answer is local, even after a public one', async () => {
     const destination = await chooseDestination(new URL('https://archive.example.com/'), {

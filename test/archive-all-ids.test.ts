@@ -18,7 +18,8 @@ function run(body: string, keep: boolean, pieces: readonly number[] = []): { kep
   return { kept: Buffer.concat(out).toString('utf8'), ids: filter.allIds() };
 }
 
-const PAGE = '{"count":3,"next":"http://h/api/documents/?q=%22all%22:[9]&page=2","previous":null,"all":[31, 12,7],"results":[{"id":31,"title":"all: [1,2]","all":[5]}],"corrected_query":null}';
+const PAGE =
+  '{"count":3,"next":"http://h/api/documents/?q=%22all%22:[9]&page=2","previous":null,"all":[31, 12,7],"results":[{"id":31,"title":"all: [1,2]","all":[5]}],"corrected_query":null}';
 
 describe('the all list taken out while the answer streams', () => {
   test('the page keeps every other member, with "all":[]; the ids are read', () => {
@@ -37,7 +38,10 @@ describe('the all list taken out while the answer streams', () => {
 
   test('ids not wanted are not kept; no all, an unfinished all or one holding something else gives null', () => {
     expect(run(PAGE, false).ids).toBeNull();
-    expect(run('{"count":0,"next":null,"previous":null,"results":[]}', true)).toEqual({ kept: '{"count":0,"next":null,"previous":null,"results":[]}', ids: null });
+    expect(run('{"count":0,"next":null,"previous":null,"results":[]}', true)).toEqual({
+      kept: '{"count":0,"next":null,"previous":null,"results":[]}',
+      ids: null,
+    });
     expect(run('{"count":1,"all":[1,2', true).ids).toBeNull();
     expect(run('{"count":1,"all":[1,-2],"results":[]}', true).ids).toBeNull();
   });

@@ -19,7 +19,10 @@ const TOKEN = 'failure-test-token-Zq81xw';
 const TIMEOUTS = { connectMs: 400, answerMs: 1500, widgetAnswerMs: 1500, retryWindowMs: 3500 };
 
 /** A resolver seam that counts lookups: one per try. */
-function countingResolver(answers: readonly ResolvedAddress[] | Error, delayMs = 0): { resolver: NonNullable<ArchiveClientOptions['resolver']>; calls: () => number } {
+function countingResolver(
+  answers: readonly ResolvedAddress[] | Error,
+  delayMs = 0,
+): { resolver: NonNullable<ArchiveClientOptions['resolver']>; calls: () => number } {
   let calls = 0;
   return {
     resolver: async () => {
@@ -49,7 +52,8 @@ async function closedPort(): Promise<number> {
 
 describe('statuses and answers over HTTP', () => {
   let emulator: ArchiveEmulator;
-  const client = (options: ArchiveClientOptions = {}, token = TOKEN) => createArchiveClient({ url: emulator.url, token, allowLocal: true }, { timeouts: TIMEOUTS, ...options });
+  const client = (options: ArchiveClientOptions = {}, token = TOKEN) =>
+    createArchiveClient({ url: emulator.url, token, allowLocal: true }, { timeouts: TIMEOUTS, ...options });
 
   useArchiveEmulator({ version: '2.20', tokens: [TOKEN], forbiddenTokens: ['no-permission-token'] }, (started) => (emulator = started));
 
@@ -67,7 +71,11 @@ describe('statuses and answers over HTTP', () => {
     expect(versions).toEqual([{ version: '2.20.15', apiVersion: '9' }]);
   });
 
-  it.each([['a line break', 'abc\r\nX-Evil: 1'], ['a space', 'abc def'], ['nothing', '']])('a token with %s → unauthorized, nothing sent', async (_name, token) => {
+  it.each([
+    ['a line break', 'abc\r\nX-Evil: 1'],
+    ['a space', 'abc def'],
+    ['nothing', ''],
+  ])('a token with %s → unauthorized, nothing sent', async (_name, token) => {
     const failure = await failureOf(client({}, token).testConnection(), TOKEN);
     expect([failure.code, failure.beforeConnection]).toEqual(['unauthorized', false]);
     expect(emulator.requests).toHaveLength(0);
@@ -128,7 +136,13 @@ describe('statuses and answers over HTTP', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     try {
       const { port } = server.address() as AddressInfo;
-      const failure = await failureOf(createArchiveClient({ url: `http://127.0.0.1:${port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, maxBodyBytes: 100_000 }).testConnection(), TOKEN);
+      const failure = await failureOf(
+        createArchiveClient(
+          { url: `http://127.0.0.1:${port}`, token: TOKEN, allowLocal: true },
+          { timeouts: TIMEOUTS, maxBodyBytes: 100_000 },
+        ).testConnection(),
+        TOKEN,
+      );
       expect([failure.code, failure.status]).toEqual(['not_paperless', 200]);
     } finally {
       server.close();
@@ -171,7 +185,10 @@ describe('statuses and answers over HTTP', () => {
       { address: '::1', family: 6 },
       { address: '127.0.0.1', family: 4 },
     ]);
-    const result = await createArchiveClient({ url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver }).testConnection();
+    const result = await createArchiveClient(
+      { url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true },
+      { timeouts: TIMEOUTS, resolver: dns.resolver },
+    ).testConnection();
     expect(result.count).toBeGreaterThan(0);
     expect(dns.calls()).toBe(1);
     expect(emulator.requests).toHaveLength(1);
@@ -229,7 +246,10 @@ describe('connections that fail before an answer', () => {
 
   it('no second try for a failure that took longer than the window', async () => {
     const dns = countingResolver(notFoundError('archive.test'), 80);
-    const client = createArchiveClient({ url: 'https://archive.test', token: TOKEN, allowLocal: false }, { timeouts: { ...TIMEOUTS, retryWindowMs: 40 }, resolver: dns.resolver });
+    const client = createArchiveClient(
+      { url: 'https://archive.test', token: TOKEN, allowLocal: false },
+      { timeouts: { ...TIMEOUTS, retryWindowMs: 40 }, resolver: dns.resolver },
+    );
     expect((await failureOf(client.names('correspondents', [1]), TOKEN)).code).toBe('unknown_host');
     expect(dns.calls()).toBe(1);
   });
@@ -301,7 +321,10 @@ describe('TLS', () => {
   });
 
   it('https to a plain-HTTP port → tls_handshake', async () => {
-    const failure = await failureOf(createArchiveClient({ url: plain.url.replace('http:', 'https:'), token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(), TOKEN);
+    const failure = await failureOf(
+      createArchiveClient({ url: plain.url.replace('http:', 'https:'), token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(),
+      TOKEN,
+    );
     expect(failure.code).toBe('tls_handshake');
     expect(failure.beforeConnection).toBe(false);
   });
@@ -309,7 +332,10 @@ describe('TLS', () => {
   it('a server that accepts but never completes the handshake → timeout after the connect timeout', async () => {
     const silent = await silentServer();
     try {
-      const client = createArchiveClient({ url: `https://127.0.0.1:${silent.port}`, token: TOKEN, allowLocal: true }, { timeouts: { ...TIMEOUTS, connectMs: 150, answerMs: 5000 } });
+      const client = createArchiveClient(
+        { url: `https://127.0.0.1:${silent.port}`, token: TOKEN, allowLocal: true },
+        { timeouts: { ...TIMEOUTS, connectMs: 150, answerMs: 5000 } },
+      );
       const failure = await failureOf(client.testConnection(), TOKEN);
       expect([failure.code, failure.beforeConnection]).toEqual(['timeout', false]);
       expect(silent.sockets.size).toBe(1);

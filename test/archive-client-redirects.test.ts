@@ -74,7 +74,9 @@ describe('redirects', () => {
   });
 
   it('follows a same-origin redirect and keeps the token', async () => {
-    emulator.faults = [{ match: '/old/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id`, redirectStatus: 301 }];
+    emulator.faults = [
+      { match: '/old/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id`, redirectStatus: 301 },
+    ];
     const client = createArchiveClient({ url: `http://archive.test:${emulator.port}/paperless/old`, token: TOKEN, allowLocal: false }, seams);
     const result = await client.testConnection();
     expect(result.count).toBeGreaterThan(0);
@@ -97,7 +99,7 @@ describe('redirects', () => {
     ]);
   });
 
-  it('a token refused on the same origin after a redirect is the token\'s fault', async () => {
+  it("a token refused on the same origin after a redirect is the token's fault", async () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: '/paperless/api/documents/?page_size=1&fields=id' }];
     const failure = await failureOf(createArchiveClient({ url: base, token: 'not-the-token', allowLocal: false }, seams).testConnection(), TOKEN);
     expect(failure.code).toBe('unauthorized');
@@ -139,7 +141,9 @@ describe('redirects', () => {
   it('leaves the token out when a redirect drops from https to http', async () => {
     const secure = await startArchiveEmulator({ version: '2.20', tokens: [TOKEN], https: true });
     try {
-      secure.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` }];
+      secure.faults = [
+        { match: '/api/documents/', times: 1, redirectTo: `http://archive.test:${emulator.port}/paperless/api/documents/?page_size=1&fields=id` },
+      ];
       // The test certificate names 127.0.0.1, which the seams count as public.
       const client = createArchiveClient({ url: `https://127.0.0.1:${secure.port}`, token: TOKEN, allowLocal: false }, { ...seams, ca: secure.ca });
       const failure = await failureOf(client.testConnection(), TOKEN);
@@ -220,18 +224,24 @@ describe('redirects', () => {
 
   it('with the switch on, follows none even back to the same local server', async () => {
     emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: `http://127.0.0.1:${emulator.port}/paperless/api/documents/` }];
-    const failure = await failureOf(createArchiveClient({ url: `http://localhost:${emulator.port}/paperless`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(), TOKEN);
+    const failure = await failureOf(
+      createArchiveClient({ url: `http://localhost:${emulator.port}/paperless`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS }).testConnection(),
+      TOKEN,
+    );
     expect(failure.code).toBe('redirect');
     expect(emulator.requests).toHaveLength(1);
   });
 
-  it.each(['ftp://archive.test/api/documents/', 'file:///etc/passwd', 'http://user:secret@archive.test/paperless/api/documents/'])('refuses a redirect to %s', async (target) => {
-    emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target }];
-    const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
-    expect(failure.code).toBe('redirect');
-    expect(failure.message).not.toContain('secret');
-    expect(emulator.requests).toHaveLength(1);
-  });
+  it.each(['ftp://archive.test/api/documents/', 'file:///etc/passwd', 'http://user:secret@archive.test/paperless/api/documents/'])(
+    'refuses a redirect to %s',
+    async (target) => {
+      emulator.faults = [{ match: '/api/documents/', times: 1, redirectTo: target }];
+      const failure = await failureOf(createArchiveClient({ url: base, token: TOKEN, allowLocal: false }, seams).testConnection(), TOKEN);
+      expect(failure.code).toBe('redirect');
+      expect(failure.message).not.toContain('secret');
+      expect(emulator.requests).toHaveLength(1);
+    },
+  );
 });
 
 describe('local-network addresses are refused before any connection', () => {

@@ -44,7 +44,10 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
   const client = () =>
     createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, onVersions: (versions) => seen.push(versions) });
 
-  useArchiveEmulator({ version, documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] }, (started) => (emulator = started));
+  useArchiveEmulator(
+    { version, documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] },
+    (started) => (emulator = started),
+  );
   beforeEach(() => {
     seen.length = 0;
   });
@@ -117,7 +120,10 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
 
   it('reports a page past the last as rejected (404), logs the debug line, and does not throw', async () => {
     const log = captureLogger();
-    const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, logger: log.logger }).search({ term: 'invoice', page: 3 });
+    const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, logger: log.logger }).search({
+      term: 'invoice',
+      page: 3,
+    });
     expect(page).toMatchObject({ count: 0, hits: [], hasMore: false, rejectedStatus: 404, page: 3 });
     const lines = log.lines();
     expect(lines).toEqual([expect.objectContaining({ level: 20, msg: 'The archive server rejected the query of a search with HTTP status 404' })]);
@@ -157,10 +163,16 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
 
 describe('archive server 3: queries it cannot parse', () => {
   let emulator: ArchiveEmulator;
-  useArchiveEmulator({ version: '3.0', documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] }, (started) => (emulator = started));
+  useArchiveEmulator(
+    { version: '3.0', documents: documents(30), correspondents: CORRESPONDENTS, documentTypes: TYPES, tokens: [TOKEN] },
+    (started) => (emulator = started),
+  );
 
   it('repeats a query rejected with 400 exactly once with text instead of query, cut to what cannot fail', async () => {
-    const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST }).search({ term: 'invoice "gard', page: 1 });
+    const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST }).search({
+      term: 'invoice "gard',
+      page: 1,
+    });
     // A later chunk that starts with punctuation ends the phrase (see docs/archive-client.md).
     expect(emulator.requests.map((r) => [r.query.query, r.query.text])).toEqual([
       ['invoice "gard', undefined],
@@ -190,8 +202,19 @@ describe('archive server 3: queries it cannot parse', () => {
 
   it('a 400 for the text repeat is a fault, not a query being typed: that value cannot be a syntax error', async () => {
     const log = captureLogger();
-    emulator.faults = [{ match: '/api/documents/', status: 400, contentType: 'text/html; charset=utf-8', body: 'Error listing search results, check logs for more detail.', headers: { 'X-Version': '3.0.5', 'X-Api-Version': '10' } }];
-    const search = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, logger: log.logger }).search({ term: "O'Brien", page: 1 });
+    emulator.faults = [
+      {
+        match: '/api/documents/',
+        status: 400,
+        contentType: 'text/html; charset=utf-8',
+        body: 'Error listing search results, check logs for more detail.',
+        headers: { 'X-Version': '3.0.5', 'X-Api-Version': '10' },
+      },
+    ];
+    const search = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, logger: log.logger }).search({
+      term: "O'Brien",
+      page: 1,
+    });
     await expect(search).rejects.toMatchObject({ code: 'http', status: 400 });
     expect(emulator.requests).toHaveLength(2);
     expect(emulator.requests[1]?.query.text).toBe('Brien');
@@ -204,7 +227,15 @@ describe('archive server 2', () => {
   useArchiveEmulator({ version: '2.20', documents: documents(5), tokens: [TOKEN], pathPrefix: '/paperless' }, (started) => (emulator = started));
 
   it('never gets text: a rejected query stays rejected after one request', async () => {
-    emulator.faults = [{ match: '/api/documents/', status: 400, contentType: 'text/html; charset=utf-8', body: 'Error listing search results, check logs for more detail.', headers: { 'X-Version': '2.20.15', 'X-Api-Version': '9' } }];
+    emulator.faults = [
+      {
+        match: '/api/documents/',
+        status: 400,
+        contentType: 'text/html; charset=utf-8',
+        body: 'Error listing search results, check logs for more detail.',
+        headers: { 'X-Version': '2.20.15', 'X-Api-Version': '9' },
+      },
+    ];
     const page = await createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST }).search({ term: 'in(voice', page: 1 });
     expect(page.rejectedStatus).toBe(400);
     expect(emulator.requests).toHaveLength(1);

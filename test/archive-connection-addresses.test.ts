@@ -25,7 +25,12 @@ const describePython = python ? describe : describe.skip;
 async function silentListener(port: number): Promise<{ close(): void }> {
   const child: ChildProcess = spawn(
     'python3',
-    ['-c', 'import socket, sys, time\ns = socket.socket()\ns.bind((sys.argv[1], int(sys.argv[2])))\ns.listen(0)\nprint("ready", flush=True)\ntime.sleep(120)', SILENT, String(port)],
+    [
+      '-c',
+      'import socket, sys, time\ns = socket.socket()\ns.bind((sys.argv[1], int(sys.argv[2])))\ns.listen(0)\nprint("ready", flush=True)\ntime.sleep(120)',
+      SILENT,
+      String(port),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise((resolve, reject) => {
@@ -61,7 +66,10 @@ describePython('a silent address beside one that answers', () => {
   });
 
   const clientFor = (addresses: readonly ResolvedAddress[]) =>
-    createArchiveClient({ url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: async () => addresses });
+    createArchiveClient(
+      { url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true },
+      { timeouts: TIMEOUTS, resolver: async () => addresses },
+    );
 
   it('the silent address first: the next one is tried beside it and answers, in one try', async () => {
     const before = emulator.requests.length;

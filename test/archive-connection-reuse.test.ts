@@ -23,7 +23,11 @@ const ONE: readonly ResolvedAddress[] = [{ address: '127.0.0.1', family: 4 }];
 const OTHER: readonly ResolvedAddress[] = [{ address: '127.0.0.2', family: 4 }];
 
 /** A resolver whose answer a test changes between requests; it counts lookups (one per try and hop). */
-function switchableResolver(first: readonly ResolvedAddress[]): { resolver: NonNullable<ArchiveClientOptions['resolver']>; answer: (next: readonly ResolvedAddress[]) => void; calls: () => number } {
+function switchableResolver(first: readonly ResolvedAddress[]): {
+  resolver: NonNullable<ArchiveClientOptions['resolver']>;
+  answer: (next: readonly ResolvedAddress[]) => void;
+  calls: () => number;
+} {
   let current = first;
   let calls = 0;
   return {
@@ -47,7 +51,8 @@ async function until(condition: () => boolean, what: string, rounds = 500): Prom
 describe('connection reuse over HTTP', () => {
   let emulator: ArchiveEmulator;
   useArchiveEmulator({ version: '2.20', tokens: [TOKEN] }, (started) => (emulator = started));
-  const client = (options: ArchiveClientOptions = {}) => createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, ...options });
+  const client = (options: ArchiveClientOptions = {}) =>
+    createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, ...options });
 
   it('two requests one after another share one TCP connection', async () => {
     const archive = client();
@@ -87,7 +92,10 @@ describe('connection reuse over HTTP', () => {
 
   it('a different checked address list for the same origin gets a new connection to the newly checked addresses, never the pooled one', async () => {
     const dns = switchableResolver(ONE);
-    const archive = createArchiveClient({ url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver });
+    const archive = createArchiveClient(
+      { url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true },
+      { timeouts: TIMEOUTS, resolver: dns.resolver },
+    );
     const before = emulator.connections;
     await archive.testConnection();
     expect(emulator.connections - before).toBe(1);
@@ -115,7 +123,10 @@ describe('connection reuse over HTTP', () => {
 
   it('a failure on a reused connection gets no second try: one request seen, unreachable', async () => {
     const dns = switchableResolver(ONE);
-    const archive = createArchiveClient({ url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true }, { timeouts: TIMEOUTS, resolver: dns.resolver });
+    const archive = createArchiveClient(
+      { url: `http://archive.test:${emulator.port}`, token: TOKEN, allowLocal: true },
+      { timeouts: TIMEOUTS, resolver: dns.resolver },
+    );
     const before = emulator.connections;
     await archive.testConnection();
     emulator.clearRequests();
@@ -224,7 +235,9 @@ describe('connection reuse over HTTP', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     // Only a guard against a hanging test run: the assertion is that the child exits on its own.
     const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+    );
     clearTimeout(guard);
     expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
     // After the last answer nothing keeps the event loop alive: the kept-alive socket is not among its resources.

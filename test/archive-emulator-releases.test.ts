@@ -68,7 +68,7 @@ describe('version headers', () => {
   });
 });
 
-describe('3.1.3: `text` requires every word (#13504), `query` is still Tantivy\'s strict parser', () => {
+describe("3.1.3: `text` requires every word (#13504), `query` is still Tantivy's strict parser", () => {
   test('words in any order and either field; 3.0.5 wanted them as a phrase', async () => {
     e.version = '3.1';
     expect(await ids(param('text', 'march invoice'))).toEqual([2]);
@@ -101,12 +101,15 @@ describe('3.1.3: `text` requires every word (#13504), `query` is still Tantivy\'
 });
 
 describe('3.2.0: whoosh-compat reads `query` (#14072)', () => {
-  test.each(["O'Brien", 'Re: invoice', 'Invoice:', '"abc', '(draft', 'nosuchfield:foo', 'a{b', "hatt'", 'NOT', 'invoice AND'])('%j is no syntax error: 200', async (term) => {
-    e.version = '3.2';
-    expect((await get(param('query', term))).status).toBe(200);
-  });
+  test.each(["O'Brien", 'Re: invoice', 'Invoice:', '"abc', '(draft', 'nosuchfield:foo', 'a{b', "hatt'", 'NOT', 'invoice AND'])(
+    '%j is no syntax error: 200',
+    async (term) => {
+      e.version = '3.2';
+      expect((await get(param('query', term))).status).toBe(200);
+    },
+  );
 
-  test('plain words are ANDed (the parser\'s default group), as on 2.x', async () => {
+  test("plain words are ANDed (the parser's default group), as on 2.x", async () => {
     e.version = '3.2';
     expect(await ids(param('query', 'invoice coffee'))).toEqual([]);
     expect(await ids(param('query', 'invoice march'))).toEqual([2]);
@@ -164,7 +167,7 @@ describe('3.2.0: whoosh-compat reads `query` (#14072)', () => {
     expect(await ids(param('text', 'march invoice'))).toEqual([2]);
   });
 
-  test('an exception that is no SearchQueryError is a 500 (3.1.3: 400 text/html); the query\'s own errors still come first', async () => {
+  test("an exception that is no SearchQueryError is a 500 (3.1.3: 400 text/html); the query's own errors still come first", async () => {
     e.version = '3.2';
     e.searchBroken = true;
     try {

@@ -45,7 +45,15 @@ function results(answer: Answer): Array<Record<string, unknown>> {
   return answer.json()['results'] as Array<Record<string, unknown>>;
 }
 
-function doc(id: number, title: string, content: string, created: string, added?: string, correspondent: number | null = null, documentType: number | null = null): EmulatorDocument {
+function doc(
+  id: number,
+  title: string,
+  content: string,
+  created: string,
+  added?: string,
+  correspondent: number | null = null,
+  documentType: number | null = null,
+): EmulatorDocument {
   return { id, title, content, created, added: added ?? `${created}T10:00:00.000001Z`, correspondent, documentType };
 }
 
@@ -130,7 +138,11 @@ describe('reference §9 examples', () => {
   });
 
   test('E6: missing or bad token is 401 with the challenge of the release and no version headers', async () => {
-    for (const [version, challenge] of [['2.20', 'Token'], ['3.0', 'Token'], ['2.15', 'Basic realm="api"']] as const) {
+    for (const [version, challenge] of [
+      ['2.20', 'Token'],
+      ['3.0', 'Token'],
+      ['2.15', 'Basic realm="api"'],
+    ] as const) {
       e.version = version;
       const accept = version === '2.15' ? 'application/json; version=8' : V9;
       const missing = await get(e, '/api/documents/', { token: null, accept });
@@ -304,7 +316,9 @@ describe('reference §9 search examples', () => {
     );
     e.version = '3.0';
     const b = await get(e, '/api/documents/?query=coffee&fields=id', { accept: V10 });
-    expect((results(b)[0]?.['__search_hit__'] as Record<string, unknown>)['highlights']).toBe('Milk, bread &amp; &lt;<b>coffee</b>&gt; &quot;beans&quot; and tea');
+    expect((results(b)[0]?.['__search_hit__'] as Record<string, unknown>)['highlights']).toBe(
+      'Milk, bread &amp; &lt;<b>coffee</b>&gt; &quot;beans&quot; and tea',
+    );
   });
 
   test('E9: 3.0 query errors: bad date, two search modes, unknown field, unbalanced syntax, dangling field', async () => {
@@ -458,7 +472,9 @@ describe('documents list parameters', () => {
     expect(await keys('dgfhs')).toEqual([]);
     expect(await keys('id,%20title')).toEqual(['id']);
     const all = await keys('');
-    expect(all).toEqual(expect.arrayContaining(['id', 'correspondent', 'document_type', 'title', 'content', 'tags', 'created', 'created_date', 'added', 'notes', 'versions']));
+    expect(all).toEqual(
+      expect.arrayContaining(['id', 'correspondent', 'document_type', 'title', 'content', 'tags', 'created', 'created_date', 'added', 'notes', 'versions']),
+    );
     e.version = '2.20';
     expect(await keys('')).not.toContain('versions');
     e.version = '3.0';
@@ -484,7 +500,9 @@ describe('documents list parameters', () => {
   test('date filters: created__date__gte/lt/lte, created__gte, added__date__gt; bad dates are 400', async () => {
     const docs = sampleArchive().documents;
     const created = async (query: string): Promise<number> => (await get(e, `/api/documents/?${query}&fields=id`)).json()['count'] as number;
-    expect(await created('created__date__gte=2021-01-01&created__date__lt=2022-01-01')).toBe(docs.filter((d) => d.created >= '2021-01-01' && d.created < '2022-01-01').length);
+    expect(await created('created__date__gte=2021-01-01&created__date__lt=2022-01-01')).toBe(
+      docs.filter((d) => d.created >= '2021-01-01' && d.created < '2022-01-01').length,
+    );
     expect(await created('created__date__lte=2020-06-30')).toBe(docs.filter((d) => d.created <= '2020-06-30').length);
     expect(await created('created__gte=2022-01-01')).toBe(docs.filter((d) => d.created >= '2022-01-01').length);
     expect(await created('added__date__gt=2022-01-01')).toBe(docs.filter((d) => d.added.slice(0, 10) > '2022-01-01').length);
@@ -495,7 +513,8 @@ describe('documents list parameters', () => {
   });
 
   test('id, id__in (empty means no filter), correspondent and type filters; unknown params ignored', async () => {
-    const ids = async (query: string): Promise<unknown[]> => results(await get(e, `/api/documents/?${query}&fields=id&ordering=id&page_size=100`)).map((r) => r['id']);
+    const ids = async (query: string): Promise<unknown[]> =>
+      results(await get(e, `/api/documents/?${query}&fields=id&ordering=id&page_size=100`)).map((r) => r['id']);
     expect(await ids('id__in=5,3,99')).toEqual([3, 5]);
     expect(await ids('id=7')).toEqual([7]);
     expect(await ids('id__in=')).toHaveLength(60);
@@ -581,8 +600,28 @@ describe('correspondents and document types', () => {
     expect(body['count']).toBe(2);
     const docs = sampleArchive().documents;
     expect(body['results']).toEqual([
-      { id: 1, slug: 'acme-corp', name: 'ACME Corp', match: '', matching_algorithm: 1, is_insensitive: true, document_count: docs.filter((d) => d.correspondent === 1).length, owner: null, user_can_change: true },
-      { id: 3, slug: 'city-utilities', name: 'City Utilities', match: '', matching_algorithm: 1, is_insensitive: true, document_count: docs.filter((d) => d.correspondent === 3).length, owner: null, user_can_change: true },
+      {
+        id: 1,
+        slug: 'acme-corp',
+        name: 'ACME Corp',
+        match: '',
+        matching_algorithm: 1,
+        is_insensitive: true,
+        document_count: docs.filter((d) => d.correspondent === 1).length,
+        owner: null,
+        user_can_change: true,
+      },
+      {
+        id: 3,
+        slug: 'city-utilities',
+        name: 'City Utilities',
+        match: '',
+        matching_algorithm: 1,
+        is_insensitive: true,
+        document_count: docs.filter((d) => d.correspondent === 3).length,
+        owner: null,
+        user_can_change: true,
+      },
     ]);
     const v9 = await get(e, '/api/correspondents/?id__in=3,1', { accept: V9 });
     expect(v9.json()['all']).toEqual([1, 3]);
@@ -601,7 +640,11 @@ describe('correspondents and document types', () => {
     expect(bad.json()).toEqual({ id__in: ['Enter a number.'] });
     expect(results(await get(e, '/api/correspondents/?name__icontains=BANK')).map((r) => r['id'])).toEqual([2]);
     const last = results(await get(e, '/api/correspondents/?id__in=1&last_correspondence=true'))[0];
-    const latest = sampleArchive().documents.filter((d) => d.correspondent === 1).map((d) => d.created).sort().pop();
+    const latest = sampleArchive()
+      .documents.filter((d) => d.correspondent === 1)
+      .map((d) => d.created)
+      .sort()
+      .pop();
     expect(last?.['last_correspondence']).toBe(latest);
     expect((await get(e, '/api/correspondents/', { token: null })).status).toBe(401);
     expect((await get(e, '/api/correspondents/?page=2')).status).toBe(404);
@@ -685,7 +728,10 @@ describe('knobs', () => {
     expect(Buffer.byteLength(huge.text)).toBe(3_000_000);
     expect(huge.headers['content-length']).toBeUndefined();
     expect(huge.text.startsWith('{"count":')).toBe(true);
-    e.faults = [{ redirectTo: 'https://elsewhere.example/api/documents/', times: 1 }, { redirectTo: '/moved/', redirectStatus: 301, times: 1 }];
+    e.faults = [
+      { redirectTo: 'https://elsewhere.example/api/documents/', times: 1 },
+      { redirectTo: '/moved/', redirectStatus: 301, times: 1 },
+    ];
     const first = await get(e, '/api/documents/', { token: 'alpha' });
     expect(first.status).toBe(302);
     expect(first.headers['location']).toBe('https://elsewhere.example/api/documents/');
@@ -772,7 +818,10 @@ describe('owners (reference §7)', () => {
       expect(hidden.status).toBe(403);
       expect(hidden.text).toBe('Insufficient permissions.');
       const types = await get(e, '/api/document_types/?id__in=1,2', { token: 'alice' });
-      expect(results(types).map((r) => [r['id'], r['document_count']])).toEqual([[2, 0], [1, 2]]);
+      expect(results(types).map((r) => [r['id'], r['document_count']])).toEqual([
+        [2, 0],
+        [1, 2],
+      ]);
     } finally {
       await e.close();
     }
@@ -808,7 +857,10 @@ describe('path prefix, TLS, IPv6, close', () => {
       const a = await get(e, '/api/documents/?page_size=1&fields=id', { dispatcher: trusting });
       expect(a.status).toBe(200);
       expect(a.json()['next']).toBe(`${e.url}/api/documents/?fields=id&page=2&page_size=1`);
-      const byName = await request(`https://localhost:${e.port}/api/documents/?fields=id`, { dispatcher: localhost, headers: { authorization: `Token ${TOKEN}` } });
+      const byName = await request(`https://localhost:${e.port}/api/documents/?fields=id`, {
+        dispatcher: localhost,
+        headers: { authorization: `Token ${TOKEN}` },
+      });
       expect(byName.statusCode).toBe(200);
       await byName.body.text();
       await expect(get(e, '/api/documents/')).rejects.toThrow();

@@ -50,7 +50,11 @@ describe('the token step', () => {
 
   it('replaces exactly what a window-by-window comparison finds, on 3000 random texts of token letters and others', () => {
     // The reference: fold each unit, mark every window equal to a piece of the token, one REDACTED per marked run.
-    const fold = (text: string): string => text.split('').map((unit) => (unit.toLowerCase().length === 1 ? unit.toLowerCase() : unit)).join('');
+    const fold = (text: string): string =>
+      text
+        .split('')
+        .map((unit) => (unit.toLowerCase().length === 1 ? unit.toLowerCase() : unit))
+        .join('');
     const folded = tokenForms(TOKEN).map(fold);
     const reference = (text: string): string => {
       const haystack = fold(text);
@@ -77,7 +81,8 @@ describe('the token step', () => {
       let text = '';
       const length = random(40);
       while (text.length < length) {
-        text += random(4) === 0 ? TOKEN.slice(random(TOKEN.length), random(TOKEN.length) + FRAGMENT_LENGTH + random(4)) : (alphabet[random(alphabet.length)] ?? '');
+        text +=
+          random(4) === 0 ? TOKEN.slice(random(TOKEN.length), random(TOKEN.length) + FRAGMENT_LENGTH + random(4)) : (alphabet[random(alphabet.length)] ?? '');
       }
       const expected = reference(text);
       if (expected !== text) replaced += 1;
@@ -94,7 +99,10 @@ describe('the token step', () => {
     const refused = [TOKEN, TOKEN.slice(0, 15), `3.0.5-${TOKEN}`, '2.20 (patched by ops)', '9'.repeat(40), '1.2.3.4.5', '', '<b>3</b>'];
     expect(refused.filter(isServerVersion)).toEqual([]);
     expect(['1000', '9a', '', ' 9', TOKEN].filter(isApiVersion)).toEqual([]);
-    expect(withCheckedVersions({ docs_url: 'http://x', docs_version: TOKEN.slice(0, 12), docs_api_version: '10' })).toEqual({ docs_url: 'http://x', docs_api_version: '10' });
+    expect(withCheckedVersions({ docs_url: 'http://x', docs_version: TOKEN.slice(0, 12), docs_api_version: '10' })).toEqual({
+      docs_url: 'http://x',
+      docs_api_version: '10',
+    });
   });
 });
 

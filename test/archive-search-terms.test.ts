@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, test } from '@jest/globals';
 import { createArchiveClient } from '../src/core/archive/archive-client.js';
-import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, readsMinusAsWord, simpleTextOf, termReaderOf, type TermReader } from '../src/core/archive/search-terms.js';
+import {
+  cannotBeSyntaxError,
+  hasMinusExclusion,
+  isExclusionsOnly,
+  readsMinusAsWord,
+  simpleTextOf,
+  termReaderOf,
+  type TermReader,
+} from '../src/core/archive/search-terms.js';
 import type { ArchiveClientOptions, ArchiveVersions, SearchPage, SearchRejection } from '../src/core/archive/types.js';
 import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import { leaksIn } from './support/archive-emulator/hostile.js';
@@ -112,7 +120,10 @@ describe('the text value and what a term means (unit)', () => {
 });
 
 /** What the client gets for a term, and the requests it took. */
-async function searchOf(emulator: ArchiveEmulator, term: string): Promise<{ page: SearchPage; ids: number[]; requests: Array<{ query?: string; text?: string }> }> {
+async function searchOf(
+  emulator: ArchiveEmulator,
+  term: string,
+): Promise<{ page: SearchPage; ids: number[]; requests: Array<{ query?: string; text?: string }> }> {
   emulator.clearRequests();
   const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
   try {
@@ -124,7 +135,10 @@ async function searchOf(emulator: ArchiveEmulator, term: string): Promise<{ page
 }
 
 function requestsOf(emulator: ArchiveEmulator): Array<{ query?: string; text?: string }> {
-  return emulator.requests.map((r) => ({ ...(r.query.query === undefined ? {} : { query: r.query.query }), ...(r.query.text === undefined ? {} : { text: r.query.text }) }));
+  return emulator.requests.map((r) => ({
+    ...(r.query.query === undefined ? {} : { query: r.query.query }),
+    ...(r.query.text === undefined ? {} : { text: r.query.text }),
+  }));
 }
 
 /** The releases of the table's columns and the emulator's version for each. */
@@ -202,7 +216,10 @@ test('the documented table has every row of the issue and a source for each', ()
 
 describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requests → result)', (release) => {
   let emulator: ArchiveEmulator;
-  useArchiveEmulator({ version: COLUMNS[release], documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN] }, (started) => (emulator = started));
+  useArchiveEmulator(
+    { version: COLUMNS[release], documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN] },
+    (started) => (emulator = started),
+  );
 
   test.each(TABLE.map((row) => [`${row.term}${row.broken ? ', broken' : ''}`, row] as const))('%s', async (_name, row) => {
     const { requests, outcome } = row.cells[release];
@@ -234,7 +251,10 @@ describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requ
 
 describe.each(['2.20', '3.0', '3.1', '3.2'] as const)('archive server %s with a broken search backend (paperless-ngx#13200)', (version) => {
   let emulator: ArchiveEmulator;
-  useArchiveEmulator({ version, documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN], searchBroken: true }, (started) => (emulator = started));
+  useArchiveEmulator(
+    { version, documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN], searchBroken: true },
+    (started) => (emulator = started),
+  );
 
   it('the failure says what broke, and the list without a search still works (the fault is in the search backend only)', async () => {
     const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
@@ -243,7 +263,6 @@ describe.each(['2.20', '3.0', '3.1', '3.2'] as const)('archive server %s with a 
     expect((await client.testConnection()).count).toBe(DOCUMENTS.length);
     await client.close();
   });
-
 });
 
 /** An answer as Paperless-ngx 3.2.0 sends it, with its version headers. */
@@ -251,7 +270,7 @@ function answer32(status: number, body: string, contentType = 'application/json'
   return { match: '/api/documents/', times: 1, status, body, contentType, headers: { 'X-Api-Version': '10', 'X-Version': '3.2.0' } };
 }
 
-describe("Paperless's own refusal of a term (SearchQueryError, 400 {\"query\": [...]})", () => {
+describe('Paperless\'s own refusal of a term (SearchQueryError, 400 {"query": [...]})', () => {
   let emulator: ArchiveEmulator;
   useArchiveEmulator({ version: '3.2', documents: DOCUMENTS, correspondents: [], documentTypes: [], tokens: [TOKEN] }, (started) => (emulator = started));
 
@@ -295,7 +314,7 @@ describe("Paperless's own refusal of a term (SearchQueryError, 400 {\"query\": [
     ['another key', JSON.stringify({ detail: 'Invalid date value' }), 'application/json'],
     ['an empty list', JSON.stringify({ query: [] }), 'application/json'],
     ['the right shape labelled as HTML', JSON.stringify({ query: ['Invalid date value'] }), 'text/html; charset=utf-8'],
-  ])('not a refusal (%s): on 3.2 a fault of the server, never the term\'s problem', async (_name, body, contentType) => {
+  ])("not a refusal (%s): on 3.2 a fault of the server, never the term's problem", async (_name, body, contentType) => {
     emulator.faults = [answer32(400, body, contentType)];
     const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
     const failure = await failureOf(client.search({ term: "O'Brien", page: 1 }), TOKEN);
@@ -306,7 +325,16 @@ describe("Paperless's own refusal of a term (SearchQueryError, 400 {\"query\": [
   });
 
   it('on any release: a 2.20 answering with such a body is refused the same way, never a connection failure', async () => {
-    emulator.faults = [{ match: '/api/documents/', times: 1, status: 400, body: JSON.stringify({ query: ['Invalid number.'] }), contentType: 'application/json', headers: { 'X-Api-Version': '9', 'X-Version': '2.20.15' } }];
+    emulator.faults = [
+      {
+        match: '/api/documents/',
+        times: 1,
+        status: 400,
+        body: JSON.stringify({ query: ['Invalid number.'] }),
+        contentType: 'application/json',
+        headers: { 'X-Api-Version': '9', 'X-Version': '2.20.15' },
+      },
+    ];
     expect(await refusalOf('asn:x')).toMatchObject({ rejectedStatus: 400, rejection: 'refused', refusal: 'Invalid number.', hits: [] });
   });
 });
@@ -331,7 +359,10 @@ describe('a server that dropped API version 9 (HTTP 406)', () => {
 
   it('known from the stored versions of an earlier answer', async () => {
     emulator.faults = [refuse9];
-    const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST, knownVersions: () => ({ version: '3.2.0', apiVersion: '11' }) });
+    const client = createArchiveClient(
+      { url: emulator.url, token: TOKEN, allowLocal: true },
+      { timeouts: FAST, knownVersions: () => ({ version: '3.2.0', apiVersion: '11' }) },
+    );
     const failure = await failureOf(client.search({ term: 'invoice', page: 1 }), TOKEN);
     expect(failure.message).toMatch(/newer than this release supports: it announced API version 11, Paperless-ngx 3\.2\.0/);
     await client.close();

@@ -19,7 +19,16 @@ describeBrowser('admin settings page in Chromium', () => {
     h = await startHarness({ configured: false });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
     page.setDefaultTimeout(10_000);
@@ -89,7 +98,9 @@ describeBrowser('admin settings page in Chromium', () => {
   });
 
   test('the problem history is listed and Clear history empties it', async () => {
-    h.context.settings.update({ diagnostics: JSON.stringify([{ at: '2026-11-20T08:00:00.000Z', code: 'timeout', message: 'The archive server did not answer in time.' }]) });
+    h.context.settings.update({
+      diagnostics: JSON.stringify([{ at: '2026-11-20T08:00:00.000Z', code: 'timeout', message: 'The archive server did not answer in time.' }]),
+    });
     await page.reload();
     await page.locator('#dus-history li').filter({ hasText: 'timeout' }).waitFor();
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -50,7 +50,9 @@ describe('--help answered by bin/ from the command list written at build time', 
 
 /** Every `node` on PATH older than the suite needs, with its version (this machine has Node 20 in /usr/bin). */
 function oldNodes(): { path: string; version: string }[] {
-  const found = spawnSync('which', ['-a', 'node'], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line !== '');
+  const found = spawnSync('which', ['-a', 'node'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line !== '');
   return [...new Set(found)].flatMap((path) => {
     const version = spawnSync(path, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout.trim();
     const [major = 0, minor = 0] = version.split('.').map(Number);
@@ -61,39 +63,51 @@ function oldNodes(): { path: string; version: string }[] {
 describe('Node version check', () => {
   const old = oldNodes()[0];
   if (old === undefined) console.log('SKIP the old-Node check: no node older than 22.13 on PATH');
-  (old === undefined ? test.skip : test)('a Node older than 22.13, where no newer one was installed beside the executable, gets one coded line naming what is needed, exit 1', () => {
-    // The executable alone, outside a checkout: no node_modules/.bin/node to hand over to.
-    const alone = join(mkdtempSync(join(tmpdir(), 'dus-bin-')), 'bin');
-    mkdirSync(alone);
-    copyFileSync(bin, join(alone, 'docs-unified-search.cjs'));
-    const run = spawnSync(old?.path ?? 'node', [join(alone, 'docs-unified-search.cjs'), 'why', 'anna', '412'], { encoding: 'utf8' });
-    expect(run.status).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(
-      `Error [usage]: docs-unified-search needs Node.js 22.13 or later (for node:sqlite); this is Node.js ${old?.version ?? ''} at ${old?.path ?? ''}. Install a current Node.js LTS and run it again.\n`,
-    );
-  });
+  (old === undefined ? test.skip : test)(
+    'a Node older than 22.13, where no newer one was installed beside the executable, gets one coded line naming what is needed, exit 1',
+    () => {
+      // The executable alone, outside a checkout: no node_modules/.bin/node to hand over to.
+      const alone = join(mkdtempSync(join(tmpdir(), 'dus-bin-')), 'bin');
+      mkdirSync(alone);
+      copyFileSync(bin, join(alone, 'docs-unified-search.cjs'));
+      const run = spawnSync(old?.path ?? 'node', [join(alone, 'docs-unified-search.cjs'), 'why', 'anna', '412'], { encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(
+        `Error [usage]: docs-unified-search needs Node.js 22.13 or later (for node:sqlite); this is Node.js ${old?.version ?? ''} at ${old?.path ?? ''}. Install a current Node.js LTS and run it again.\n`,
+      );
+    },
+  );
 
   const ownNode = existsSync(join(root, 'node_modules', '.bin', 'node'));
-  if (old !== undefined && !ownNode) console.log('SKIP the hand-over to the checkout\'s Node: node_modules/.bin/node is missing');
-  (old === undefined || !ownNode || !built ? test.skip : test)("in a checkout, an older Node hands the run over to the Node npm ci installed: same output, exit code and signal", async () => {
-    const io = captureIO();
-    expect(await main(['help', 'environment'], io)).toBe(0);
-    const helped = spawnSync(old?.path ?? 'node', [bin, 'help', 'environment'], { encoding: 'utf8' });
-    expect({ status: helped.status, stderr: helped.stderr, stdout: helped.stdout }).toEqual({ status: 0, stderr: '', stdout: io.out() });
-    const wrong = spawnSync(old?.path ?? 'node', [bin, 'why', 'anna', 'abc'], { encoding: 'utf8' });
-    expect(wrong.status).toBe(2);
-    expect(wrong.stderr).toMatch(/^Error \[usage\]: Give the document id/);
-    expect(wrong.stderr).not.toContain('needs Node.js');
-    // A run that waits (setup reading its token from a pipe that stays open) ends by the signal the old Node was given.
-    const dir = mkdtempSync(join(tmpdir(), 'dus-handover-'));
-    const child = spawn(old?.path ?? 'node', [bin, '--config-dir', dir, '--host-db', `sqlite://${join(dir, 'none.db')}`, 'setup', '--url', 'http://127.0.0.1:9', '--token-stdin'], { stdio: ['pipe', 'ignore', 'ignore'] });
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    child.kill('SIGTERM');
-    expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
-    child.stdin.destroy();
-  });
+  if (old !== undefined && !ownNode) console.log("SKIP the hand-over to the checkout's Node: node_modules/.bin/node is missing");
+  (old === undefined || !ownNode || !built ? test.skip : test)(
+    'in a checkout, an older Node hands the run over to the Node npm ci installed: same output, exit code and signal',
+    async () => {
+      const io = captureIO();
+      expect(await main(['help', 'environment'], io)).toBe(0);
+      const helped = spawnSync(old?.path ?? 'node', [bin, 'help', 'environment'], { encoding: 'utf8' });
+      expect({ status: helped.status, stderr: helped.stderr, stdout: helped.stdout }).toEqual({ status: 0, stderr: '', stdout: io.out() });
+      const wrong = spawnSync(old?.path ?? 'node', [bin, 'why', 'anna', 'abc'], { encoding: 'utf8' });
+      expect(wrong.status).toBe(2);
+      expect(wrong.stderr).toMatch(/^Error \[usage\]: Give the document id/);
+      expect(wrong.stderr).not.toContain('needs Node.js');
+      // A run that waits (setup reading its token from a pipe that stays open) ends by the signal the old Node was given.
+      const dir = mkdtempSync(join(tmpdir(), 'dus-handover-'));
+      const child = spawn(
+        old?.path ?? 'node',
+        [bin, '--config-dir', dir, '--host-db', `sqlite://${join(dir, 'none.db')}`, 'setup', '--url', 'http://127.0.0.1:9', '--token-stdin'],
+        { stdio: ['pipe', 'ignore', 'ignore'] },
+      );
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (code, signal) => resolve({ code, signal })),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      child.kill('SIGTERM');
+      expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
+      child.stdin.destroy();
+    },
+  );
 
   whenBuilt('the Node the suite runs on passes the check; --version, answered by bin/ itself, says what the program says', async () => {
     const run = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });

@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -31,7 +45,13 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
     for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
       const specifier = match[1] ?? '';
       if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
-      else if (!specifier.startsWith('node:')) packages.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+      else if (!specifier.startsWith('node:'))
+        packages.add(
+          specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
     }
   };
   visit(entry);
@@ -42,7 +62,23 @@ describe('start-up imports of src/cli.ts', () => {
   const { files, packages } = staticGraph(join(root, 'src', 'cli.ts'));
 
   test('no HTTP, database, cache, PHP, archive-client, settings or log library is imported at start', () => {
-    const heavy = ['fastify', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'conf', 'ajv', 'pino', 'bcryptjs', 'hash-wasm', 'cli-table3'];
+    const heavy = [
+      'fastify',
+      '@fastify/cookie',
+      '@fastify/formbody',
+      '@fastify/multipart',
+      'pg',
+      'mysql2',
+      'ioredis',
+      'php-parser',
+      'undici',
+      'conf',
+      'ajv',
+      'pino',
+      'bcryptjs',
+      'hash-wasm',
+      'cli-table3',
+    ];
     expect(heavy.filter((name) => packages.has(name))).toEqual([]);
     // What is left is the argument parser. chalk, the user's colour library, is loaded when a
     // colour is painted (on a terminal), string-width when a width is measured (a table, wrapping).
@@ -50,7 +86,16 @@ describe('start-up imports of src/cli.ts', () => {
   });
 
   test('none of the core that opens settings, host, archive server or HTTP is imported at start', () => {
-    const late = ['src/core/context.ts', 'src/core/host/open-host.ts', 'src/core/host/db/sql-client.ts', 'src/core/host/db/config-php.ts', 'src/core/settings/settings-store.ts', 'src/core/log.ts', 'src/core/archive/archive-client.ts', 'src/core/cache/redis-cache.ts'];
+    const late = [
+      'src/core/context.ts',
+      'src/core/host/open-host.ts',
+      'src/core/host/db/sql-client.ts',
+      'src/core/host/db/config-php.ts',
+      'src/core/settings/settings-store.ts',
+      'src/core/log.ts',
+      'src/core/archive/archive-client.ts',
+      'src/core/cache/redis-cache.ts',
+    ];
     expect(late.filter((file) => files.has(file))).toEqual([]);
     expect([...files].filter((file) => file.startsWith('src/http/'))).toEqual([]);
   });
@@ -83,13 +128,25 @@ describe('the rooms of the CLI', () => {
   test('src/cli/, what the commands share, imports only itself and src/core: no command, no HTTP, not the program', () => {
     const helpers = sourcesUnder('cli');
     expect(helpers).toContain('src/cli/output.ts');
-    expect(helpers.flatMap((file) => sourceImports(file).filter(higher).map((target) => `${file} → ${target}`))).toEqual([]);
+    expect(
+      helpers.flatMap((file) =>
+        sourceImports(file)
+          .filter(higher)
+          .map((target) => `${file} → ${target}`),
+      ),
+    ).toEqual([]);
   });
 
   test('src/core imports nothing of the CLI or HTTP', () => {
     const core = sourcesUnder('core');
     expect(core.length).toBeGreaterThan(10);
-    expect(core.flatMap((file) => sourceImports(file).filter((target) => higher(target) || target.startsWith('src/cli/')).map((target) => `${file} → ${target}`))).toEqual([]);
+    expect(
+      core.flatMap((file) =>
+        sourceImports(file)
+          .filter((target) => higher(target) || target.startsWith('src/cli/'))
+          .map((target) => `${file} → ${target}`),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -107,7 +164,7 @@ describe('the command list (what a run loads by name)', () => {
     expect(loaded.run).toBe((file.command as typeof loaded).run);
   });
 
-  test('every name and alias is one command\'s, and no command is named twice', () => {
+  test("every name and alias is one command's, and no command is named twice", () => {
     const names = COMMAND_LIST.flatMap((entry) => [entry.name, ...entry.aliases]);
     expect(new Set(names).size).toBe(names.length);
   });
@@ -115,8 +172,18 @@ describe('the command list (what a run loads by name)', () => {
   test('knows every global option of the program, with or without a value', async () => {
     const program = buildProgram(captureIO(), { code: 0 }, await loadCommands());
     const globals = program.options.filter((option) => option.long !== '--version' && option.long !== '--help');
-    expect(globals.filter((option) => option.required).map((option) => option.long).sort()).toEqual([...VALUED_GLOBALS].sort());
-    expect(globals.filter((option) => !option.required && !option.optional).map((option) => option.long).sort()).toEqual([...FLAG_GLOBALS].sort());
+    expect(
+      globals
+        .filter((option) => option.required)
+        .map((option) => option.long)
+        .sort(),
+    ).toEqual([...VALUED_GLOBALS].sort());
+    expect(
+      globals
+        .filter((option) => !option.required && !option.optional)
+        .map((option) => option.long)
+        .sort(),
+    ).toEqual([...FLAG_GLOBALS].sort());
   });
 
   test.each([
@@ -128,9 +195,12 @@ describe('the command list (what a run loads by name)', () => {
     expect(commandOfArgv(argv)?.name).toBe(name);
   });
 
-  test.each([[[]], [['help', 'why']], [['--help']], [['--verbose', 'why', 'anna', '1']], [['wyh', 'anna', '1']], [['--config-dir']], [['--', 'why']]])('%j loads every command (commander answers)', (argv) => {
-    expect(commandOfArgv(argv)).toBeUndefined();
-  });
+  test.each([[[]], [['help', 'why']], [['--help']], [['--verbose', 'why', 'anna', '1']], [['wyh', 'anna', '1']], [['--config-dir']], [['--', 'why']]])(
+    '%j loads every command (commander answers)',
+    (argv) => {
+      expect(commandOfArgv(argv)).toBeUndefined();
+    },
+  );
 });
 
 const BIN = join(root, 'bin', 'docs-unified-search.cjs');
@@ -176,7 +246,25 @@ describe('what a run loads', () => {
     const loaded = packagesLoaded(whyArgs(), scratch, UNBUNDLED);
     // conf (with ajv and semver) writes the settings, pino writes a line of the host log: `why` reads settings and logs nothing.
     // chalk paints and string-width measures only for a terminal; here stdout is a pipe.
-    const unwanted = ['fastify', 'pg', 'mysql2', 'ioredis', 'php-parser', 'undici', 'bcryptjs', 'hash-wasm', 'conf', 'ajv', 'ajv-formats', 'semver', 'atomically', 'pino', 'thread-stream', 'chalk', 'string-width'];
+    const unwanted = [
+      'fastify',
+      'pg',
+      'mysql2',
+      'ioredis',
+      'php-parser',
+      'undici',
+      'bcryptjs',
+      'hash-wasm',
+      'conf',
+      'ajv',
+      'ajv-formats',
+      'semver',
+      'atomically',
+      'pino',
+      'thread-stream',
+      'chalk',
+      'string-width',
+    ];
     expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
     expect(loaded.has('commander')).toBe(true); // the hook does see packages
   });
@@ -206,86 +294,102 @@ describe('what a run loads', () => {
     expect(run.urls).toContain('node:sqlite'); // the record does see builtins reached by require() and import()
   });
 
-  (built ? test : test.skip)("Node's compiled code and the program's code cache are kept in the user's cache directory, made private; an unusable one only leaves them off", async () => {
-    const cache = join(scratch, 'cache');
-    const first = await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } });
-    expect(first).toMatchObject({ code: 0, err: '' });
-    const kept = join(cache, 'docs-unified-search', 'node-compile-cache');
-    expect(statSync(kept).mode & 0o777).toBe(0o700);
-    expect(statSync(join(cache, 'docs-unified-search')).mode & 0o777).toBe(0o700);
-    expect(readdirSync(kept).length).toBeGreaterThan(0);
-    const program = join(cache, 'docs-unified-search', 'program.why.v8cache');
-    expect(statSync(program).mode & 0o777).toBe(0o600);
-    // It names the file it was made from: its size first.
-    expect(readFileSync(program, 'latin1').split(' ')[0]).toBe(String(statSync(join(root, 'dist', 'cli.cjs')).size));
-    // Taken as it is by the next run (not written again: the same inode)…
-    const { ino } = statSync(program);
-    expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toEqual(first);
-    expect(statSync(program).ino).toBe(ino);
-    // …and replaced, the answer unchanged, when it is garbage, made for another file, or cut short.
-    const valid = readFileSync(program);
-    for (const bad of [Buffer.from('garbage'), Buffer.concat([Buffer.from('1 2 3 4 x x\n'), valid.subarray(valid.indexOf(10) + 1)]), valid.subarray(0, valid.length >> 1)]) {
-      writeFileSync(program, bad);
+  (built ? test : test.skip)(
+    "Node's compiled code and the program's code cache are kept in the user's cache directory, made private; an unusable one only leaves them off",
+    async () => {
+      const cache = join(scratch, 'cache');
+      const first = await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } });
+      expect(first).toMatchObject({ code: 0, err: '' });
+      const kept = join(cache, 'docs-unified-search', 'node-compile-cache');
+      expect(statSync(kept).mode & 0o777).toBe(0o700);
+      expect(statSync(join(cache, 'docs-unified-search')).mode & 0o777).toBe(0o700);
+      expect(readdirSync(kept).length).toBeGreaterThan(0);
+      const program = join(cache, 'docs-unified-search', 'program.why.v8cache');
+      expect(statSync(program).mode & 0o777).toBe(0o600);
+      // It names the file it was made from: its size first.
+      expect(readFileSync(program, 'latin1').split(' ')[0]).toBe(String(statSync(join(root, 'dist', 'cli.cjs')).size));
+      // Taken as it is by the next run (not written again: the same inode)…
+      const { ino } = statSync(program);
       expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toEqual(first);
-      expect(readFileSync(program).equals(bad)).toBe(false);
-      expect(readFileSync(program).subarray(0, 40).equals(valid.subarray(0, 40))).toBe(true);
-    }
-    // A path under /proc made Node's own recursive mkdir loop for ever; a file cannot hold a directory.
-    for (const unusable of ['/proc/dus-no-such-dir', '/dev/null']) {
-      expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
-    }
-  });
+      expect(statSync(program).ino).toBe(ino);
+      // …and replaced, the answer unchanged, when it is garbage, made for another file, or cut short.
+      const valid = readFileSync(program);
+      for (const bad of [
+        Buffer.from('garbage'),
+        Buffer.concat([Buffer.from('1 2 3 4 x x\n'), valid.subarray(valid.indexOf(10) + 1)]),
+        valid.subarray(0, valid.length >> 1),
+      ]) {
+        writeFileSync(program, bad);
+        expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toEqual(first);
+        expect(readFileSync(program).equals(bad)).toBe(false);
+        expect(readFileSync(program).subarray(0, 40).equals(valid.subarray(0, 40))).toBe(true);
+      }
+      // A path under /proc made Node's own recursive mkdir loop for ever; a file cannot hold a directory.
+      for (const unusable of ['/proc/dus-no-such-dir', '/dev/null']) {
+        expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: unusable } })).toEqual(first);
+      }
+    },
+  );
 
-  (built ? test : test.skip)("each command keeps a code cache of its own, found as the list finds the command: one that ran first cannot leave another compiling anew at every run", async () => {
-    const cache = join(scratch, 'per-command');
-    const kept = (): string[] => readdirSync(join(cache, 'docs-unified-search')).filter((name) => name.endsWith('.v8cache')).sort();
-    const env = { XDG_CACHE_HOME: cache };
-    // Another command first (under one account `serve` runs for days and `why` is asked now and then).
-    expect(await runCliProcess(['completion', 'bash'], { env })).toMatchObject({ code: 0, err: '' });
-    expect(kept()).toEqual(['program.completion.v8cache']);
-    const first = await runCliProcess(whyArgs(), { env });
-    expect(first).toMatchObject({ code: 0, err: '' });
-    expect(kept()).toEqual(['program.completion.v8cache', 'program.why.v8cache']);
-    const why = join(cache, 'docs-unified-search', 'program.why.v8cache');
-    const { ino } = statSync(why);
-    expect(await runCliProcess(whyArgs(), { env })).toEqual(first);
-    expect(statSync(why).ino).toBe(ino); // the second run took it as it was
-    // The file bin/ picks is the command commandOfArgv runs: aliases and global options before
-    // the name agree; what it leaves to commander (help, a typo, an option it must judge) shares
-    // program.v8cache, and no argument becomes a path.
-    const cases: string[][] = [
-      ['--config-dir', dir, 'docs_unified_search:why', 'bob', '8'],
-      [`--config-dir=${dir}`, '--no-color', 'config:get', 'docs_unified_search', 'docs_url'],
-      ['help', 'why'],
-      ['../../outside', 'x'],
-      ['--verbose', 'why'],
-    ];
-    for (const argv of cases) {
-      rmSync(join(cache, 'docs-unified-search'), { recursive: true, force: true });
-      await runCliProcess(argv, { env });
-      const name = commandOfArgv(argv)?.name;
-      expect([argv, kept()]).toEqual([argv, [name === undefined ? 'program.v8cache' : `program.${pageName({ name })}.v8cache`]]);
-    }
-    expect(existsSync(join(scratch, 'outside'))).toBe(false);
-  });
+  (built ? test : test.skip)(
+    'each command keeps a code cache of its own, found as the list finds the command: one that ran first cannot leave another compiling anew at every run',
+    async () => {
+      const cache = join(scratch, 'per-command');
+      const kept = (): string[] =>
+        readdirSync(join(cache, 'docs-unified-search'))
+          .filter((name) => name.endsWith('.v8cache'))
+          .sort();
+      const env = { XDG_CACHE_HOME: cache };
+      // Another command first (under one account `serve` runs for days and `why` is asked now and then).
+      expect(await runCliProcess(['completion', 'bash'], { env })).toMatchObject({ code: 0, err: '' });
+      expect(kept()).toEqual(['program.completion.v8cache']);
+      const first = await runCliProcess(whyArgs(), { env });
+      expect(first).toMatchObject({ code: 0, err: '' });
+      expect(kept()).toEqual(['program.completion.v8cache', 'program.why.v8cache']);
+      const why = join(cache, 'docs-unified-search', 'program.why.v8cache');
+      const { ino } = statSync(why);
+      expect(await runCliProcess(whyArgs(), { env })).toEqual(first);
+      expect(statSync(why).ino).toBe(ino); // the second run took it as it was
+      // The file bin/ picks is the command commandOfArgv runs: aliases and global options before
+      // the name agree; what it leaves to commander (help, a typo, an option it must judge) shares
+      // program.v8cache, and no argument becomes a path.
+      const cases: string[][] = [
+        ['--config-dir', dir, 'docs_unified_search:why', 'bob', '8'],
+        [`--config-dir=${dir}`, '--no-color', 'config:get', 'docs_unified_search', 'docs_url'],
+        ['help', 'why'],
+        ['../../outside', 'x'],
+        ['--verbose', 'why'],
+      ];
+      for (const argv of cases) {
+        rmSync(join(cache, 'docs-unified-search'), { recursive: true, force: true });
+        await runCliProcess(argv, { env });
+        const name = commandOfArgv(argv)?.name;
+        expect([argv, kept()]).toEqual([argv, [name === undefined ? 'program.v8cache' : `program.${pageName({ name })}.v8cache`]]);
+      }
+      expect(existsSync(join(scratch, 'outside'))).toBe(false);
+    },
+  );
 
-  (built ? test : test.skip)("a cache directory that others may write to, or that is another account's, is not used: compiled code there could be anyone's", async () => {
-    const cases: [string, (dir: string) => void][] = [
-      ['world-writable', (dir) => chmodSync(dir, 0o777)],
-      ['group-writable', (dir) => chmodSync(dir, 0o770)],
-    ];
-    // Only root may give a directory to another account.
-    if (process.getuid?.() === 0) cases.push(["another account's", (dir) => chownSync(dir, 65534, 65534)]);
-    else console.log("SKIP a cache directory of another account: not running as root");
-    for (const [name, prepare] of cases) {
-      const cache = join(scratch, `shared-${name}`);
-      const dir = join(cache, 'docs-unified-search');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      prepare(dir);
-      expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toMatchObject({ code: 0, err: '' });
-      expect(readdirSync(dir)).toEqual([]); // neither the program's code cache nor Node's
-    }
-  });
+  (built ? test : test.skip)(
+    "a cache directory that others may write to, or that is another account's, is not used: compiled code there could be anyone's",
+    async () => {
+      const cases: [string, (dir: string) => void][] = [
+        ['world-writable', (dir) => chmodSync(dir, 0o777)],
+        ['group-writable', (dir) => chmodSync(dir, 0o770)],
+      ];
+      // Only root may give a directory to another account.
+      if (process.getuid?.() === 0) cases.push(["another account's", (dir) => chownSync(dir, 65534, 65534)]);
+      else console.log('SKIP a cache directory of another account: not running as root');
+      for (const [name, prepare] of cases) {
+        const cache = join(scratch, `shared-${name}`);
+        const dir = join(cache, 'docs-unified-search');
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        prepare(dir);
+        expect(await runCliProcess([...whyArgs()], { env: { XDG_CACHE_HOME: cache } })).toMatchObject({ code: 0, err: '' });
+        expect(readdirSync(dir)).toEqual([]); // neither the program's code cache nor Node's
+      }
+    },
+  );
 
   // The attack of issue 23: V8 takes cached code made from any source of the same length as the
   // program's, so a cache file someone else can put in place runs their code as whoever runs dus.
@@ -306,72 +410,85 @@ describe('what a run loads', () => {
     return made.stdout;
   };
 
-  (built ? test : test.skip)("a code cache that is not this account's own file, or that lies where another account could swap it, is never loaded", async () => {
-    const marker = join(scratch, 'planted-ran');
-    const planted = plantedCache(marker);
-    const plant = (name: string): { cache: string; file: string } => {
-      const cache = join(scratch, `planted-${name}`, 'cache');
-      mkdirSync(join(cache, 'docs-unified-search'), { recursive: true, mode: 0o700 });
-      const file = join(cache, 'docs-unified-search', 'program.why.v8cache');
-      writeFileSync(file, planted, { mode: 0o600 });
-      return { cache, file };
-    };
-    const ran = async (cache: string): Promise<boolean> => {
-      rmSync(marker, { force: true });
-      await runCliProcess(whyArgs(), { env: { XDG_CACHE_HOME: cache } });
-      return existsSync(marker);
-    };
-    // The control: a cache that is this account's own, where only it can write, is trusted (by
-    // design: it wrote it), and the planted code does run. What follows must not.
-    expect(await ran(plant('own').cache)).toBe(true);
-
-    const refused: [string, (planted: { cache: string; file: string }) => void][] = [
-      ['the file is group-writable', ({ file }) => chmodSync(file, 0o620)],
-      ['the file has a second link', ({ cache, file }) => linkSync(file, join(cache, 'elsewhere'))],
-      ['the name is a symlink to a file of this account', ({ file }) => {
-        renameSync(file, `${file}.real`);
-        symlinkSync(`${file}.real`, file);
-      }],
-    ];
-    if (process.getuid?.() === 0) {
-      refused.push(
-        ["the file is another account's", ({ file }) => chownSync(file, 65534, 65534)],
-        // XDG_CACHE_HOME (or HOME) inside another account's directory, as `sudo -E` keeps it:
-        // that account may rename the directories below at will, between any check and the read.
-        ["a directory above is another account's", ({ cache }) => chownSync(dirname(cache), 65534, 65534)],
-      );
-    } else console.log("SKIP caches of another account: not running as root");
-    for (const [name, prepare] of refused) {
-      const planted = plant(name.replace(/\W+/g, '-'));
-      prepare(planted);
-      expect([name, await ran(planted.cache)]).toEqual([name, false]);
-    }
-  });
-
-  (built && process.getuid?.() === 0 ? test : test.skip)('another account swapping the cache directory for one of its own in a loop never gets its cache loaded', async () => {
-    const marker = join(scratch, 'swapped-ran');
-    // The other account's directory, XDG_CACHE_HOME inside it (not in scratch, which it cannot enter).
-    const home = mkdtempSync(join(tmpdir(), 'dus-swap-home-'));
-    chmodSync(home, 0o755);
-    const cache = join(home, 'cache');
-    mkdirSync(join(cache, 'docs-unified-search'), { recursive: true, mode: 0o700 });
-    const evil = join(home, 'evil', 'docs-unified-search');
-    mkdirSync(evil, { recursive: true, mode: 0o700 });
-    writeFileSync(join(evil, 'program.why.v8cache'), plantedCache(marker), { mode: 0o600 });
-    // Root's own file in the swapped-in directory: what root would find there after the swap.
-    chownSync(home, 65534, 65534);
-    chownSync(join(home, 'evil'), 65534, 65534);
-    const swapper = spawn('/bin/sh', ['-c', 'cd "$0" && while :; do mv cache spare; mv evil cache; mv cache evil; mv spare cache; done', home], { uid: 65534, gid: 65534, stdio: 'ignore' });
-    try {
-      for (let run = 0; run < 4; run += 1) {
+  (built ? test : test.skip)(
+    "a code cache that is not this account's own file, or that lies where another account could swap it, is never loaded",
+    async () => {
+      const marker = join(scratch, 'planted-ran');
+      const planted = plantedCache(marker);
+      const plant = (name: string): { cache: string; file: string } => {
+        const cache = join(scratch, `planted-${name}`, 'cache');
+        mkdirSync(join(cache, 'docs-unified-search'), { recursive: true, mode: 0o700 });
+        const file = join(cache, 'docs-unified-search', 'program.why.v8cache');
+        writeFileSync(file, planted, { mode: 0o600 });
+        return { cache, file };
+      };
+      const ran = async (cache: string): Promise<boolean> => {
+        rmSync(marker, { force: true });
         await runCliProcess(whyArgs(), { env: { XDG_CACHE_HOME: cache } });
-        expect(existsSync(marker)).toBe(false);
+        return existsSync(marker);
+      };
+      // The control: a cache that is this account's own, where only it can write, is trusted (by
+      // design: it wrote it), and the planted code does run. What follows must not.
+      expect(await ran(plant('own').cache)).toBe(true);
+
+      const refused: [string, (planted: { cache: string; file: string }) => void][] = [
+        ['the file is group-writable', ({ file }) => chmodSync(file, 0o620)],
+        ['the file has a second link', ({ cache, file }) => linkSync(file, join(cache, 'elsewhere'))],
+        [
+          'the name is a symlink to a file of this account',
+          ({ file }) => {
+            renameSync(file, `${file}.real`);
+            symlinkSync(`${file}.real`, file);
+          },
+        ],
+      ];
+      if (process.getuid?.() === 0) {
+        refused.push(
+          ["the file is another account's", ({ file }) => chownSync(file, 65534, 65534)],
+          // XDG_CACHE_HOME (or HOME) inside another account's directory, as `sudo -E` keeps it:
+          // that account may rename the directories below at will, between any check and the read.
+          ["a directory above is another account's", ({ cache }) => chownSync(dirname(cache), 65534, 65534)],
+        );
+      } else console.log('SKIP caches of another account: not running as root');
+      for (const [name, prepare] of refused) {
+        const planted = plant(name.replace(/\W+/g, '-'));
+        prepare(planted);
+        expect([name, await ran(planted.cache)]).toEqual([name, false]);
       }
-    } finally {
-      swapper.kill();
-      rmSync(home, { recursive: true, force: true });
-    }
-  });
+    },
+  );
+
+  (built && process.getuid?.() === 0 ? test : test.skip)(
+    'another account swapping the cache directory for one of its own in a loop never gets its cache loaded',
+    async () => {
+      const marker = join(scratch, 'swapped-ran');
+      // The other account's directory, XDG_CACHE_HOME inside it (not in scratch, which it cannot enter).
+      const home = mkdtempSync(join(tmpdir(), 'dus-swap-home-'));
+      chmodSync(home, 0o755);
+      const cache = join(home, 'cache');
+      mkdirSync(join(cache, 'docs-unified-search'), { recursive: true, mode: 0o700 });
+      const evil = join(home, 'evil', 'docs-unified-search');
+      mkdirSync(evil, { recursive: true, mode: 0o700 });
+      writeFileSync(join(evil, 'program.why.v8cache'), plantedCache(marker), { mode: 0o600 });
+      // Root's own file in the swapped-in directory: what root would find there after the swap.
+      chownSync(home, 65534, 65534);
+      chownSync(join(home, 'evil'), 65534, 65534);
+      const swapper = spawn('/bin/sh', ['-c', 'cd "$0" && while :; do mv cache spare; mv evil cache; mv cache evil; mv spare cache; done', home], {
+        uid: 65534,
+        gid: 65534,
+        stdio: 'ignore',
+      });
+      try {
+        for (let run = 0; run < 4; run += 1) {
+          await runCliProcess(whyArgs(), { env: { XDG_CACHE_HOME: cache } });
+          expect(existsSync(marker)).toBe(false);
+        }
+      } finally {
+        swapper.kill();
+        rmSync(home, { recursive: true, force: true });
+      }
+    },
+  );
 
   (built ? test : test.skip)("the bundle's source map leads a debug run's stack trace back to src/ (DUS_DEBUG=1 loads it so)", () => {
     // The way bin/ loads it with DUS_DEBUG=1; the command's output stream fails with an error of no code of ours.

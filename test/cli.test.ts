@@ -24,7 +24,9 @@ describe('cli', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dus-first-'));
     const why = captureIO({ env: { DUS_CONFIG_DIR: dir } });
     expect(await main(['why', 'anna', '412'], why)).toBe(1);
-    expect(why.err()).toBe('Error [host_config]: The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).\n');
+    expect(why.err()).toBe(
+      'Error [host_config]: The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).\n',
+    );
     const check = captureIO({ env: { DUS_CONFIG_DIR: dir } });
     expect(await main(['check'], check)).toBe(1);
     expect(check.err()).toMatch(/^Error \[not_configured\]: .*run setup --url=URL --token-stdin\.\n$/);

@@ -36,21 +36,24 @@ const helpOfEvery: [string, readonly string[]][] = [
 ];
 
 describe('--help', () => {
-  test.each(COMMANDS.map((command) => [command.name, command] as const))('%s answers --help under its name and aliases, with its examples and exit codes', async (name, command) => {
-    for (const spelling of [name, ...command.aliases]) {
-      const out = await help([spelling, '--help']);
-      expect(command.examples.length).toBeGreaterThan(0);
-      const examples = examplesOf(out);
-      for (const example of command.examples) {
-        const [line = '', comment] = example.split(/\s{2,}# /);
-        expect(examples).toContain(`$ ${line}`);
-        if (comment !== undefined) expect(examples).toContain(`# ${comment}`);
+  test.each(COMMANDS.map((command) => [command.name, command] as const))(
+    '%s answers --help under its name and aliases, with its examples and exit codes',
+    async (name, command) => {
+      for (const spelling of [name, ...command.aliases]) {
+        const out = await help([spelling, '--help']);
+        expect(command.examples.length).toBeGreaterThan(0);
+        const examples = examplesOf(out);
+        for (const example of command.examples) {
+          const [line = '', comment] = example.split(/\s{2,}# /);
+          expect(examples).toContain(`$ ${line}`);
+          if (comment !== undefined) expect(examples).toContain(`# ${comment}`);
+        }
+        expect(out).toContain(command.summary);
+        const [, exits = ''] = out.split('Exit codes:');
+        for (const [code, meaning] of exitCodesOf(command)) expect(exits.replace(/\s+/g, ' ')).toContain(`${code} ${meaning}`);
       }
-      expect(out).toContain(command.summary);
-      const [, exits = ''] = out.split('Exit codes:');
-      for (const [code, meaning] of exitCodesOf(command)) expect(exits.replace(/\s+/g, ' ')).toContain(`${code} ${meaning}`);
-    }
-  });
+    },
+  );
 
   test.each(helpOfEvery)('%s fits 80 columns at 80 columns, and stays at 80 on a wider terminal', async (_name, args) => {
     expect(widest(await help(args, 80))).toBeLessThanOrEqual(80);
@@ -89,7 +92,8 @@ describe('--help', () => {
   test('each command lists the global options it accepts, and --limit its default as a number', async () => {
     for (const command of COMMANDS) {
       const [, globals = ''] = (await help([command.name, '--help'])).split('Global Options:');
-      for (const option of ['--config-dir', '--nextcloud', '--host-db', '--table-prefix', '--host-url', '--log-file', '--no-color']) expect(globals).toContain(option);
+      for (const option of ['--config-dir', '--nextcloud', '--host-db', '--table-prefix', '--host-url', '--log-file', '--no-color'])
+        expect(globals).toContain(option);
     }
     expect((await help(['search', '--help'])).replace(/\s+/g, ' ')).toContain('(1-50) (default: 10)');
     // A default is shown as it is typed, not as a JSON string.
@@ -123,7 +127,8 @@ function variablesRead(dir: string): Set<string> {
     if (statSync(path).isDirectory()) {
       for (const name of variablesRead(path)) found.add(name);
     } else if (path.endsWith('.ts')) {
-      for (const match of readFileSync(path, 'utf8').matchAll(/\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g)) found.add(match[1] ?? match[2] ?? '');
+      for (const match of readFileSync(path, 'utf8').matchAll(/\benv(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])/g))
+        found.add(match[1] ?? match[2] ?? '');
     }
   }
   return found;
@@ -136,10 +141,23 @@ describe('help environment', () => {
     const listed = ENVIRONMENT.map((entry) => entry.name);
     expect([...read].filter((name) => !listed.includes(name))).toEqual([]);
     const out = await help(['help', 'environment']);
-    for (const name of [...read, 'DUS_CONFIG_DIR', 'DUS_NEXTCLOUD', 'DUS_HOST_DB', 'DUS_TABLE_PREFIX', 'DUS_HOST_URL', 'DUS_SECRET', 'DUS_LOG_FILE', 'DUS_LOG_LEVEL', 'NO_COLOR', 'XDG_CONFIG_HOME']) {
+    for (const name of [
+      ...read,
+      'DUS_CONFIG_DIR',
+      'DUS_NEXTCLOUD',
+      'DUS_HOST_DB',
+      'DUS_TABLE_PREFIX',
+      'DUS_HOST_URL',
+      'DUS_SECRET',
+      'DUS_LOG_FILE',
+      'DUS_LOG_LEVEL',
+      'NO_COLOR',
+      'XDG_CONFIG_HOME',
+    ]) {
       expect(out).toMatch(new RegExp(`^ {2}${name} `, 'm'));
     }
-    for (const file of ['settings.json', 'secret', 'credentials.json', 'docs_unified_search.log', 'audit.log']) expect(out).toMatch(new RegExp(`^ {2}${file.replace('.', '\\.')} `, 'm'));
+    for (const file of ['settings.json', 'secret', 'credentials.json', 'docs_unified_search.log', 'audit.log'])
+      expect(out).toMatch(new RegExp(`^ {2}${file.replace('.', '\\.')} `, 'm'));
   });
 });
 
@@ -225,31 +243,62 @@ describe('usage errors', () => {
 });
 
 describe('help asked in every spelling', () => {
-  const globals: readonly (readonly string[])[] = [[], ['--no-color'], ['--config-dir', '/nonexistent/dus'], ['--config-dir=/nonexistent/dus'], ['--host-db', 'sqlite:///nonexistent.db'], ['--output', 'json'], ['--json']];
-  const forms = (topic: string): (readonly string[])[] => [['help', topic], [topic, '--help'], [topic, '-h'], ['--help', topic], ['help', topic, '--help']];
+  const globals: readonly (readonly string[])[] = [
+    [],
+    ['--no-color'],
+    ['--config-dir', '/nonexistent/dus'],
+    ['--config-dir=/nonexistent/dus'],
+    ['--host-db', 'sqlite:///nonexistent.db'],
+    ['--output', 'json'],
+    ['--json'],
+  ];
+  const forms = (topic: string): (readonly string[])[] => [
+    ['help', topic],
+    [topic, '--help'],
+    [topic, '-h'],
+    ['--help', topic],
+    ['help', topic, '--help'],
+  ];
 
-  test.each(['environment', 'search', 'docs_unified_search:why', 'config:app:get'])('help %s with every global option before, between or after it', async (topic) => {
-    const expected = await help(['help', topic]);
-    expect(expected).not.toBe(await help(['help']));
-    for (const form of forms(topic)) {
-      for (const global of globals) {
-        for (const args of [[...global, ...form], [...form, ...global], [form[0] ?? '', ...global, ...form.slice(1)]]) {
-          // The help command takes no --json (docs/json.md); the --help flag wins over every option.
-          if (form[0] === 'help' && !form.includes('--help') && global.some((word) => word === '--json' || word === 'json')) {
-            const io = captureIO({ env: {} });
-            expect([args.join(' '), await main(args, io)]).toEqual([args.join(' '), 2]);
-            expect(JSON.parse(io.out())).toEqual({ error: { code: 'usage', message: expect.stringContaining('takes no --json') } });
-          } else {
-            expect([args.join(' '), await help(args)]).toEqual([args.join(' '), expected]);
+  test.each(['environment', 'search', 'docs_unified_search:why', 'config:app:get'])(
+    'help %s with every global option before, between or after it',
+    async (topic) => {
+      const expected = await help(['help', topic]);
+      expect(expected).not.toBe(await help(['help']));
+      for (const form of forms(topic)) {
+        for (const global of globals) {
+          for (const args of [
+            [...global, ...form],
+            [...form, ...global],
+            [form[0] ?? '', ...global, ...form.slice(1)],
+          ]) {
+            // The help command takes no --json (docs/json.md); the --help flag wins over every option.
+            if (form[0] === 'help' && !form.includes('--help') && global.some((word) => word === '--json' || word === 'json')) {
+              const io = captureIO({ env: {} });
+              expect([args.join(' '), await main(args, io)]).toEqual([args.join(' '), 2]);
+              expect(JSON.parse(io.out())).toEqual({ error: { code: 'usage', message: expect.stringContaining('takes no --json') } });
+            } else {
+              expect([args.join(' '), await help(args)]).toEqual([args.join(' '), expected]);
+            }
           }
         }
       }
-    }
-  });
+    },
+  );
 
   test('the command list in every spelling, and `--` ends the words help reads', async () => {
     const list = await help(['--help']);
-    for (const args of [['help'], ['-h'], ['help', 'help'], ['--no-color', 'help'], ['help', '--no-color'], ['--config-dir', 'search', '--help'], [], ['--no-color'], ['--config-dir', '/d']]) {
+    for (const args of [
+      ['help'],
+      ['-h'],
+      ['help', 'help'],
+      ['--no-color', 'help'],
+      ['help', '--no-color'],
+      ['--config-dir', 'search', '--help'],
+      [],
+      ['--no-color'],
+      ['--config-dir', '/d'],
+    ]) {
       expect([args.join(' '), await help(args)]).toEqual([args.join(' '), list]);
     }
     // --version, and an option the suite does not know, are still answered as such.

@@ -13,7 +13,6 @@ function freshDir(initial?: Record<string, unknown>): string {
   return dir;
 }
 
-
 const APP = 'docs_unified_search';
 
 beforeAll(async () => {
@@ -83,7 +82,11 @@ describe('config:app:set', () => {
   test('sets a switch as the spec shows, typed boolean', async () => {
     const dir = freshDir({});
     const result = await occ(dir, ['config:app:set', APP, 'always_search', '--value=true', '--type=boolean']);
-    expect(result).toEqual({ code: 0, out: "Config value 'always_search' for app 'docs_unified_search' is now set to 'true', stored as boolean in fast cache\n", err: '' });
+    expect(result).toEqual({
+      code: 0,
+      out: "Config value 'always_search' for app 'docs_unified_search' is now set to 'true', stored as boolean in fast cache\n",
+      err: '',
+    });
     expect(settingsOf(dir).always_search).toBe(true);
     expect((await occ(dir, ['config:app:set', APP, 'always_search', '--value=off'])).code).toBe(0);
     expect(settingsOf(dir).always_search).toBe(false);
@@ -132,7 +135,9 @@ describe('config:app:set', () => {
     writeFileSync(notADatabase, 'root:x:0:0:root:/root:/bin/bash\n');
     const warned = await occ(dir, ['config:app:set', APP, 'host_db', `--value=sqlite://${notADatabase}`]);
     expect(warned.code).toBe(0);
-    expect(warned.err).toMatch(new RegExp(`^Warning: stored, but the host cannot be opened with it: Error \\[host_unreachable\\]: .*host_db "sqlite://${notADatabase}"`));
+    expect(warned.err).toMatch(
+      new RegExp(`^Warning: stored, but the host cannot be opened with it: Error \\[host_unreachable\\]: .*host_db "sqlite://${notADatabase}"`),
+    );
     expect(settingsOf(dir).host_db).toBe(`sqlite://${notADatabase}`);
 
     const later = await occ(dir, ['why', 'alice', '1']);
@@ -197,9 +202,17 @@ describe('config:app:set', () => {
 describe('config:app:delete', () => {
   test('deletes a key; a missing key is fine unless --error-if-not-exists', async () => {
     const dir = freshDir({ always_search: true, allow_local: true });
-    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search deleted\n', err: '' });
+    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({
+      code: 0,
+      out: 'Config value always_search of app docs_unified_search deleted\n',
+      err: '',
+    });
     expect(settingsOf(dir)).toEqual({ allow_local: true });
-    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: 'Config value always_search of app docs_unified_search was not set: nothing deleted\n', err: '' });
+    expect(await occ(dir, ['config:app:delete', APP, 'always_search'])).toEqual({
+      code: 0,
+      out: 'Config value always_search of app docs_unified_search was not set: nothing deleted\n',
+      err: '',
+    });
     const strict = await occ(dir, ['config:app:delete', APP, 'always_search', '--error-if-not-exists']);
     expect(strict).toEqual({ code: 1, out: '', err: 'Config always_search of app docs_unified_search could not be deleted because it did not exist\n' });
   });

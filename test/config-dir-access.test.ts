@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { withFileLock } from '../src/core/settings/file-lock.js';
 import { startArchiveEmulator, type ArchiveEmulator } from './support/archive-emulator/index.js';
-import { builtCliMissing, readOnlyMountMissing, runCliProcess, unprivilegedAccount, type Account, type ProcessRun, type ProcessRunOptions } from './support/cli-process.js';
+import {
+  builtCliMissing,
+  readOnlyMountMissing,
+  runCliProcess,
+  unprivilegedAccount,
+  type Account,
+  type ProcessRun,
+  type ProcessRunOptions,
+} from './support/cli-process.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 
 /**
@@ -49,7 +57,9 @@ function dus(dir: string, args: readonly string[], options: ProcessRunOptions = 
 }
 
 async function configured(dir = join(freshRoot(), 'config')): Promise<string> {
-  const saved = await dus(dir, ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local', '--archive-account=archive'], { stdin: TOKEN });
+  const saved = await dus(dir, ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local', '--archive-account=archive'], {
+    stdin: TOKEN,
+  });
   expect(saved).toMatchObject({ code: 0, err: '' });
   return dir;
 }
@@ -94,7 +104,9 @@ afterAll(async () => {
       const writable = await dus(dir, args);
       const readOnly = await dus(dir, args, { readOnly: dir });
       expect({ args, code: readOnly.code, out: readOnly.out }).toEqual({ args, code: writable.code, out: writable.out });
-      expect(readOnly.err).toMatch(/^Warning: the host log \S+docs_unified_search\.log cannot be written \(EROFS\); its lines go to standard error instead\.\n/);
+      expect(readOnly.err).toMatch(
+        /^Warning: the host log \S+docs_unified_search\.log cannot be written \(EROFS\); its lines go to standard error instead\.\n/,
+      );
       noStackNoInternal(readOnly);
     }
   });
@@ -124,7 +136,9 @@ afterAll(async () => {
     chownSync(join(dir, 'settings.json'), 0, 0);
     const run = await dus(dir, ['test'], { uid: nobody.uid, gid: nobody.gid });
     expect(run.code).toBe(1);
-    expect(run.err).toMatch(/^Error \[config_access\]: Cannot read \S+settings\.json \(EACCES\)\. \S+settings\.json is owned by root \(uid 0\) with mode 0600, and this command runs as nobody \(uid 65534\): run it as the owner/);
+    expect(run.err).toMatch(
+      /^Error \[config_access\]: Cannot read \S+settings\.json \(EACCES\)\. \S+settings\.json is owned by root \(uid 0\) with mode 0600, and this command runs as nobody \(uid 65534\): run it as the owner/,
+    );
     expect(run.err).not.toMatch(/broken|remove it/);
     noStackNoInternal(run);
   });
@@ -139,7 +153,9 @@ afterAll(async () => {
     expect(await dus(dir, ['test'], as)).toMatchObject({ code: 0, err: '' });
     const write = await dus(dir, ['setup', `--url=${archive.url}`], as);
     expect(write.code).toBe(1);
-    expect(write.err).toMatch(/^Error \[config_access\]: Cannot write \S+settings\.lock \(EACCES\)\. \S+ is owned by nobody \(uid 65534\) with mode 0500, and this command runs as nobody \(uid 65534\)/);
+    expect(write.err).toMatch(
+      /^Error \[config_access\]: Cannot write \S+settings\.lock \(EACCES\)\. \S+ is owned by nobody \(uid 65534\) with mode 0500, and this command runs as nobody \(uid 65534\)/,
+    );
     noStackNoInternal(write);
   });
 });
@@ -161,7 +177,9 @@ describeBuilt('damaged files', () => {
     for (const args of [['test'], ['check', '--json']]) {
       const run = await dus(file, args);
       expect(run.code).toBe(1);
-      expect(run.err).toMatch(/^Error \[config_access\]: Cannot create the directory \S+\/not-a-directory \(EEXIST\)\. \S+\/not-a-directory is not a directory: /);
+      expect(run.err).toMatch(
+        /^Error \[config_access\]: Cannot create the directory \S+\/not-a-directory \(EEXIST\)\. \S+\/not-a-directory is not a directory: /,
+      );
       noStackNoInternal(run);
     }
     expect(readFileSync(file, 'utf8')).toBe('x');
@@ -174,7 +192,14 @@ describeBuilt('modes of everything the suite creates', () => {
     const dir = join(root, 'config');
     const logs = join(root, 'logs', 'dus.log');
     const as = { umask };
-    expect((await dus(dir, ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-env=T', '--allow-local', '--archive-account=archive'], { ...as, env: { T: TOKEN } })).code).toBe(0);
+    expect(
+      (
+        await dus(dir, ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-env=T', '--allow-local', '--archive-account=archive'], {
+          ...as,
+          env: { T: TOKEN },
+        })
+      ).code,
+    ).toBe(0);
     expect((await dus(dir, ['search', 'alice', 'invoice'], as)).code).toBe(0);
     expect((await dus(dir, ['why', 'alice', '1'], as)).code).toBe(0);
     expect((await dus(dir, ['config:app:set', 'docs_unified_search', 'always_search', '--value=true'], as)).code).toBe(0);
@@ -210,7 +235,9 @@ describeBuilt('modes of everything the suite creates', () => {
     const old = await runCliProcess(setupArgs, as);
     expect(old.code).toBe(1);
     expect(old.err).toMatch(
-      new RegExp(`^Error \\[config_access\\]: Cannot create the directory ${home}/\\.config/docs-unified-search \\(EACCES\\)\\. ${home} is owned by root \\(uid 0\\) with mode 0755, and this command runs as www-data \\(uid 33\\): .*--config-dir`),
+      new RegExp(
+        `^Error \\[config_access\\]: Cannot create the directory ${home}/\\.config/docs-unified-search \\(EACCES\\)\\. ${home} is owned by root \\(uid 0\\) with mode 0755, and this command runs as www-data \\(uid 33\\): .*--config-dir`,
+      ),
     );
     noStackNoInternal(old);
 

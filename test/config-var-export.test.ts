@@ -13,7 +13,10 @@ import { readVarExportConfig } from '../src/core/host/db/config-var-export.js';
 import { runRecordingModules } from './support/loaded-modules.js';
 import { phpExport } from './support/host-fixtures/index.js';
 
-const both = (source: string): { quick: unknown; general: unknown } => ({ quick: readVarExportConfig(source), general: parseWithEngine(source, '/tmp/config.php') });
+const both = (source: string): { quick: unknown; general: unknown } => ({
+  quick: readVarExportConfig(source),
+  general: parseWithEngine(source, '/tmp/config.php'),
+});
 
 /** A small deterministic generator: the same values on every run. */
 function random(seed: number): () => number {
@@ -24,7 +27,20 @@ function random(seed: number): () => number {
   };
 }
 
-const STRINGS = ['', 'plain', "it's", 'back\\slash', "both \\' kinds", 'trailing\\', '\\n stays two characters', 'line\nbreak', 'ünïcødé ✓ 日本', '=> , ) (', '$CONFIG', '<?php'];
+const STRINGS = [
+  '',
+  'plain',
+  "it's",
+  'back\\slash',
+  "both \\' kinds",
+  'trailing\\',
+  '\\n stays two characters',
+  'line\nbreak',
+  'ünïcødé ✓ 日本',
+  '=> , ) (',
+  '$CONFIG',
+  '<?php',
+];
 
 function value(next: () => number, depth: number): unknown {
   const pick = Math.floor(next() * (depth > 2 ? 6 : 8));
@@ -44,7 +60,9 @@ function value(next: () => number, depth: number): unknown {
     case 6:
       return Array.from({ length: Math.floor(next() * 4) }, () => value(next, depth + 1));
     default:
-      return Object.fromEntries(Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => [`${STRINGS[Math.floor(next() * STRINGS.length)] ?? ''}${i}`, value(next, depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => [`${STRINGS[Math.floor(next() * STRINGS.length)] ?? ''}${i}`, value(next, depth + 1)]),
+      );
   }
 }
 
@@ -64,10 +82,17 @@ describe('config.php in the host layout', () => {
   });
 
   test('a config as the installer writes it', () => {
-    const source = "<?php\n$CONFIG = array (\n  'instanceid' => 'oc1a2b3c',\n  'passwordsalt' => 'x\\'y',\n  'trusted_domains' => \n  array (\n    0 => 'localhost',\n    1 => 'cloud.example.com',\n  ),\n  'datadirectory' => '/var/www/html/data',\n  'dbtype' => 'pgsql',\n  'version' => '31.0.2.1',\n  'dbport' => '',\n  'dbtableprefix' => 'oc_',\n  'installed' => true,\n  'maintenance' => false,\n  'loglevel' => 2,\n  'memcache.local' => NULL,\n);\n";
+    const source =
+      "<?php\n$CONFIG = array (\n  'instanceid' => 'oc1a2b3c',\n  'passwordsalt' => 'x\\'y',\n  'trusted_domains' => \n  array (\n    0 => 'localhost',\n    1 => 'cloud.example.com',\n  ),\n  'datadirectory' => '/var/www/html/data',\n  'dbtype' => 'pgsql',\n  'version' => '31.0.2.1',\n  'dbport' => '',\n  'dbtableprefix' => 'oc_',\n  'installed' => true,\n  'maintenance' => false,\n  'loglevel' => 2,\n  'memcache.local' => NULL,\n);\n";
     const { quick, general } = both(source);
     expect(quick).toEqual(general);
-    expect(quick).toMatchObject({ passwordsalt: "x'y", trusted_domains: ['localhost', 'cloud.example.com'], installed: true, loglevel: 2, 'memcache.local': null });
+    expect(quick).toMatchObject({
+      passwordsalt: "x'y",
+      trusted_domains: ['localhost', 'cloud.example.com'],
+      installed: true,
+      loglevel: 2,
+      'memcache.local': null,
+    });
   });
 
   test.each([
@@ -88,7 +113,11 @@ describe('config.php in the host layout', () => {
   });
 
   test('the files the fallback reads still read the same through parseConfigFile (octal, hex, short arrays)', () => {
-    expect(parseWithEngine("<?php\n$CONFIG = [ 'mode' => 0750, 'hex' => 0x1f, 'list' => ['a', 'b'] ];\n", '/tmp/c.php')).toEqual({ mode: 0o750, hex: 31, list: ['a', 'b'] });
+    expect(parseWithEngine("<?php\n$CONFIG = [ 'mode' => 0750, 'hex' => 0x1f, 'list' => ['a', 'b'] ];\n", '/tmp/c.php')).toEqual({
+      mode: 0o750,
+      hex: 31,
+      list: ['a', 'b'],
+    });
   });
 
   const php = ((): boolean => {
@@ -99,7 +128,7 @@ describe('config.php in the host layout', () => {
       return false;
     }
   })();
-  if (!php) console.log('config-var-export: php is not installed here; the comparison with PHP\'s own var_export is skipped');
+  if (!php) console.log("config-var-export: php is not installed here; the comparison with PHP's own var_export is skipped");
   (php ? test : test.skip)("PHP's own var_export output (floats, negative numbers, escapes, nesting) reads as the PHP parser reads it", () => {
     const code = `$c = ['f' => 1.5, 'g' => 1.0, 'e' => 1.0E+25, 'tiny' => 2.5E-7, 'n' => -42, 'z' => 0, 's' => "a'b\\\\c\\n", 'u' => 'ü', 'l' => [1, 'two', null, false], 'm' => ['x' => ['y' => true]], 7 => 'seven', '08' => 'string key'];
 echo "<?php\\n\\$CONFIG = " . var_export($c, true) . ";\\n";`;

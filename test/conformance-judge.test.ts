@@ -8,7 +8,15 @@ import { compare, markerIds, truthOf, type ProductAnswer, type UserView } from '
 import { usersWithCollidingTargets, type ReceivedShare } from './conformance/recorded.js';
 import type { DavEntry } from './support/real-nextcloud/index.js';
 
-const file = (path: string, ownerId: string): DavEntry => ({ path, name: path.split('/').pop() ?? path, isFolder: false, fileId: 1, ownerId, etag: null, trashName: null });
+const file = (path: string, ownerId: string): DavEntry => ({
+  path,
+  name: path.split('/').pop() ?? path,
+  isFolder: false,
+  fileId: 1,
+  ownerId,
+  etag: null,
+  trashName: null,
+});
 const answer = (verdict: string, path: string | null = null): ProductAnswer => ({ verdict, path, raw: JSON.stringify({ verdict, path }) });
 
 describe('the truth read from Nextcloud', () => {
@@ -23,7 +31,7 @@ describe('the truth read from Nextcloud', () => {
     expect(truthOf(anna, archiveFiles, 'arch', 5).verdict).toBe('no file');
   });
 
-  it('names a file by its owner\'s name: a received file share keeps its target name in the recipient\'s tree', () => {
+  it("names a file by its owner's name: a received file share keeps its target name in the recipient's tree", () => {
     const renamed = [file('r [P3].pdf', 'arch')];
     const bob: UserView = { login: 'bob', files: [{ ...file('f [P4].pdf', 'arch'), fileId: 7 }] };
     const names = new Map([[7, 'r [P3].pdf']]);
@@ -69,7 +77,11 @@ describe('what the judge allows where two shares reach one target', () => {
   const notOwned = { verdict: 'not owned' as const, paths: [] };
 
   it('allows an omitted share (explained by the collision) and not owned against no file, only for a user with a colliding target', () => {
-    const byCollision: ProductAnswer = { verdict: 'not shared', path: null, raw: JSON.stringify({ verdict: 'not shared', explanation: '… all reach anna as /Sub; Nextcloud mounts only one of them there, …' }) };
+    const byCollision: ProductAnswer = {
+      verdict: 'not shared',
+      path: null,
+      raw: JSON.stringify({ verdict: 'not shared', explanation: '… all reach anna as /Sub; Nextcloud mounts only one of them there, …' }),
+    };
     const omitted = compare('s', 'anna', 1, shown, byCollision, ['/Sub']);
     expect(omitted.omittedAtCollision).toBe(true);
     expect(omitted.problem).toBe("product says not shared, Nextcloud says shown (omitted: '/Sub' reached by two shares)");
@@ -82,8 +94,13 @@ describe('what the judge allows where two shares reach one target', () => {
 
   it('never allows a LEAK, a wrong path or another verdict there', () => {
     const notShared = { verdict: 'not shared' as const, paths: [] };
-    expect(compare('s', 'anna', 1, notShared, answer('shown', '/Sub/A [P1].pdf'), ['/Sub'])).toMatchObject({ omittedAtCollision: false, problem: expect.stringMatching(/^LEAK/) });
-    expect(compare('s', 'anna', 1, { verdict: 'shown', paths: ['/Sub (3)/A [P1].pdf'] }, answer('shown', '/Sub/A [P1].pdf'), ['/Sub']).omittedAtCollision).toBe(false);
+    expect(compare('s', 'anna', 1, notShared, answer('shown', '/Sub/A [P1].pdf'), ['/Sub'])).toMatchObject({
+      omittedAtCollision: false,
+      problem: expect.stringMatching(/^LEAK/),
+    });
+    expect(compare('s', 'anna', 1, { verdict: 'shown', paths: ['/Sub (3)/A [P1].pdf'] }, answer('shown', '/Sub/A [P1].pdf'), ['/Sub']).omittedAtCollision).toBe(
+      false,
+    );
     expect(compare('s', 'anna', 1, shown, answer('no file'), ['/Sub']).omittedAtCollision).toBe(false);
     expect(compare('s', 'anna', 1, notShared, answer('no file'), ['/Sub']).omittedAtCollision).toBe(false);
   });
@@ -91,11 +108,26 @@ describe('what the judge allows where two shares reach one target', () => {
 
 describe('where the judge finds two shares at one target', () => {
   const share = (id: number, recipient: string, node: number, target: string, more: Partial<ReceivedShare> = {}): ReceivedShare => ({
-    id, recipient, type: 'user', owner: `owner${node}`, sharer: `owner${node}`, node, target, accepted: 1, permissions: 17, expired: false, ...more,
+    id,
+    recipient,
+    type: 'user',
+    owner: `owner${node}`,
+    sharer: `owner${node}`,
+    node,
+    target,
+    accepted: 1,
+    permissions: 17,
+    expired: false,
+    ...more,
   });
 
   it('counts shares of different nodes Nextcloud would mount at one target of one user', () => {
-    const found = usersWithCollidingTargets([share(1, 'anna', 10, '/Sub'), share(2, 'anna', 11, '/Sub (2)'), share(3, 'anna', 12, '/Sub'), share(4, 'bob', 10, '/Sub')]);
+    const found = usersWithCollidingTargets([
+      share(1, 'anna', 10, '/Sub'),
+      share(2, 'anna', 11, '/Sub (2)'),
+      share(3, 'anna', 12, '/Sub'),
+      share(4, 'bob', 10, '/Sub'),
+    ]);
     expect([...found]).toEqual([['anna', ['/Sub']]]);
   });
 

@@ -17,7 +17,9 @@ function modeOf(path: string): number {
 }
 
 function everyFileText(dir: string): string {
-  return readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('\n');
+  return readdirSync(dir)
+    .map((name) => readFileSync(join(dir, name), 'utf8'))
+    .join('\n');
 }
 
 describe('credential store', () => {
@@ -53,7 +55,10 @@ describe('credential store', () => {
     expect(store.load()).toEqual({ status: 'unreadable' });
     expect(store.load()).toEqual({ status: 'unreadable' });
     logger.flush();
-    const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { msg: string; level: number; app: string });
+    const lines = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; level: number; app: string });
     const warnings = lines.filter((l) => l.msg === LOG_MESSAGES.tokenUnreadable());
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.level).toBe(40);
@@ -69,7 +74,10 @@ describe('credential store', () => {
   });
 
   test.each([
-    ['ciphertext', (r: Record<string, string>) => ({ ...r, data: Buffer.from('x' + Buffer.from(r.data ?? '', 'base64').toString('latin1'), 'latin1').toString('base64') })],
+    [
+      'ciphertext',
+      (r: Record<string, string>) => ({ ...r, data: Buffer.from('x' + Buffer.from(r.data ?? '', 'base64').toString('latin1'), 'latin1').toString('base64') }),
+    ],
     ['tag', (r: Record<string, string>) => ({ ...r, tag: Buffer.alloc(16, 7).toString('base64') })],
     ['origin (the record moved to another server)', (r: Record<string, string>) => ({ ...r, origin: 'https://evil.example:443' })],
     ['salt', (r: Record<string, string>) => ({ ...r, salt: Buffer.alloc(16, 1).toString('base64') })],
@@ -111,7 +119,10 @@ describe('credential store', () => {
     expect(store.load()).toEqual({ status: 'ok', token: other, origin: 'https://other.example.com:443' });
     const secretPath = join(dir, 'secret');
     const secret = readFileSync(secretPath, 'utf8');
-    writeFileSync(secretPath, secret.replace(/^./, (first) => (first === 'A' ? 'B' : 'A')));
+    writeFileSync(
+      secretPath,
+      secret.replace(/^./, (first) => (first === 'A' ? 'B' : 'A')),
+    );
     expect(store.load()).toEqual({ status: 'unreadable' });
     await settle();
     expect(store.load()).toEqual({ status: 'unreadable' });

@@ -60,10 +60,22 @@ test('kept (npm run demo -- --keep), the printed commands rerun as printed from 
     while (!out.text().includes(KEPT_HINT)) await new Promise((resolve) => setTimeout(resolve, 100));
     // The end prints the line to paste with the value itself (the emulator's demo token), not a placeholder; the commands never show it.
     expect(readFileSync(join(import.meta.dirname, '..', 'demo', 'demo.ts'), 'utf8')).toContain(`DEMO_TOKEN = '${DEMO_TOKEN}'`);
-    const exportLine = out.text().split('\n').find((line) => line.trimStart().startsWith('export DEMO_TOKEN='));
+    const exportLine = out
+      .text()
+      .split('\n')
+      .find((line) => line.trimStart().startsWith('export DEMO_TOKEN='));
     expect(exportLine).toBe(`  export DEMO_TOKEN=${DEMO_TOKEN}   # the emulator's token, a demo value`);
-    expect(out.text().split('\n').filter((line) => line.includes(DEMO_TOKEN))).toEqual([exportLine]);
-    const printed = out.text().split('\n').filter((line) => line.startsWith('$ ')).map((line) => line.slice(2));
+    expect(
+      out
+        .text()
+        .split('\n')
+        .filter((line) => line.includes(DEMO_TOKEN)),
+    ).toEqual([exportLine]);
+    const printed = out
+      .text()
+      .split('\n')
+      .filter((line) => line.startsWith('$ '))
+      .map((line) => line.slice(2));
     const setup = printed.find((line) => line.includes(' setup '));
     const why = printed.find((line) => line.includes(' why '));
     expect(setup).toBeDefined();
@@ -74,10 +86,19 @@ test('kept (npm run demo -- --keep), the printed commands rerun as printed from 
     const asked = await shell(why ?? '', {});
     expect({ code: asked.code, said: asked.out.includes('Document 25 for alice: not owned.') }).toEqual({ code: 0, said: true });
     // The printed serve, on a free port here, lets the demo's administrator in (and no one without the password).
-    const serveLine = out.text().split('\n').find((line) => line.includes(' serve --listen '))?.trim() ?? '';
+    const serveLine =
+      out
+        .text()
+        .split('\n')
+        .find((line) => line.includes(' serve --listen '))
+        ?.trim() ?? '';
     expect(serveLine).toMatch(new RegExp(`^${RERUN_PREFIX} --config-dir \\S+ serve --listen ${DEMO_SERVE}$`));
     expect(out.text()).toContain(`log in as ${DEMO_ADMIN.user}, password ${DEMO_ADMIN.password}`);
-    const serve = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'docs-unified-search.cjs'), ...serveLine.split(' ').slice(2, -1), '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const serve = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '..', 'bin', 'docs-unified-search.cjs'), ...serveLine.split(' ').slice(2, -1), '127.0.0.1:0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
       const address = await new Promise<string>((resolve, reject) => {
         let said = '';

@@ -41,7 +41,11 @@ async function contenders(count: number, lock: string, journal: string): Promise
     `  appendFileSync(${JSON.stringify(journal)}, 'out ' + process.pid + '\\n');`,
     `});`,
   ].join('\n');
-  const exits = Array.from({ length: count }, () => new Promise<number>((done) => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' }).on('exit', (code) => done(code ?? -1))));
+  const exits = Array.from(
+    { length: count },
+    () =>
+      new Promise<number>((done) => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'ignore' }).on('exit', (code) => done(code ?? -1))),
+  );
   const ready = (): number => (existsSync(`${journal}.ready`) ? readFileSync(`${journal}.ready`, 'utf8').split('\n').length - 1 : 0);
   while (ready() < count) await sleep(5);
   writeFileSync(go, '');
@@ -63,22 +67,27 @@ describe('the settings lock between processes', () => {
   const built = existsSync(BUILT);
   if (!built) console.log('SKIP the lock between processes: dist/ is missing (run npm run build)');
 
-  (built ? test : test.skip)('eight processes that all find a dead owner’s lock: one holder at a time, each gets its turn, the lock is gone after', async () => {
-    for (let round = 0; round < 4; round += 1) {
-      const lock = join(scratch, `round-${round}.lock`);
-      const journal = join(scratch, `round-${round}.journal`);
-      writeFileSync(lock, String(deadPid()), { mode: 0o600 });
-      expect(await contenders(8, lock, journal)).toEqual(Array.from({ length: 8 }, () => 0));
-      expect(new Set(holders(journal)).size).toBe(8);
-      expect(existsSync(lock)).toBe(false);
-      expect(existsSync(`${lock}.break`)).toBe(false);
-    }
-  });
+  (built ? test : test.skip)(
+    'eight processes that all find a dead owner’s lock: one holder at a time, each gets its turn, the lock is gone after',
+    async () => {
+      for (let round = 0; round < 4; round += 1) {
+        const lock = join(scratch, `round-${round}.lock`);
+        const journal = join(scratch, `round-${round}.journal`);
+        writeFileSync(lock, String(deadPid()), { mode: 0o600 });
+        expect(await contenders(8, lock, journal)).toEqual(Array.from({ length: 8 }, () => 0));
+        expect(new Set(holders(journal)).size).toBe(8);
+        expect(existsSync(lock)).toBe(false);
+        expect(existsSync(`${lock}.break`)).toBe(false);
+      }
+    },
+  );
 
   test('a live owner’s lock is waited for, then given up with a coded message; a dead owner’s is broken', () => {
     const lock = join(scratch, 'live.lock');
     writeFileSync(lock, String(process.ppid), { mode: 0o600 }); // jest's parent: alive, and not this process
-    expect(() => withFileLock(lock, { timeoutMs: 50, retryMs: 5 }, () => 'taken')).toThrow(/^The settings are locked by another process \(.*live\.lock\); try again, or remove that file if no docs-unified-search process runs\.$/);
+    expect(() => withFileLock(lock, { timeoutMs: 50, retryMs: 5 }, () => 'taken')).toThrow(
+      /^The settings are locked by another process \(.*live\.lock\); try again, or remove that file if no docs-unified-search process runs\.$/,
+    );
     expect(readFileSync(lock, 'utf8')).toBe(String(process.ppid));
     writeFileSync(lock, String(deadPid()));
     expect(withFileLock(lock, { timeoutMs: 50 }, () => readFileSync(lock, 'utf8'))).toBe(String(process.pid));

@@ -13,19 +13,40 @@ if (dialects.length === 0) test.skip('no database is reachable (reasons printed 
 /** The other backends' tables with the columns the host's apps create (the ones read here and a few more). */
 async function installBackends(fx: HostFixture): Promise<void> {
   const t = (name: string): string => `${fx.prefix}${name}`;
-  await fx.exec(`CREATE TABLE ${t('ldap_user_mapping')} (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`);
+  await fx.exec(
+    `CREATE TABLE ${t('ldap_user_mapping')} (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`,
+  );
   await fx.exec(`CREATE TABLE ${t('user_saml_users')} (uid VARCHAR(64) NOT NULL PRIMARY KEY, displayname VARCHAR(255) NOT NULL)`);
-  await fx.exec(`CREATE TABLE ${t('guests_users')} (uid VARCHAR(64) NOT NULL PRIMARY KEY, uid_lower VARCHAR(64) NOT NULL, displayname VARCHAR(255), password VARCHAR(255) NOT NULL)`);
+  await fx.exec(
+    `CREATE TABLE ${t('guests_users')} (uid VARCHAR(64) NOT NULL PRIMARY KEY, uid_lower VARCHAR(64) NOT NULL, displayname VARCHAR(255), password VARCHAR(255) NOT NULL)`,
+  );
   await fx.exec(`INSERT INTO ${t('ldap_user_mapping')} (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?), (?, ?, ?)`, [
-    'uid=anna,ou=people,dc=example,dc=org', 'anna', 'u-1',
-    'uid=ben,ou=people,dc=example,dc=org', 'Ben', 'u-2',
+    'uid=anna,ou=people,dc=example,dc=org',
+    'anna',
+    'u-1',
+    'uid=ben,ou=people,dc=example,dc=org',
+    'Ben',
+    'u-2',
   ]);
-  await fx.exec(`INSERT INTO ${t('ldap_user_mapping')} (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, ['uid=olga,dc=example,dc=org', 'olga', 'u-4']);
+  await fx.exec(`INSERT INTO ${t('ldap_user_mapping')} (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, [
+    'uid=olga,dc=example,dc=org',
+    'olga',
+    'u-4',
+  ]);
   await fx.setUserPreference('olga', 'user_ldap', 'isDeleted', '1');
   await fx.exec(`INSERT INTO ${t('user_saml_users')} (uid, displayname) VALUES (?, ?)`, ['sam', 'Sam Sample']);
-  await fx.exec(`INSERT INTO ${t('guests_users')} (uid, uid_lower, displayname, password) VALUES (?, ?, ?, ?)`, ['Gwen@Example.org', 'gwen@example.org', 'Gwen Guest', '']);
+  await fx.exec(`INSERT INTO ${t('guests_users')} (uid, uid_lower, displayname, password) VALUES (?, ?, ?, ?)`, [
+    'Gwen@Example.org',
+    'gwen@example.org',
+    'Gwen Guest',
+    '',
+  ]);
   // Someone in oc_users and in LDAP at once: the database backend answers first, as in the host.
-  await fx.exec(`INSERT INTO ${t('ldap_user_mapping')} (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, ['uid=dora,dc=example,dc=org', 'dora', 'u-3']);
+  await fx.exec(`INSERT INTO ${t('ldap_user_mapping')} (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, [
+    'uid=dora,dc=example,dc=org',
+    'dora',
+    'u-3',
+  ]);
   await fx.addUser('dora', { displayName: 'Dora Database' });
   await fx.setUserPreference('anna', 'core', 'lang', 'de');
   await fx.setUserPreference('Ben', 'core', 'enabled', 'false');

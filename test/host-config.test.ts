@@ -60,8 +60,20 @@ describe('dbhost forms (reference §6)', () => {
 describe('database URLs', () => {
   test('sqlite, postgres and mysql URLs', () => {
     expect(paramsFromUrl('sqlite:///var/nc/data/owncloud.db', 'oc_')).toMatchObject({ dialect: 'sqlite', file: '/var/nc/data/owncloud.db' });
-    expect(paramsFromUrl('postgres://nc:p%40ss@db:5433/nextcloud', 'x_')).toMatchObject({ dialect: 'pgsql', host: 'db', port: 5433, user: 'nc', password: 'p@ss', database: 'nextcloud', prefix: 'x_' });
-    expect(paramsFromUrl('mysql://root@127.0.0.1/nc?socket=/run/mysqld.sock', 'oc_')).toMatchObject({ dialect: 'mysql', socket: '/run/mysqld.sock', database: 'nc' });
+    expect(paramsFromUrl('postgres://nc:p%40ss@db:5433/nextcloud', 'x_')).toMatchObject({
+      dialect: 'pgsql',
+      host: 'db',
+      port: 5433,
+      user: 'nc',
+      password: 'p@ss',
+      database: 'nextcloud',
+      prefix: 'x_',
+    });
+    expect(paramsFromUrl('mysql://root@127.0.0.1/nc?socket=/run/mysqld.sock', 'oc_')).toMatchObject({
+      dialect: 'mysql',
+      socket: '/run/mysqld.sock',
+      database: 'nc',
+    });
   });
   test.each(['not a url', 'ftp://host/db', 'sqlite://relative.db', 'postgres://host/'])('%s is refused with host_config', async (url) => {
     const e = await refusal(openHost({ dbUrl: url }));
@@ -73,14 +85,24 @@ describe('database URLs', () => {
 describe('config.php parsing without php', () => {
   test('var_export layout, overlays merged in natural order, $CONFIG[key] assignments', async () => {
     const dir = nextcloudDir({
-      'config.php': "<?php\n$CONFIG = array (\n  'dbtype' => 'pgsql',\n  'dbhost' => 'a',\n  'dbtableprefix' => 'oc_',\n  'installed' => true,\n  'trusted_domains' => array (0 => 'x', 1 => 'y'),\n  'port' => -1,\n  'objectstore' => NULL,\n);\n",
+      'config.php':
+        "<?php\n$CONFIG = array (\n  'dbtype' => 'pgsql',\n  'dbhost' => 'a',\n  'dbtableprefix' => 'oc_',\n  'installed' => true,\n  'trusted_domains' => array (0 => 'x', 1 => 'y'),\n  'port' => -1,\n  'objectstore' => NULL,\n);\n",
       '10.config.php': "<?php\n$CONFIG = ['dbhost' => 'ten'];\n",
       '2.config.php': "<?php\n$CONFIG = array('dbhost' => 'two', 'dbname' => 'nc' . '_' . 'prod');\n",
-      'z.config.php': "<?php\n$CONFIG['secret'] = \"s3cr\\x65t\";\n",
+      'z.config.php': '<?php\n$CONFIG[\'secret\'] = "s3cr\\x65t";\n',
       'config.sample.php.bak': 'garbage',
     });
     const config = await readNextcloudConfig(dir, { usePhp: false });
-    expect(config).toMatchObject({ dbtype: 'pgsql', dbhost: 'ten', dbname: 'nc_prod', installed: true, port: -1, objectstore: null, trusted_domains: ['x', 'y'], secret: 's3cret' });
+    expect(config).toMatchObject({
+      dbtype: 'pgsql',
+      dbhost: 'ten',
+      dbname: 'nc_prod',
+      installed: true,
+      port: -1,
+      objectstore: null,
+      trusted_domains: ['x', 'y'],
+      secret: 's3cret',
+    });
   });
 
   test('a syntax error names the file', async () => {
@@ -127,7 +149,7 @@ describe('config.php parsing without php', () => {
   });
 
   test('other statements in an overlay are refused', () => {
-    const dir = nextcloudDir({ 'config.php': "<?php\nif (true) { $CONFIG = []; }\n" });
+    const dir = nextcloudDir({ 'config.php': '<?php\nif (true) { $CONFIG = []; }\n' });
     expect(() => parseConfigFile(join(dir, 'config', 'config.php'))).toThrow(/statement other than an assignment/);
   });
 
@@ -208,7 +230,9 @@ describe('unreachable and unrecognised databases', () => {
     ['pgsql', '127.0.0.1:1'],
     ['mysql', '127.0.0.1:1'],
   ])('%s server not listening', async (dbtype, dbhost) => {
-    const dir = nextcloudDir({ 'config.php': `<?php\n$CONFIG = array ( 'dbtype' => '${dbtype}', 'dbhost' => '${dbhost}', 'dbname' => 'nc', 'dbuser' => 'u', 'dbpassword' => 'hunter2' );\n` });
+    const dir = nextcloudDir({
+      'config.php': `<?php\n$CONFIG = array ( 'dbtype' => '${dbtype}', 'dbhost' => '${dbhost}', 'dbname' => 'nc', 'dbuser' => 'u', 'dbpassword' => 'hunter2' );\n`,
+    });
     const e = await refusal(openHost({ nextcloudDir: dir }, { usePhp: false }));
     expect(e.code).toBe('host_unreachable');
     expect(e.message).toContain('127.0.0.1:1');

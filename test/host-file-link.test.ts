@@ -24,19 +24,22 @@ async function build(fixture: HostFixture): Promise<void> {
   await fixture.share({ owner: 'archive', fileId: files.newer, type: 'user', with: 'alice', target: '/Alpha copy [P7] [P8].pdf' });
 }
 
-describe.each(dialects.flatMap((dialect) => [false, true].map((markerIndex) => [dialect, markerIndex] as const)))('%s host, marker index %s', (dialect, markerIndex) => {
-  const world = useHostWorld(dialect, build, {}, { logger: pino({ level: 'silent' }), markerIndex });
+describe.each(dialects.flatMap((dialect) => [false, true].map((markerIndex) => [dialect, markerIndex] as const)))(
+  '%s host, marker index %s',
+  (dialect, markerIndex) => {
+    const world = useHostWorld(dialect, build, {}, { logger: pino({ level: 'silent' }), markerIndex });
 
-  test('any copy the user can open counts, not only the one a search would show', async () => {
-    const { host } = world;
-    // The search shows one file per document: the oldest.
-    expect((await host.visibleArchiveFiles('alice', 'archive', [7])).get(7)?.fileId).toBe(files.oldest);
-    // A link to the newer copy is still one alice can open, at the earliest of her two paths.
-    expect(await host.visibleArchiveFile('alice', 'archive', files.newer, [7, 8])).toMatchObject({ fileId: files.newer, path: '/Alpha copy [P7] [P8].pdf' });
-    expect(await host.visibleArchiveFile('alice', 'archive', files.oldest, [7])).toMatchObject({ fileId: files.oldest, path: '/Shared/Old copy [P7].pdf' });
-    // Never a file she cannot open, nor one without the marker asked for.
-    expect(await host.visibleArchiveFile('alice', 'archive', files.hidden, [7])).toBeNull();
-    expect(await host.visibleArchiveFile('alice', 'archive', files.oldest, [8])).toBeNull();
-    expect(await host.visibleArchiveFile('alice', 'archive', files.newer, [])).toBeNull();
-  });
-});
+    test('any copy the user can open counts, not only the one a search would show', async () => {
+      const { host } = world;
+      // The search shows one file per document: the oldest.
+      expect((await host.visibleArchiveFiles('alice', 'archive', [7])).get(7)?.fileId).toBe(files.oldest);
+      // A link to the newer copy is still one alice can open, at the earliest of her two paths.
+      expect(await host.visibleArchiveFile('alice', 'archive', files.newer, [7, 8])).toMatchObject({ fileId: files.newer, path: '/Alpha copy [P7] [P8].pdf' });
+      expect(await host.visibleArchiveFile('alice', 'archive', files.oldest, [7])).toMatchObject({ fileId: files.oldest, path: '/Shared/Old copy [P7].pdf' });
+      // Never a file she cannot open, nor one without the marker asked for.
+      expect(await host.visibleArchiveFile('alice', 'archive', files.hidden, [7])).toBeNull();
+      expect(await host.visibleArchiveFile('alice', 'archive', files.oldest, [8])).toBeNull();
+      expect(await host.visibleArchiveFile('alice', 'archive', files.newer, [])).toBeNull();
+    });
+  },
+);

@@ -25,7 +25,13 @@ describe('oc_mounts rows of the host fixture', () => {
     const sub = await fx.addFolder('bob', 'Sub');
     await fx.addMount('anna', '/anna/files/Sub/', sub);
     expect(await fx.all('SELECT user_id, mount_point, mount_point_hash, mount_provider_class, root_id FROM oc_mounts')).toEqual([
-      { user_id: 'anna', mount_point: '/anna/files/Sub/', mount_point_hash: 'fd31e1d8dd578005e6b761e8fd2c3a30', mount_provider_class: SHARE_MOUNT_PROVIDER, root_id: sub },
+      {
+        user_id: 'anna',
+        mount_point: '/anna/files/Sub/',
+        mount_point_hash: 'fd31e1d8dd578005e6b761e8fd2c3a30',
+        mount_provider_class: SHARE_MOUNT_PROVIDER,
+        root_id: sub,
+      },
     ]);
     await expect(fx.addMount('anna', '/anna/files/Sub/', sub)).rejects.toThrow(/UNIQUE/);
     await expect(fx.exec("INSERT INTO oc_mounts (storage_id, root_id, user_id, mount_point) VALUES (1, 1, 'anna', '/anna/')")).rejects.toThrow(/NOT NULL/);

@@ -94,7 +94,9 @@ describe('the host log', () => {
       const debugFile = join(dir, 'debug.log');
       const debug = createLogger({ destination: debugFile, level: 'debug' });
       debug.debug({ code: 'http' }, LOG_MESSAGES.queryRejected(400));
-      expect(linesOf(debugFile).map((line) => [line.level, line.msg, line.code])).toEqual([[20, 'The archive server rejected the query of a search with HTTP status 400', 'http']]);
+      expect(linesOf(debugFile).map((line) => [line.level, line.msg, line.code])).toEqual([
+        [20, 'The archive server rejected the query of a search with HTTP status 400', 'http'],
+      ]);
       const silentFile = join(dir, 'silent.log');
       const silent = createLogger({ destination: silentFile, level: 'silent' });
       silent.error('never written');

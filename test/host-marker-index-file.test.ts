@@ -73,7 +73,15 @@ describe.each(dialects)('index file on %s', (dialect) => {
       const before = host.sql.queryCount;
       const answer = await askPaths(host, q, user, options.archive ?? A, IDS);
       const statements = host.sql.queryCount - before;
-      return { answer, statements, host, events: () => lines().map((l) => String(l.msg)).filter((m) => m.startsWith('marker index file')) };
+      return {
+        answer,
+        statements,
+        host,
+        events: () =>
+          lines()
+            .map((l) => String(l.msg))
+            .filter((m) => m.startsWith('marker index file')),
+      };
     } finally {
       await host.close();
     }
@@ -109,7 +117,7 @@ describe.each(dialects)('index file on %s', (dialect) => {
     expect((await run('owned', A)).answer).toEqual(await scan('owned', A));
   });
 
-  test('a run that changed nothing reads only what it asks and leaves the file as it was (its folders, at the end, are not read); check\'s coverage, which needs all of it, builds it again', async () => {
+  test("a run that changed nothing reads only what it asks and leaves the file as it was (its folders, at the end, are not read); check's coverage, which needs all of it, builds it again", async () => {
     await run('visible', 'bob');
     const whole = readFileSync(file);
     const etagBytes = Number(parse(whole).header.etagBytes);
@@ -136,7 +144,10 @@ describe.each(dialects)('index file on %s', (dialect) => {
 
   test('another format: not read, rebuilt and rewritten', async () => {
     await run('visible', 'bob');
-    writeFileSync(file, withHeader(readFileSync(file), (h) => ({ ...h, format: 99 })));
+    writeFileSync(
+      file,
+      withHeader(readFileSync(file), (h) => ({ ...h, format: 99 })),
+    );
     const next = await run('visible', 'bob');
     expect(next.events()).toEqual(['marker index file rejected', 'marker index file saved']);
     expect(next.statements).toBe(4);
@@ -145,7 +156,7 @@ describe.each(dialects)('index file on %s', (dialect) => {
     expect((await run('visible', 'bob')).statements).toBe(1);
   });
 
-  test('cut short, overwritten with garbage, or emptied: rebuilt, and the answers are the scan\'s', async () => {
+  test("cut short, overwritten with garbage, or emptied: rebuilt, and the answers are the scan's", async () => {
     await run('visible', 'bob');
     const whole = readFileSync(file);
     for (const broken of [whole.subarray(0, whole.length - 8), whole.subarray(0, 30), Buffer.alloc(whole.length, 0x41), Buffer.alloc(0)]) {
@@ -193,7 +204,11 @@ describe.each(dialects)('index file on %s', (dialect) => {
     for (let shift = 0; shift < files.length; shift += 1) {
       for (let i = 0; i < count; i += 1) bytes.writeDoubleLE(files[(i + shift) % files.length] ?? 0, pairsAt + 16 * i + 8);
       writeFileSync(file, bytes);
-      for (const [q, user] of [['visible', 'bob'], ['owned', A], ['visible', A]] as const) {
+      for (const [q, user] of [
+        ['visible', 'bob'],
+        ['owned', A],
+        ['visible', A],
+      ] as const) {
         const tampered = await run(q, user);
         expect(tampered.events()).toEqual(['marker index file loaded']);
         expect(tampered.statements).toBe(1);
@@ -236,7 +251,9 @@ describe.each(dialects)('index file on %s', (dialect) => {
       const next = await run('visible', 'bob', { path: join(locked, 'marker-index.bin') });
       expect(next.answer).toEqual(await scan('visible', 'bob'));
       const root = process.getuid?.() === 0;
-      expect(next.events()).toEqual(root ? ['marker index file missing', 'marker index file saved'] : ['marker index file missing', 'marker index file unwritable']);
+      expect(next.events()).toEqual(
+        root ? ['marker index file missing', 'marker index file saved'] : ['marker index file missing', 'marker index file unwritable'],
+      );
       expect(next.statements).toBe(root ? 4 : 1);
     } finally {
       rmSync(locked, { recursive: true, force: true });

@@ -68,7 +68,10 @@ describe.each(dialects.flatMap((dialect) => MODES.map((mode) => [dialect, mode] 
    * the index file, closed (which saves the file) afterwards. Counts the call's statements.
    */
   const indexed = async <T>(call: (host: HostAdapter) => Promise<T>): Promise<{ value: T; statements: number }> => {
-    const host = mode === 'memory' ? world.host : await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { markerIndexFile: join(directory, 'marker-index.bin') });
+    const host =
+      mode === 'memory'
+        ? world.host
+        : await openHost({ dbUrl: world.fx.dbUrl, tablePrefix: world.fx.prefix }, { markerIndexFile: join(directory, 'marker-index.bin') });
     try {
       const before = host.sql.queryCount;
       const value = await call(host);
@@ -78,7 +81,8 @@ describe.each(dialects.flatMap((dialect) => MODES.map((mode) => [dialect, mode] 
     }
   };
   /** The indexed answer alone, where the index may legitimately miss what the scan finds. */
-  const askIndexed = async (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> => (await indexed((host) => askPaths(host, q, user, A, ids))).value;
+  const askIndexed = async (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> =>
+    (await indexed((host) => askPaths(host, q, user, A, ids))).value;
   /** The indexed answer, after checking that the scanning adapter gives the same one. */
   const ask = async (q: Question, user: string, ids: readonly number[] = IDS): Promise<Record<number, string>> => {
     const answer = await askIndexed(q, user, ids);

@@ -95,7 +95,8 @@ describe('SQLite: what keeps a file from a user is read through the shares of th
     const folder = await fx.addFolder(A, 'Private');
     await fx.addFile(A, 'Private/doc [P11].pdf');
     // Many file shares elsewhere: reading all of them would be the slow plan.
-    for (let i = 0; i < 40; i += 1) await fx.share({ owner: A, fileId: await fx.addFile(A, `Other/o ${i}.pdf`, { propagate: false }), type: 'user', with: 'carol' });
+    for (let i = 0; i < 40; i += 1)
+      await fx.share({ owner: A, fileId: await fx.addFile(A, `Other/o ${i}.pdf`, { propagate: false }), type: 'user', with: 'carol' });
     await fx.share({ owner: A, fileId: folder, type: 'user', with: 'carol' });
     host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { onStatement: (sql, params) => sent.push({ sql, params }) });
   });
@@ -114,7 +115,10 @@ describe('SQLite: what keeps a file from a user is read through the shares of th
     if (statement === undefined) throw new Error('no statement sent');
     const db = new DatabaseSync(new URL(fx.dbUrl).pathname, { readOnly: true });
     try {
-      const plan = db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.params).map((row) => String(row.detail));
+      const plan = db
+        .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+        .all(...statement.params)
+        .map((row) => String(row.detail));
       const shareSearches = plan.filter((detail) => /^SEARCH s USING/.test(detail));
       // The shares on the file's folders through file_source; the shares addressed to the user (their targets may collide) through share_with.
       expect(shareSearches.some((detail) => /file_source_index \(file_source=\?\)/.test(detail))).toBe(true);

@@ -29,13 +29,32 @@ const OWNER = fc.oneof(fc.constant(0), fc.nat(4));
 
 const planArb = fc.record({
   users: fc.array(
-    fc.record({ object: fc.boolean(), disabled: fc.boolean(), loggedIn: fc.boolean(), ldapGone: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }),
+    fc.record({
+      object: fc.boolean(),
+      disabled: fc.boolean(),
+      loggedIn: fc.boolean(),
+      ldapGone: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    }),
     { minLength: 3, maxLength: 5 },
   ),
   groups: fc.array(fc.record({ members: fc.uniqueArray(fc.nat(4), { maxLength: 3 }), parent: fc.option(fc.nat(3), { nil: null }) }), { maxLength: 3 }),
-  folders: fc.array(fc.record({ owner: OWNER, parent: fc.option(fc.nat(8), { nil: null }), noShareBit: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }), { maxLength: 7 }),
+  folders: fc.array(
+    fc.record({
+      owner: OWNER,
+      parent: fc.option(fc.nat(8), { nil: null }),
+      noShareBit: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    }),
+    { maxLength: 7 },
+  ),
   files: fc.array(
-    fc.record({ owner: OWNER, folder: fc.option(fc.nat(8), { nil: null }), name: fc.nat(NAMES.length - 1), id: fc.integer({ min: 1, max: 5 }), id2: fc.integer({ min: 1, max: 5 }), trash: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }) }),
+    fc.record({
+      owner: OWNER,
+      folder: fc.option(fc.nat(8), { nil: null }),
+      name: fc.nat(NAMES.length - 1),
+      id: fc.integer({ min: 1, max: 5 }),
+      id2: fc.integer({ min: 1, max: 5 }),
+      trash: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    }),
     { minLength: 1, maxLength: 12 },
   ),
   shares: fc.array(
@@ -182,7 +201,12 @@ describe.each(modes)('adapter = reference model on %s, marker index %s', (dialec
         const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
         for (const user of users) {
           for (const q of ['visible', 'owned', 'foreign'] as ModelQuestion[]) {
-            const got = q === 'visible' ? await host.visibleArchiveFiles(user, 'arc', IDS) : q === 'owned' ? await host.ownedArchiveFiles(user, IDS) : await host.visibleForeignFiles(user, 'arc', IDS);
+            const got =
+              q === 'visible'
+                ? await host.visibleArchiveFiles(user, 'arc', IDS)
+                : q === 'owned'
+                  ? await host.ownedArchiveFiles(user, IDS)
+                  : await host.visibleForeignFiles(user, 'arc', IDS);
             const expected = referenceAnswer(fx.model, q, user, q === 'owned' ? user : 'arc', IDS, now);
             expect({ q, user, answer: simplify(got) }).toEqual({ q, user, answer: simplify(expected) });
           }

@@ -134,7 +134,7 @@ describe.each(dialects)('search pipeline on %s', (dialect) => {
 
   const shownIds = (entries: readonly { documentId: number }[]): number[] => entries.map((e) => e.documentId);
 
-  test('a warm search: one statement, after the archive answered; the dates in the user\'s language', async () => {
+  test("a warm search: one statement, after the archive answered; the dates in the user's language", async () => {
     const { ctx } = await world.context();
     const host = await ctx.host();
     const cold = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
@@ -155,7 +155,13 @@ describe.each(dialects)('search pipeline on %s', (dialect) => {
     const first = await runSearch(ctx, { user: 'bob', term: 'invoice', limit: 5 });
     // Closing the run saves the index it built.
     await ctx.close();
-    const next = openContext({ configDir: dir, logFile, env: {}, hostLocation: { dbUrl: world.host.dbUrl, hostUrl: 'https://cloud.example.com' }, cache: new MemoryCache() });
+    const next = openContext({
+      configDir: dir,
+      logFile,
+      env: {},
+      hostLocation: { dbUrl: world.host.dbUrl, hostUrl: 'https://cloud.example.com' },
+      cache: new MemoryCache(),
+    });
     try {
       const host = await next.host();
       // What a new run asks before question 1 (the archive account) is not question 1.

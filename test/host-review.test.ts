@@ -14,7 +14,12 @@ const A = 'arc';
 const ask = (host: HostAdapter, q: Question, user: string, ids: readonly number[]): Promise<Record<number, string>> => askPaths(host, q, user, A, ids);
 
 /** A folder of the archive account holding one marked file, shared with `with` by the archive account. */
-async function sharedFolder(fx: HostFixture, folder: string, id: number, share: { type: 'user' | 'group'; with: string; accepted?: 0 | 1 | 2; expiration?: string }): Promise<number> {
+async function sharedFolder(
+  fx: HostFixture,
+  folder: string,
+  id: number,
+  share: { type: 'user' | 'group'; with: string; accepted?: 0 | 1 | 2; expiration?: string },
+): Promise<number> {
   await fx.addFile(A, `${folder}/f [P${id}].pdf`);
   return fx.share({ owner: A, fileId: await fx.addFolder(A, folder), target: `/${folder}`, ...share });
 }
@@ -143,7 +148,11 @@ describe.each(indexModes)('host adapter review on %s, marker index %s', (dialect
   const world = useHostWorld(dialect, buildReviewWorld, {}, { markerIndex: indexMode === 'on' });
 
   test('a shared folder named with LIKE wildcards covers only its own descendants', async () => {
-    expect(await ask(world.host, 'visible', 'u1', [101, 102, 103, 104, 105, 106, 107])).toEqual({ 101: '/a_b/f [P101].pdf', 103: '/50%/f [P103].pdf', 105: '/x!y/f [P105].pdf' });
+    expect(await ask(world.host, 'visible', 'u1', [101, 102, 103, 104, 105, 106, 107])).toEqual({
+      101: '/a_b/f [P101].pdf',
+      103: '/50%/f [P103].pdf',
+      105: '/x!y/f [P105].pdf',
+    });
   });
 
   test('a group named with a LIKE wildcard does not reach a member of a look-alike group', async () => {
@@ -171,7 +180,7 @@ describe.each(indexModes)('host adapter review on %s, marker index %s', (dialect
     expect(await ask(world.host, 'visible', 'u2', [113])).toEqual({ 113: '/PendU1/f [P113].pdf' });
   });
 
-  test('expiry is the group row\'s, not the override row\'s', async () => {
+  test("expiry is the group row's, not the override row's", async () => {
     expect(await ask(world.host, 'visible', 'u1', [114, 115])).toEqual({ 115: '/LiveG/f [P115].pdf' });
   });
 
@@ -250,7 +259,7 @@ describe.each(indexModes)('host adapter review on %s, marker index %s', (dialect
     expect(await ask(world.host, 'owned', A, [131])).toEqual({ 131: `/Mk/${LONG_NAME}` });
   });
 
-  test('the marker is read from the owner\'s file name, never from the recipient\'s mount point', async () => {
+  test("the marker is read from the owner's file name, never from the recipient's mount point", async () => {
     expect(await ask(world.host, 'visible', 'u1', [150, 151])).toEqual({ 150: '/stolen [P151].pdf' });
   });
 

@@ -64,7 +64,7 @@ const SCENARIOS: readonly Row[] = [
   ['a single shared file, path = target', 'visible', 'dave', [30], { 30: '/s [P30].pdf' }],
   ['the unshared sibling of a shared file', 'visible', 'dave', [31], {}],
   ['a share without READ', 'visible', 'erin', [32], {}],
-  ['nested groups (NC34): a member of a child group does not receive the parent group\'s share', 'visible', 'kate', [33], {}],
+  ["nested groups (NC34): a member of a child group does not receive the parent group's share", 'visible', 'kate', [33], {}],
   ['the recipient initiated the share', 'visible', 'erin', [35], {}],
   ['pending group share accepted through the override row', 'visible', 'frank', [36], { 36: '/PendG2/p [P36].pdf' }],
   ['group share rejected through the override row', 'visible', 'bob', [37], {}],
@@ -267,7 +267,7 @@ const BY_VERSION: readonly (readonly [version: string | null, setting: string | 
   ['31.0.2.1', 'true', true],
 ];
 
-describe.each(dialects)('a disabled owner\'s share by the installed version on %s', (dialect) => {
+describe.each(dialects)("a disabled owner's share by the installed version on %s", (dialect) => {
   const world = useHostWorld(dialect, buildWorld);
 
   test.each(BY_VERSION)('version %s, hide_disabled_user_shares %s: shown %s', async (version, setting, shown) => {

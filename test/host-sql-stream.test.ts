@@ -91,8 +91,15 @@ describe.each(dialects.filter((dialect) => dialect === 'pgsql'))('%s COPY', (dia
     expect(runs.length).toBeGreaterThan(1);
     for (const run of runs) expect(run.endsWith('\n')).toBe(true);
     // COPY's escapes undone, the latin1 characters read back as the UTF-8 bytes they are.
-    const unescape = (text: string): string => Buffer.from(text, 'latin1').toString('utf8').replace(/\\([tn\\])/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : '\\'));
-    const lines = runs.join('').slice(0, -1).split('\n').map((line) => line.split('\t').map(unescape));
+    const unescape = (text: string): string =>
+      Buffer.from(text, 'latin1')
+        .toString('utf8')
+        .replace(/\\([tn\\])/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : '\\'));
+    const lines = runs
+      .join('')
+      .slice(0, -1)
+      .split('\n')
+      .map((line) => line.split('\t').map(unescape));
     expect(lines).toEqual(whole.map((row) => Object.values(row).map(String)));
 
     await expect(copyLines('SELECT no_such_column FROM no_such_table', () => undefined)).rejects.toThrow();

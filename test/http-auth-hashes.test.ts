@@ -43,7 +43,7 @@ describe('the host password hashes (oc_users.password)', () => {
 });
 
 describe('the decoy an unknown login is checked against', () => {
-  test('copies the form and cost of the host\'s hashes, and no password matches it', async () => {
+  test("copies the form and cost of the host's hashes, and no password matches it", async () => {
     const argonDecoy = await decoyLike(`3|${await argon(argon2id, 'pw')}`);
     expect(argonDecoy).toMatch(/^3\|\$argon2id\$v=19\$m=1024,t=2,p=1\$/);
     const argoniDecoy = await decoyLike(`2|${await argon(argon2i, 'pw')}`);

@@ -45,7 +45,7 @@ describe('who may call', () => {
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
   });
 
-  test('an unknown login is checked against a decoy with the cost of the host\'s own argon2id hashes', async () => {
+  test("an unknown login is checked against a decoy with the cost of the host's own argon2id hashes", async () => {
     // The fixture stores argon2id as the host does (m=65536, t=4, p=1): a wrong password costs that
     // much, so an unknown login must too, or its quicker refusal tells that the user does not exist.
     const authenticator = new Authenticator(await h.context.host());
@@ -74,7 +74,9 @@ describe('who may call', () => {
       const form = await call(h, 'GET', '/login', { basic: ['admin', 'stale-password'], from, headers: { accept: 'text/html' } });
       expect(form.status).toBe(200);
     }
-    expect((await call(h, 'POST', '/login', { basic: ['admin', 'stale-password'], from, form: { user: 'alice', password: PASSWORDS.alice } })).status).toBe(303);
+    expect((await call(h, 'POST', '/login', { basic: ['admin', 'stale-password'], from, form: { user: 'alice', password: PASSWORDS.alice } })).status).toBe(
+      303,
+    );
     expect(h.delays).toEqual([]);
   });
 

@@ -72,7 +72,9 @@ describe('signed calls', () => {
     expect(titles(alice).sort()).toEqual(['Contract three', 'Invoice one', 'Invoice two']);
     const bob = await signedCall('GET', path, { user: 'bob' });
     expect(titles(bob)).toEqual(['Invoice one']);
-    const overBasic = await call(h, 'GET', '/ocs/v2.php/search/providers/docs_unified_search_documents/search?term=invoice&limit=10', { basic: ['bob', PASSWORDS.bob] });
+    const overBasic = await call(h, 'GET', '/ocs/v2.php/search/providers/docs_unified_search_documents/search?term=invoice&limit=10', {
+      basic: ['bob', PASSWORDS.bob],
+    });
     expect(titles(overBasic)).toEqual(titles(bob));
   });
 
@@ -124,10 +126,22 @@ describe('refused calls (each must fail if its check is gone)', () => {
     expect(lastRefusal()).toBe('bad_signature');
     const body = JSON.stringify({ term: 'invoice', user: 'alice' });
     const signed = signedHeaders('POST', `${SETTINGS}/try`, { user: 'admin', body });
-    refused(await call(h, 'POST', `${SETTINGS}/try`, { headers: { ...signed, 'content-type': 'application/json' }, body: JSON.stringify({ term: 'invoice', user: 'bob' }) }));
+    refused(
+      await call(h, 'POST', `${SETTINGS}/try`, {
+        headers: { ...signed, 'content-type': 'application/json' },
+        body: JSON.stringify({ term: 'invoice', user: 'bob' }),
+      }),
+    );
     expect(lastRefusal()).toBe('bad_signature');
     // The same call untampered passes: the refusals above are the tampering's.
-    expect((await call(h, 'POST', `${SETTINGS}/try`, { headers: { ...signedHeaders('POST', `${SETTINGS}/try`, { user: 'admin', body }), 'content-type': 'application/json' }, body })).status).toBe(200);
+    expect(
+      (
+        await call(h, 'POST', `${SETTINGS}/try`, {
+          headers: { ...signedHeaders('POST', `${SETTINGS}/try`, { user: 'admin', body }), 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   test('a forged confirmation flag is refused', async () => {
@@ -212,7 +226,9 @@ describe('administrators and password confirmation', () => {
     const bare = await startHarness();
     try {
       const path = `${SEARCH}?term=invoice`;
-      const result = await call(bare, 'GET', path, { headers: bridgeHeaders(SECRET, { method: 'GET', pathWithQuery: path, user: 'alice', confirmed: false, body: Buffer.alloc(0) }) });
+      const result = await call(bare, 'GET', path, {
+        headers: bridgeHeaders(SECRET, { method: 'GET', pathWithQuery: path, user: 'alice', confirmed: false, body: Buffer.alloc(0) }),
+      });
       expect(result.status).toBe(401);
       expect(readFileSync(join(bare.configDir, 'host.log'), 'utf8')).toContain('"reason":"no_secret"');
     } finally {
@@ -247,8 +263,15 @@ describe('nonces are kept as long as any process within the allowed skew could a
     const body = Buffer.alloc(0);
     const pathWithQuery = '/bridge/ocs/v2.php/search/providers';
     const headers = bridgeHeaders(SECRET, { method: 'GET', pathWithQuery, user: 'alice', confirmed: false, body, time: String(real / 1000) });
-    const presented = { user: headers['x-dus-bridge-user'], time: headers['x-dus-bridge-time'], nonce: headers['x-dus-bridge-nonce'], confirmed: headers['x-dus-bridge-confirmed'], signature: headers['x-dus-bridge-signature'] };
-    const verdict = (clockOffsetMs: number) => verifyBridgeCall({ secret: SECRET, method: 'GET', pathWithQuery, headers: presented, body, nowMs: real + clockOffsetMs, cache: shared });
+    const presented = {
+      user: headers['x-dus-bridge-user'],
+      time: headers['x-dus-bridge-time'],
+      nonce: headers['x-dus-bridge-nonce'],
+      confirmed: headers['x-dus-bridge-confirmed'],
+      signature: headers['x-dus-bridge-signature'],
+    };
+    const verdict = (clockOffsetMs: number) =>
+      verifyBridgeCall({ secret: SECRET, method: 'GET', pathWithQuery, headers: presented, body, nowMs: real + clockOffsetMs, cache: shared });
     const lagging = -70_000;
     expect(await verdict(0)).toEqual({ ok: true });
     expect(await verdict(lagging)).toEqual({ ok: false, reason: 'stale' }); // 70 s in its future

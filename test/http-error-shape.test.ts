@@ -80,11 +80,32 @@ describe('every refusal in the product shape', () => {
   const admin = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };
 
   test.each([
-    ['a body that is not JSON', 'POST', '/apps/docs_unified_search/settings', { ...admin, headers: { ...admin.headers, 'content-type': 'application/json' }, body: '{bad' }, 400, 'usage'],
+    [
+      'a body that is not JSON',
+      'POST',
+      '/apps/docs_unified_search/settings',
+      { ...admin, headers: { ...admin.headers, 'content-type': 'application/json' }, body: '{bad' },
+      400,
+      'usage',
+    ],
     ['a path that cannot be decoded', 'GET', '/apps/docs_unified_search/settings/%', admin, 400, 'usage'],
     ['an OCS path that cannot be decoded', 'GET', '/ocs/v2.php/search/providers/docs_unified_search_documents/search%', admin, 400, 'usage'],
-    ['a content type no parser takes', 'POST', '/apps/docs_unified_search/settings', { ...admin, headers: { ...admin.headers, 'content-type': 'text/x-weird' }, body: 'x' }, 415, 'usage'],
-    ['a body over the limit', 'POST', '/apps/docs_unified_search/settings', { ...admin, headers: { ...admin.headers, 'content-type': 'application/json' }, body: 'x'.repeat(70_000) }, 413, 'too_large'],
+    [
+      'a content type no parser takes',
+      'POST',
+      '/apps/docs_unified_search/settings',
+      { ...admin, headers: { ...admin.headers, 'content-type': 'text/x-weird' }, body: 'x' },
+      415,
+      'usage',
+    ],
+    [
+      'a body over the limit',
+      'POST',
+      '/apps/docs_unified_search/settings',
+      { ...admin, headers: { ...admin.headers, 'content-type': 'application/json' }, body: 'x'.repeat(70_000) },
+      413,
+      'too_large',
+    ],
     ['a method no route has', 'PATCH', '/apps/docs_unified_search/settings', admin, 404, 'not_found'],
   ] as const)('%s', async (_name, method, path, options, status, code) => {
     const answer = await call(h, method, path, options);

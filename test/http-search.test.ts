@@ -48,7 +48,8 @@ describe('resolving an inserted file link', () => {
   const resolve = async (user: User, reference: string) => {
     const answer = await call(h, 'GET', `${RESOLVE}?reference=${encodeURIComponent(reference)}`, as(user));
     expect(answer.status).toBe(200);
-    return answer.json<Envelope<{ references: Record<string, { accessible: boolean; richObject: Record<string, string> | null } | null> }>>().ocs.data.references[reference];
+    return answer.json<Envelope<{ references: Record<string, { accessible: boolean; richObject: Record<string, string> | null } | null> }>>().ocs.data
+      .references[reference];
   };
 
   test('a reader who can open the file gets the rich object; others only "not accessible"', async () => {
@@ -64,7 +65,7 @@ describe('resolving an inserted file link', () => {
     expect(indexForm?.accessible).toBe(true);
   });
 
-  test('links that are not archive files of this host are not this provider\'s', async () => {
+  test("links that are not archive files of this host are not this provider's", async () => {
     expect(await resolve('alice', `https://elsewhere.example/f/${h.files.get(1)}`)).toBeNull();
     expect(await resolve('alice', `${HOST_URL}/apps/deck/board/1`)).toBeNull();
     // A file with a marker that the archive account does not own is the host's Files provider's.
@@ -156,7 +157,11 @@ describe('the search provider', () => {
     for (const term of ['a'.repeat(5000), '日'.repeat(1000)]) {
       const refused = await search('alice', `term=${encodeURIComponent(term)}`);
       expect([term.length, refused.status, refused.raw.json<Envelope<{ code: string }>>().ocs.data.code]).toEqual([term.length, 400, 'usage']);
-      const tried = await call(h, 'POST', '/apps/docs_unified_search/settings/try', { basic: ['admin', PASSWORDS.admin], headers: { 'ocs-apirequest': 'true' }, json: { term, user: 'bob' } });
+      const tried = await call(h, 'POST', '/apps/docs_unified_search/settings/try', {
+        basic: ['admin', PASSWORDS.admin],
+        headers: { 'ocs-apirequest': 'true' },
+        json: { term, user: 'bob' },
+      });
       expect([tried.status, tried.json().code]).toEqual([400, 'usage']);
     }
     // 100 000 characters make a request head larger than Node reads (16 KiB): refused before any route runs.
@@ -188,7 +193,12 @@ describe('Try a search', () => {
   test('per document: id, title, whether it shows and why not; no file, path or content', async () => {
     const answer = await call(h, 'POST', TRY, { ...admin, form: { term: 'invoice', user: 'Bob' } });
     expect(answer.status).toBe(200);
-    const body = answer.json<{ user: string; found: number; note: string | null; documents: { id: number; title: string; shown: boolean; whyNot: string | null }[] }>();
+    const body = answer.json<{
+      user: string;
+      found: number;
+      note: string | null;
+      documents: { id: number; title: string; shown: boolean; whyNot: string | null }[];
+    }>();
     expect(body.user).toBe('bob');
     expect(body.found).toBe(4);
     // bob is an account of the database backend: nothing the verdicts cannot see.
@@ -219,7 +229,12 @@ describe('Try a search', () => {
     h.emulator.version = '3.2';
     h.emulator.clearRequests();
     try {
-      const typed = await call(h, 'GET', `/ocs/v2.php/search/providers/docs_unified_search_documents/search?term=${encodeURIComponent('title:200[1-9]')}`, as('alice'));
+      const typed = await call(
+        h,
+        'GET',
+        `/ocs/v2.php/search/providers/docs_unified_search_documents/search?term=${encodeURIComponent('title:200[1-9]')}`,
+        as('alice'),
+      );
       expect(typed.status).toBe(200);
       expect(typed.json<Envelope<{ entries: unknown[] }>>().ocs.data.entries).toEqual([]);
       expect(h.emulator.requests.map((r) => r.query.query)).toEqual(['title:200[1-9]']);
@@ -230,7 +245,9 @@ describe('Try a search', () => {
         rejected: true,
         rejection: 'refused',
         documents: [],
-        rejectionMessage: expect.stringMatching(/^The archive server refused the search term \(HTTP 400\): '200\[1-9\]' looks like a bracket range for field 'title'/) as unknown as string,
+        rejectionMessage: expect.stringMatching(
+          /^The archive server refused the search term \(HTTP 400\): '200\[1-9\]' looks like a bracket range for field 'title'/,
+        ) as unknown as string,
       });
       const history = await call(h, 'GET', '/apps/docs_unified_search/settings/diagnostics', as('admin'));
       expect(history.json<{ entries: unknown[] }>().entries).toEqual([]);
@@ -253,7 +270,12 @@ describe('Try a search', () => {
 describe('Who can open a document', () => {
   const WHO = '/apps/docs_unified_search/settings/who';
   const admin = { ...as('admin'), headers: { 'ocs-apirequest': 'true' } };
-  interface WhoBody { document: number; files: string[]; noFile: string | null; accounts: { account: string; path: string | null; through: string | null; blocked: string | null }[] }
+  interface WhoBody {
+    document: number;
+    files: string[];
+    noFile: string | null;
+    accounts: { account: string; path: string | null; through: string | null; blocked: string | null }[];
+  }
 
   test('every account that opens the file, with its path and the share; the blocked ones on request', async () => {
     const answer = await call(h, 'POST', WHO, { ...admin, form: { document: '[P1]' } });
@@ -275,7 +297,10 @@ describe('Who can open a document', () => {
 
   test('the audit log records which administrator asked about which document', async () => {
     await call(h, 'POST', WHO, { ...admin, form: { document: '4' } });
-    const lines = readFileSync(join(h.configDir, 'config', 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { action: string; admin: string; detail?: { document?: number } });
+    const lines = readFileSync(join(h.configDir, 'config', 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { action: string; admin: string; detail?: { document?: number } });
     expect(lines.at(-1)).toMatchObject({ action: 'who_can_open', admin: 'admin', detail: { document: 4 } });
   });
 
@@ -286,4 +311,3 @@ describe('Who can open a document', () => {
     expect((await call(h, 'POST', WHO, { ...as('admin'), form: { document: '1' } })).status).toBe(412);
   });
 });
-

@@ -43,7 +43,16 @@ describe('serve', () => {
       stop = resolve;
     });
     const globals = { configDir: join(dir, 'config'), hostDb: fixture.dbUrl, logFile: join(dir, 'host.log'), color: false };
-    const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => { released = true; } });
+    const running = serve(
+      { listen: '127.0.0.1:0' },
+      { io, globals },
+      {
+        stopped,
+        release: () => {
+          released = true;
+        },
+      },
+    );
     const base = await waitFor(() => /Listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.out())?.[1] ?? null);
     const anonymous = await request(`${base}/apps/docs_unified_search/settings`);
     await anonymous.body.dump();
@@ -72,7 +81,9 @@ describe('serve', () => {
     const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => undefined });
     await waitFor(() => /Listening on/.exec(io.out())?.[0] ?? null);
     const warning = await waitFor(() => /^Warning: .*$/m.exec(io.err())?.[0] ?? null);
-    expect(warning).toMatch(/^Warning: Error \[host_unreachable\]: The host database \(the SQLite file .*not-a-database\.db.*\) cannot be opened.* serve answers, but searches fail until this is fixed\.$/);
+    expect(warning).toMatch(
+      /^Warning: Error \[host_unreachable\]: The host database \(the SQLite file .*not-a-database\.db.*\) cannot be opened.* serve answers, but searches fail until this is fixed\.$/,
+    );
     stop();
     await expect(running).resolves.toBe(0);
   });
@@ -87,7 +98,9 @@ describe('serve', () => {
       const globals = { configDir: join(dir, 'config'), hostDb: fixture.dbUrl, logFile: join(dir, 'host.log'), color: false };
       const code = await serve({ listen: `127.0.0.1:${port}` }, { io, globals }, { stopped: new Promise<void>(() => undefined), release: () => undefined });
       expect(code).toBe(1);
-      expect(io.err()).toMatch(new RegExp(`^Error \\[listen_failed\\]: serve cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): another program listens on that port already`));
+      expect(io.err()).toMatch(
+        new RegExp(`^Error \\[listen_failed\\]: serve cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\): another program listens on that port already`),
+      );
       expect(io.err()).not.toMatch(/\n\s+at /);
       expect(io.out()).not.toContain('Listening');
     } finally {
@@ -146,7 +159,12 @@ describe('serve', () => {
       const logFile = join(dir, 'host-index.log');
       const globals = { configDir: join(dir, 'config-index'), hostDb: host.dbUrl, logFile, color: false };
       const running = serve({ listen: '127.0.0.1:0' }, { io, globals }, { stopped, release: () => undefined });
-      const built = (): string | null => (existsSync(logFile) ? (readFileSync(logFile, 'utf8').split('\n').find((l) => l.includes('marker index')) ?? null) : null);
+      const built = (): string | null =>
+        existsSync(logFile)
+          ? (readFileSync(logFile, 'utf8')
+              .split('\n')
+              .find((l) => l.includes('marker index')) ?? null)
+          : null;
       try {
         await waitFor(built);
       } finally {

@@ -105,7 +105,13 @@ describe('connection limits of serve', () => {
 
   test('the defaults are what a reverse proxy expects', () => {
     const server = limitedServer()(() => undefined);
-    expect({ headers: server.headersTimeout, request: server.requestTimeout, idle: server.keepAliveTimeout, inactivity: server.timeout, max: server.maxConnections }).toEqual({
+    expect({
+      headers: server.headersTimeout,
+      request: server.requestTimeout,
+      idle: server.keepAliveTimeout,
+      inactivity: server.timeout,
+      max: server.maxConnections,
+    }).toEqual({
       headers: SERVER_LIMITS.headersMs,
       request: SERVER_LIMITS.requestMs,
       idle: SERVER_LIMITS.idleMs,

@@ -116,7 +116,11 @@ describe('Save', () => {
     const context: ServiceContext = { ...h.context, host: () => (hostGone ? openHost({ dbUrl: `sqlite://${missing}` }) : h.context.host()) };
     const app = await buildServer({ context });
     try {
-      const headers = { authorization: `Basic ${Buffer.from(`admin:${PASSWORDS.admin}`).toString('base64')}`, 'ocs-apirequest': 'true', accept: 'application/json' };
+      const headers = {
+        authorization: `Basic ${Buffer.from(`admin:${PASSWORDS.admin}`).toString('base64')}`,
+        'ocs-apirequest': 'true',
+        accept: 'application/json',
+      };
       expect((await app.inject({ method: 'GET', url: SETTINGS, headers })).statusCode).toBe(200);
       hostGone = true;
       // As bytes: a token saved again is encrypted anew, so a write shows even with the same token.
@@ -127,7 +131,12 @@ describe('Save', () => {
         method: 'POST',
         url: SETTINGS,
         headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive', alwaysSearch: String(h.context.settings.get('always_search') !== true) }).toString(),
+        payload: new URLSearchParams({
+          url: h.emulator.url,
+          token: ARCHIVE_TOKEN,
+          archiveOwner: 'archive',
+          alwaysSearch: String(h.context.settings.get('always_search') !== true),
+        }).toString(),
       });
       expect(answer.statusCode).toBe(500);
       expect(answer.json()).toEqual({ message: expect.stringContaining('(host_unreachable)'), code: 'internal' });
@@ -160,7 +169,7 @@ test('a token file over 16 KiB or a body over 64 KiB is refused with 413, nothin
   expect(h.context.settings.get('docs_url')).not.toBe('https://other.example');
 });
 
-test('a cut-off multipart form is the caller\'s 400, not a server failure', async () => {
+test("a cut-off multipart form is the caller's 400, not a server failure", async () => {
   const before = readFileSync(join(h.configDir, 'host.log'), 'utf8');
   const answer = await call(h, 'POST', SETTINGS, {
     ...ADMIN,
@@ -192,7 +201,18 @@ describe('Disconnect and Clear history', () => {
       installed_version: '0.4.0',
     });
     expect(Object.keys(h.context.settings.read()).sort()).toEqual(
-      ['allow_local', 'always_search', 'archive_owner', 'diagnostics', 'diagnostics_pending', 'docs_api_version', 'docs_url', 'docs_version', 'enabled', 'installed_version'].sort(),
+      [
+        'allow_local',
+        'always_search',
+        'archive_owner',
+        'diagnostics',
+        'diagnostics_pending',
+        'docs_api_version',
+        'docs_url',
+        'docs_version',
+        'enabled',
+        'installed_version',
+      ].sort(),
     );
     const answer = await call(h, 'DELETE', SETTINGS, ADMIN);
     expect(answer.status).toBe(200);

@@ -79,4 +79,3 @@ describeRedis('a burst of wrong guesses spread over two serve processes sharing 
     expect(delays).toEqual([200, 400, 800, 1600, 3200, 6400, 12800, 25000, 25000, 25000]);
   });
 });
-

@@ -73,9 +73,13 @@ describe('a saved token shows nowhere', () => {
   test('save it through the route, with a refused attempt first', async () => {
     const session = await login(h, 'admin', PASSWORDS.admin);
     const headers = { requesttoken: session.requestToken };
-    const refused = record(await call(h, 'POST', SETTINGS, { cookie: session.cookie, headers, form: { url: h.emulator.url, token: WRONG_TOKEN, archiveOwner: 'archive' } }));
+    const refused = record(
+      await call(h, 'POST', SETTINGS, { cookie: session.cookie, headers, form: { url: h.emulator.url, token: WRONG_TOKEN, archiveOwner: 'archive' } }),
+    );
     expect(refused.json().code).toBe('unauthorized');
-    const saved = record(await call(h, 'POST', SETTINGS, { cookie: session.cookie, headers, form: { url: h.emulator.url, token: TOKEN, archiveOwner: 'archive' } }));
+    const saved = record(
+      await call(h, 'POST', SETTINGS, { cookie: session.cookie, headers, form: { url: h.emulator.url, token: TOKEN, archiveOwner: 'archive' } }),
+    );
     expect(saved.status).toBe(200);
     expect(saved.json().tokenConfigured).toBe(true);
     const page = record(await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } }));

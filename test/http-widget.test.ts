@@ -131,7 +131,17 @@ describe('more new documents than the default limit', () => {
 
   test('without limit, exactly 7 of the 9 that alice can open, the newest first', async () => {
     const all = await widget('alice', '&limit=30', many);
-    expect(all?.items.map((i) => i.title)).toEqual(['Letter 10', 'Letter 9', 'Letter 8', 'Letter 7', 'Letter 6', 'Letter 5', 'Contract three', 'Invoice two', 'Invoice one']);
+    expect(all?.items.map((i) => i.title)).toEqual([
+      'Letter 10',
+      'Letter 9',
+      'Letter 8',
+      'Letter 7',
+      'Letter 6',
+      'Letter 5',
+      'Contract three',
+      'Invoice two',
+      'Invoice one',
+    ]);
     const byDefault = await widget('alice', '', many);
     expect(byDefault?.items.map((i) => i.title)).toEqual(all?.items.slice(0, 7).map((i) => i.title));
     expect(byDefault?.moreUrl).toBe(`${HOST_URL}/apps/files/sharingin`);

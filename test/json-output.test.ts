@@ -25,7 +25,8 @@ const SCHEMAS = fileURLToPath(new URL('../docs/json/', import.meta.url));
 const WITHOUT_JSON = new Set(['serve', 'completion']);
 
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json'))) ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')) as object);
+for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')))
+  ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS, file), 'utf8')) as object);
 
 function schema(name: string): ValidateFunction {
   const validate = ajv.getSchema(`${name}.schema.json`);
@@ -103,7 +104,9 @@ describe('every command that prints data takes --json and --output, and has a sc
   });
 
   test('the error schema names every error code of the suite', () => {
-    const enumerated = (JSON.parse(readFileSync(join(SCHEMAS, 'error.schema.json'), 'utf8')) as { properties: { error: { properties: { code: { enum: string[] } } } } }).properties.error.properties.code.enum;
+    const enumerated = (
+      JSON.parse(readFileSync(join(SCHEMAS, 'error.schema.json'), 'utf8')) as { properties: { error: { properties: { code: { enum: string[] } } } } }
+    ).properties.error.properties.code.enum;
     expect([...enumerated].sort()).toEqual([...ARCHIVE_ERROR_CODES, ...SETTINGS_ERROR_CODES, ...LOCAL_ERROR_CODES].sort());
   });
 });
@@ -139,7 +142,10 @@ describe('results and failures by their schemas', () => {
 
   test('setup: the saved settings without the token; a wrong call', async () => {
     const fresh = tempDir();
-    const saved = await run(['--host-db', world.host.dbUrl, 'setup', `--url=${world.archive.url}`, '--token-stdin', '--allow-local', '--json'], { dir: fresh, stdin: `${TOKEN}\n` });
+    const saved = await run(['--host-db', world.host.dbUrl, 'setup', `--url=${world.archive.url}`, '--token-stdin', '--allow-local', '--json'], {
+      dir: fresh,
+      stdin: `${TOKEN}\n`,
+    });
     expect(succeeded('setup', saved)).toMatchObject({ url: world.archive.url, tokenConfigured: true, allowLocal: true });
     expect(saved.out).not.toContain(TOKEN);
     failed('setup', await run(['setup', '--json'], { dir: fresh }), 'usage', 2);
@@ -150,11 +156,22 @@ describe('results and failures by their schemas', () => {
     succeeded('config-app-get', await run(['config:app:get', 'docs_unified_search', 'allow_local', '--details', '--output=json']));
     failed('config-app-get', await run(['config:app:get', 'docs_unified_search', 'archive_owner', '--json']), 'not_configured');
     failed('config-app-get', await run(['config:app:get', 'other_app', 'x', '--json']), 'config_refused');
-    expect(succeeded('config-app-set', await run(['config:app:set', 'docs_unified_search', 'always_search', '--value=true', '--json']))).toEqual({ app: 'docs_unified_search', key: 'always_search', value: true, updated: true });
-    expect(succeeded('config-app-set', await run(['config:app:set', 'docs_unified_search', 'always_search', '--value=true', '--json']))).toMatchObject({ updated: false });
+    expect(succeeded('config-app-set', await run(['config:app:set', 'docs_unified_search', 'always_search', '--value=true', '--json']))).toEqual({
+      app: 'docs_unified_search',
+      key: 'always_search',
+      value: true,
+      updated: true,
+    });
+    expect(succeeded('config-app-set', await run(['config:app:set', 'docs_unified_search', 'always_search', '--value=true', '--json']))).toMatchObject({
+      updated: false,
+    });
     failed('config-app-set', await run(['config:app:set', 'docs_unified_search', 'docs_url', '--value=https://x.example', '--json']), 'config_refused');
     failed('config-app-set', await run(['config:app:set', 'docs_unified_search', 'archive_owner', '--value=x', '--update-only', '--json']), 'not_configured');
-    expect(succeeded('config-app-delete', await run(['config:app:delete', 'docs_unified_search', 'always_search', '--json']))).toEqual({ app: 'docs_unified_search', key: 'always_search', deleted: true });
+    expect(succeeded('config-app-delete', await run(['config:app:delete', 'docs_unified_search', 'always_search', '--json']))).toEqual({
+      app: 'docs_unified_search',
+      key: 'always_search',
+      deleted: true,
+    });
     failed('config-app-delete', await run(['config:app:delete', 'docs_unified_search', 'always_search', '--error-if-not-exists', '--json']), 'not_configured');
   });
 
@@ -169,7 +186,12 @@ describe('results and failures by their schemas', () => {
 
   test('bridge:secret: where the secret is, never the secret', async () => {
     const fresh = tempDir();
-    const made = succeeded('bridge-secret', await run(['bridge:secret', '--json'], { dir: fresh }), 0, `Made the bridge secret in ${join(fresh, 'bridge-secret')} (mode 0600).\n`) as { path: string };
+    const made = succeeded(
+      'bridge-secret',
+      await run(['bridge:secret', '--json'], { dir: fresh }),
+      0,
+      `Made the bridge secret in ${join(fresh, 'bridge-secret')} (mode 0600).\n`,
+    ) as { path: string };
     expect(made).toMatchObject({ created: true, rotated: false });
     expect(made.path.startsWith(fresh)).toBe(true);
     expect((await run(['bridge:secret', '--json'], { dir: fresh })).out).not.toContain(readFileSync(made.path, 'utf8').trim());

@@ -25,7 +25,9 @@ describe('man pages', () => {
   const pages = renderManPages(suite, SUITE_VERSION);
 
   test('the committed pages are what the specs generate (rerun: npm run build && node scripts/build-man.mjs)', () => {
-    const committed = readdirSync(join(root, 'man')).filter((file) => file.endsWith('.1')).sort();
+    const committed = readdirSync(join(root, 'man'))
+      .filter((file) => file.endsWith('.1'))
+      .sort();
     expect(committed).toEqual([...pages.keys()].sort());
     for (const [file, text] of pages) expect(readFileSync(join(root, 'man', file), 'utf8')).toBe(text);
   });
@@ -57,13 +59,14 @@ describe('man pages', () => {
     }
   });
 
-  test('examples fit 80 columns: each unfilled line within the page\'s 71 columns, wider ones broken with \\ continuations', () => {
+  test("examples fit 80 columns: each unfilled line within the page's 71 columns, wider ones broken with \\ continuations", () => {
     for (const [file, page] of pages) {
       const [, shown = ''] = page.split('.SH EXAMPLES');
       const unfilled = [...shown.matchAll(/^\.nf\n([\s\S]*?)\n\.fi$/gm)].flatMap((match) => (match[1] ?? '').split('\n'));
       // Every command page has examples; the suite page has none.
       expect([file, unfilled.length > 0]).toEqual([file, file !== 'docs-unified-search.1']);
-      for (const line of unfilled) expect([file, line, line.replace(/\\([e-])/g, (_m, c: string) => (c === 'e' ? '\\' : '-')).length <= MAN_EXAMPLE_WIDTH]).toEqual([file, line, true]);
+      for (const line of unfilled)
+        expect([file, line, line.replace(/\\([e-])/g, (_m, c: string) => (c === 'e' ? '\\' : '-')).length <= MAN_EXAMPLE_WIDTH]).toEqual([file, line, true]);
     }
   });
 
@@ -71,7 +74,10 @@ describe('man pages', () => {
   if (man.status !== 0) console.log('SKIP man pages rendered at 80 columns: man is not installed');
   (man.status === 0 ? test : test.skip)('rendered by man at 80 columns, no line of any page is wider, and no word is hyphenated', () => {
     for (const file of pages.keys()) {
-      const run = spawnSync('man', ['-l', join(root, 'man', file)], { encoding: 'utf8', env: { ...process.env, MANWIDTH: '80', MAN_KEEP_FORMATTING: '', PAGER: 'cat' } });
+      const run = spawnSync('man', ['-l', join(root, 'man', file)], {
+        encoding: 'utf8',
+        env: { ...process.env, MANWIDTH: '80', MAN_KEEP_FORMATTING: '', PAGER: 'cat' },
+      });
       expect(run.status).toBe(0);
       const text = run.stdout.replace(/.\u0008/g, '');
       for (const line of text.split('\n')) expect([file, line, line.length <= 80]).toEqual([file, line, true]);
@@ -163,24 +169,27 @@ describe('shell completion', () => {
     try {
       copyFileSync(join(root, 'completion', '_docs-unified-search'), join(dir, '_docs-unified-search'));
       // Drives an interactive zsh in a pseudo-terminal and records every candidate compadd receives.
-      writeFileSync(join(dir, 'capture.zsh'), [
-        'zmodload zsh/zpty',
-        'zpty z zsh -f -i',
-        // $2: "fpath" installs the file as the README says, "source" sources it as `source <(dus completion zsh)` does.
-        `if [[ $2 == source ]]; then zpty -w z "PS1=''; autoload -U compinit; compinit -u -D; source ${dir}/_docs-unified-search"; else zpty -w z "PS1=''; fpath=(${dir} \\$fpath); autoload -U compinit; compinit -u -D"; fi`,
-        // The marker is built at run time so that the echo of this definition does not contain it.
-        `zpty -w z 'compadd () { local -a __hits; local m=$'"'"'\\x3e\\x3e'"'"'; builtin compadd -O __hits "$@"; (( $#__hits )) && print -r -l -- "$m"\${^__hits}; builtin compadd "$@" }'`,
-        'zpty -w z "$1"$\'\\t\'',
-        "local out all=''",
-        'integer i quiet=0',
-        'for i in {1..60}; do',
-        '  if zpty -rt z out 2>/dev/null; then all+=$out; quiet=0; continue; fi',
-        '  [[ $all == *">>"* ]] && (( ++quiet > 3 )) && break',
-        '  sleep 0.1',
-        'done',
-        'print -r -- "$all"',
-        'zpty -d z',
-      ].join('\n'));
+      writeFileSync(
+        join(dir, 'capture.zsh'),
+        [
+          'zmodload zsh/zpty',
+          'zpty z zsh -f -i',
+          // $2: "fpath" installs the file as the README says, "source" sources it as `source <(dus completion zsh)` does.
+          `if [[ $2 == source ]]; then zpty -w z "PS1=''; autoload -U compinit; compinit -u -D; source ${dir}/_docs-unified-search"; else zpty -w z "PS1=''; fpath=(${dir} \\$fpath); autoload -U compinit; compinit -u -D"; fi`,
+          // The marker is built at run time so that the echo of this definition does not contain it.
+          `zpty -w z 'compadd () { local -a __hits; local m=$'"'"'\\x3e\\x3e'"'"'; builtin compadd -O __hits "$@"; (( $#__hits )) && print -r -l -- "$m"\${^__hits}; builtin compadd "$@" }'`,
+          'zpty -w z "$1"$\'\\t\'',
+          "local out all=''",
+          'integer i quiet=0',
+          'for i in {1..60}; do',
+          '  if zpty -rt z out 2>/dev/null; then all+=$out; quiet=0; continue; fi',
+          '  [[ $all == *">>"* ]] && (( ++quiet > 3 )) && break',
+          '  sleep 0.1',
+          'done',
+          'print -r -- "$all"',
+          'zpty -d z',
+        ].join('\n'),
+      );
       const offered = (line: string, mode: 'fpath' | 'source' = 'fpath'): string[] => {
         const run = spawnSync('zsh', ['-f', join(dir, 'capture.zsh'), line, mode], { encoding: 'utf8', timeout: 20_000 });
         return [...run.stdout.replace(/\r/g, '').matchAll(/>>([^\s>]+)/g)].map((match) => match[1] ?? '').filter((word) => !word.startsWith('"'));

@@ -83,7 +83,10 @@ describe('marker table', () => {
     const collector = new PairCollector();
     collector.add(2, 20, 1);
     collector.add(1, 10, 1);
-    expect(triplesOf({ ...collector.sorted(), folders: new Map() })).toEqual([[1, 10, 1], [2, 20, 1]]);
+    expect(triplesOf({ ...collector.sorted(), folders: new Map() })).toEqual([
+      [1, 10, 1],
+      [2, 20, 1],
+    ]);
     expect(collector.count).toBe(0);
     expect(collector.sorted().parents.length).toBe(0);
     collector.add(5, 50, 3);
@@ -103,8 +106,17 @@ describe('marker table', () => {
 describe('marker index file', () => {
   test('block by block: every file of a document found, also when its run crosses blocks; the same as in memory', () => {
     // Document 7 has 1300 files (over two block boundaries of 512), the others a few each.
-    const triples: Triple[] = [...generated(2_000, 3, 50).map(([d, f, p]): Triple => [d === 7 ? 8 : d, f, p]), ...Array.from({ length: 1_300 }, (_, i): Triple => [7, 50_000 + i, 2])];
-    const arrays = { ...collect(triples), folders: new Map<number, string | null>([[1, 'e1'], [2, null]]) };
+    const triples: Triple[] = [
+      ...generated(2_000, 3, 50).map(([d, f, p]): Triple => [d === 7 ? 8 : d, f, p]),
+      ...Array.from({ length: 1_300 }, (_, i): Triple => [7, 50_000 + i, 2]),
+    ];
+    const arrays = {
+      ...collect(triples),
+      folders: new Map<number, string | null>([
+        [1, 'e1'],
+        [2, null],
+      ]),
+    };
     const path = join(directory, 'marker-index.bin');
     const roots = [{ storage: 1, filesId: 1, etag: 'r' }];
     const writer = new MarkerIndexFile(path, 'identity');

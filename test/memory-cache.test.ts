@@ -46,7 +46,11 @@ describe('memory cache', () => {
       runs += 1;
       return new Promise<string>((r) => (release = r));
     };
-    const callers = [cache.getOrProduce('newest', 60_000, produce), cache.getOrProduce('newest', 60_000, produce), cache.getOrProduce('newest', 60_000, produce)];
+    const callers = [
+      cache.getOrProduce('newest', 60_000, produce),
+      cache.getOrProduce('newest', 60_000, produce),
+      cache.getOrProduce('newest', 60_000, produce),
+    ];
     release('page-1');
     expect(await Promise.all(callers)).toEqual(['page-1', 'page-1', 'page-1']);
     expect(runs).toBe(1);

@@ -35,7 +35,7 @@ describe('the PHP of the bridge app', () => {
 
   const withPhpcs = has('phpcs') ? test : test.skip;
   if (!has('phpcs')) process.stdout.write('SKIP coding standard of the bridge app: phpcs (Debian php-codesniffer) is not installed\n');
-  withPhpcs("every file keeps the coding standard (nextcloud-app/phpcs.xml)", () => {
+  withPhpcs('every file keeps the coding standard (nextcloud-app/phpcs.xml)', () => {
     const check = spawnSync('phpcs', ['--standard=phpcs.xml', '--report=emacs'], { cwd: 'nextcloud-app', encoding: 'utf8' });
     expect(check.stdout).toBe('');
     expect(check.status).toBe(0);
@@ -71,9 +71,17 @@ describe('npm run package:nextcloud-app', () => {
       const archive = first.stdout.trim();
       expect(relative(process.cwd(), archive)).toMatch(/^dist-nextcloud-app\/docs_unified_search-\d+\.\d+\.\d+\.tar\.gz$/);
       const bytes = readFileSync(archive);
-      const listing = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line !== '');
+      const listing = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((line) => line !== '');
       expect(listing.every((entry) => /^docs_unified_search\/((appinfo|lib|templates|img|js|css)\/.*)?$/.test(entry))).toBe(true);
-      expect(listing).toEqual(expect.arrayContaining(['docs_unified_search/appinfo/info.xml', 'docs_unified_search/lib/AppInfo/Application.php', 'docs_unified_search/js/admin-settings.js']));
+      expect(listing).toEqual(
+        expect.arrayContaining([
+          'docs_unified_search/appinfo/info.xml',
+          'docs_unified_search/lib/AppInfo/Application.php',
+          'docs_unified_search/js/admin-settings.js',
+        ]),
+      );
       const contents = spawnSync('tar', ['-xzOf', archive], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).stdout;
       expect(contents).not.toContain(secret);
       const again = spawnSync(process.execPath, ['scripts/package-nextcloud-app.mjs'], { env, encoding: 'utf8' });

@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { phpMissing, runAppPhp } from './support/php-app/index.js';
 
-if (phpMissing) process.stdout.write('SKIP the bridge app\'s PHP: php is not installed\n');
+if (phpMissing) process.stdout.write("SKIP the bridge app's PHP: php is not installed\n");
 const withPhp = phpMissing ? test.skip : test;
 const NOW = 1_800_000_000;
 
@@ -27,7 +27,7 @@ describe('Save and Disconnect tell the service "confirmed" only after a typed pa
 
   withPhp.each([
     ['the login password, typed ten minutes ago', { 'last-password-confirm': NOW - 600 }, '1'],
-    ['the login password, typed 30 minutes and 15 s ago (Nextcloud\'s own window)', { 'last-password-confirm': NOW - 1815 }, '1'],
+    ["the login password, typed 30 minutes and 15 s ago (Nextcloud's own window)", { 'last-password-confirm': NOW - 1815 }, '1'],
     ['the login password, typed 31 minutes ago', { 'last-password-confirm': NOW - 1860 }, '0'],
     ['no confirmation at all', {}, '0'],
     // Nextcloud lets these through its PasswordConfirmationMiddleware: a stolen device token must not.
@@ -66,10 +66,17 @@ describe("the app passes on no more of the service's answers than of any other s
     `) as { results: { name: string; cursor: string | null; entries: Record<string, unknown>[] }[]; logs: string[] };
   const ocs = (data: unknown): unknown => ({ ocs: { meta: { status: 'ok', statuscode: 200 }, data } });
   const entry = (fields: Record<string, unknown>): Record<string, unknown> => ({
-    thumbnailUrl: `${OWN}/core/preview?fileId=7&x=64&y=64`, title: 'Invoice', subline: '2026-11-01', resourceUrl: `${OWN}/f/7`, icon: '/core/mimeicon?mime=application%2Fpdf', rounded: false, attributes: { documentId: '1' }, ...fields,
+    thumbnailUrl: `${OWN}/core/preview?fileId=7&x=64&y=64`,
+    title: 'Invoice',
+    subline: '2026-11-01',
+    resourceUrl: `${OWN}/f/7`,
+    icon: '/core/mimeicon?mime=application%2Fpdf',
+    rounded: false,
+    attributes: { documentId: '1' },
+    ...fields,
   });
 
-  withPhp('URLs are kept only when relative or on Nextcloud\'s own origin, over http(s)', () => {
+  withPhp("URLs are kept only when relative or on Nextcloud's own origin, over http(s)", () => {
     const urls: [string, string][] = [
       [`${OWN}/f/7`, `${OWN}/f/7`],
       ['/index.php/f/7', '/index.php/f/7'],
@@ -93,7 +100,14 @@ describe("the app passes on no more of the service's answers than of any other s
 
   withPhp('titles and texts are capped (500 and 1000 characters) and carry no C0, C1 or bidi control', () => {
     const title = `\u202Egnp.exe\u001B[2J ${'é'.repeat(512 * 1024)}`; // 1 MiB of UTF-8
-    const { results } = search(ocs({ name: 'Arch\u0007ive', entries: [entry({ title, subline: `a\tb\nc\u0085d\u2066e\u200Ff ${'x'.repeat(5000)}`, attributes: { excerpt: `\u001B]0;owned\u0007${'y'.repeat(2000)}` } })] }));
+    const { results } = search(
+      ocs({
+        name: 'Arch\u0007ive',
+        entries: [
+          entry({ title, subline: `a\tb\nc\u0085d\u2066e\u200Ff ${'x'.repeat(5000)}`, attributes: { excerpt: `\u001B]0;owned\u0007${'y'.repeat(2000)}` } }),
+        ],
+      }),
+    );
     const [shown] = results[0]?.entries ?? [];
     expect(results[0]?.name).toBe('Archive');
     expect(shown?.title).toBe(`gnp.exe[2J ${'é'.repeat(500 - 11)}`);
@@ -112,7 +126,9 @@ describe("the app passes on no more of the service's answers than of any other s
     const { results, logs } = search(ocs({ name: 'Archive', ...data }), 2);
     expect(results.map((result) => result.entries)).toEqual([[], []]);
     expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatch(/^warning: The docs-unified-search service answered in a shape the app does not take \(search\): (entries|entries\[0\]\.\w*) is not/);
+    expect(logs[0]).toMatch(
+      /^warning: The docs-unified-search service answered in a shape the app does not take \(search\): (entries|entries\[0\]\.\w*) is not/,
+    );
   });
 
   withPhp('an answer over 2 MiB is not read whole: refused, empty, logged once; one just under is taken', () => {

@@ -55,7 +55,10 @@ function readmeInvocations(): string[][] {
 }
 
 function optionsOf(command: Command): Map<string, boolean> {
-  const options = new Map<string, boolean>([['--help', false], ['-h', false]]);
+  const options = new Map<string, boolean>([
+    ['--help', false],
+    ['-h', false],
+  ]);
   // A hidden option (setup's --token) is there to refuse it with advice: the README must not use it.
   for (const option of command.options.filter((o) => !o.hidden)) {
     for (const flag of [option.long, option.short]) if (flag !== undefined) options.set(flag, option.required || option.optional);
@@ -98,7 +101,9 @@ describe('README commands', () => {
 
   test('the README shows the suite run in its shell blocks and its command table', () => {
     expect(all.length).toBeGreaterThan(15);
-    const named = new Set(all.map((words) => words.find((word) => !word.startsWith('-') && commandNamed(program, word) !== undefined)).filter((name) => name !== undefined));
+    const named = new Set(
+      all.map((words) => words.find((word) => !word.startsWith('-') && commandNamed(program, word) !== undefined)).filter((name) => name !== undefined),
+    );
     for (const name of ['setup', 'test', 'search', 'why', 'check', 'serve', 'completion', 'bridge:secret']) expect(named).toContain(name);
   });
 
@@ -177,14 +182,17 @@ describe('the "Inside Nextcloud" block, run as written on a tarball install with
       stub('php', `if [ "$2" = docs_unified_search:bridge-secret ]; then echo "php $* <$(cat)" >> '${log}'; else echo "php $*" >> '${log}'; fi`);
       stub('dus', `echo "dus $*" >> '${log}'\necho the-secret`);
       // Two packages as the packaging leaves them after an upgrade: the older one first.
-      stub('npm', [
-        'mkdir -p dist-nextcloud-app/pkg-old/docs_unified_search dist-nextcloud-app/pkg-new/docs_unified_search',
-        'echo 0.3.0 > dist-nextcloud-app/pkg-old/docs_unified_search/version',
-        'echo 0.4.0 > dist-nextcloud-app/pkg-new/docs_unified_search/version',
-        'tar -czf dist-nextcloud-app/docs_unified_search-0.9.0.tar.gz -C dist-nextcloud-app/pkg-old docs_unified_search',
-        'touch -d "2020-01-01" dist-nextcloud-app/docs_unified_search-0.9.0.tar.gz',
-        'tar -czf dist-nextcloud-app/docs_unified_search-0.10.0.tar.gz -C dist-nextcloud-app/pkg-new docs_unified_search',
-      ].join('\n'));
+      stub(
+        'npm',
+        [
+          'mkdir -p dist-nextcloud-app/pkg-old/docs_unified_search dist-nextcloud-app/pkg-new/docs_unified_search',
+          'echo 0.3.0 > dist-nextcloud-app/pkg-old/docs_unified_search/version',
+          'echo 0.4.0 > dist-nextcloud-app/pkg-new/docs_unified_search/version',
+          'tar -czf dist-nextcloud-app/docs_unified_search-0.9.0.tar.gz -C dist-nextcloud-app/pkg-old docs_unified_search',
+          'touch -d "2020-01-01" dist-nextcloud-app/docs_unified_search-0.9.0.tar.gz',
+          'tar -czf dist-nextcloud-app/docs_unified_search-0.10.0.tar.gz -C dist-nextcloud-app/pkg-new docs_unified_search',
+        ].join('\n'),
+      );
       const result = spawnSync(join(bin, 'bash'), ['-c', block], { cwd: work, encoding: 'utf8', env: { PATH: bin, NC: nc, HOME: work } });
       expect([result.status, result.stderr]).toEqual([0, '']);
       expect(readdirSync(join(nc, 'apps'))).toEqual(['docs_unified_search']);
@@ -208,7 +216,11 @@ describe('the "Inside Nextcloud" block, run as written on a tarball install with
     try {
       writeFileSync(join(work, 'npm'), '#!/bin/sh\nexit 1\n');
       chmodSync(join(work, 'npm'), 0o755);
-      const result = spawnSync('bash', ['-c', block], { cwd: work, encoding: 'utf8', env: { PATH: `${work}:${process.env.PATH ?? ''}`, HOME: work, NC: work, OCC: 'echo OCC-RAN', DUS: 'true' } });
+      const result = spawnSync('bash', ['-c', block], {
+        cwd: work,
+        encoding: 'utf8',
+        env: { PATH: `${work}:${process.env.PATH ?? ''}`, HOME: work, NC: work, OCC: 'echo OCC-RAN', DUS: 'true' },
+      });
       expect(result.status).not.toBe(0);
       expect(result.stdout).not.toContain('OCC-RAN');
     } finally {

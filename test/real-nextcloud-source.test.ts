@@ -14,7 +14,11 @@ const tools = ['tar', 'xz'].filter((tool) => spawnSync('sh', ['-c', `command -v 
 if (tools.length > 0) process.stdout.write(`SKIP real-Nextcloud source packing: ${tools.join(', ')} not installed\n`);
 const describeTools = tools.length === 0 ? describe : describe.skip;
 
-const listing = (tarball: string): string[] => spawnSync('tar', ['-tJf', tarball], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line !== '').sort();
+const listing = (tarball: string): string[] =>
+  spawnSync('tar', ['-tJf', tarball], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line !== '')
+    .sort();
 
 describeTools('the Nextcloud source a user names', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dus-nc-source-'));
@@ -40,7 +44,9 @@ describeTools('the Nextcloud source a user names', () => {
     expect(releaseTarball('31.0.2')).toMatch(/[/]vendor[/]nextcloud-31\.0\.2\.tar\.xz$/);
     const vendored = (release: '34.0.1' | '31.0.2'): unknown => nextcloudSource({}, release);
     for (const release of ['34.0.1', '31.0.2'] as const) {
-      const expected = existsSync(releaseTarball(release)) ? { path: releaseTarball(release), kind: 'tarball' } : expect.stringContaining(`no Nextcloud ${release} tarball at`);
+      const expected = existsSync(releaseTarball(release))
+        ? { path: releaseTarball(release), kind: 'tarball' }
+        : expect.stringContaining(`no Nextcloud ${release} tarball at`);
       expect(vendored(release)).toEqual(expected);
       expect(releaseLabel(release, {})).toBe(`Nextcloud ${release}`);
       // The user's own server replaces every release, under either variable name.
@@ -67,7 +73,15 @@ describeTools('the Nextcloud source a user names', () => {
   it('packs a server tree under nextcloud/, without its config.php and data', async () => {
     const tarball = await xzTarball({ path: tree, kind: 'tree' });
     made.push(tarball);
-    expect(listing(tarball)).toEqual(['nextcloud/', 'nextcloud/config/', 'nextcloud/config/config.sample.php', 'nextcloud/lib/', 'nextcloud/lib/base.php', 'nextcloud/occ', 'nextcloud/version.php']);
+    expect(listing(tarball)).toEqual([
+      'nextcloud/',
+      'nextcloud/config/',
+      'nextcloud/config/config.sample.php',
+      'nextcloud/lib/',
+      'nextcloud/lib/base.php',
+      'nextcloud/occ',
+      'nextcloud/version.php',
+    ]);
   });
 
   it('repacks a tarball of another compression, and takes an .xz tarball as it is', async () => {

@@ -119,7 +119,9 @@ describeRedis('RedisCache', () => {
     // The second caller starts only once the first holds the lock: a fixed delay let a slow
     // connect hand the lock to the second caller first (CI saw the first resolve to 'fresh').
     let holding: () => void = () => undefined;
-    const firstHolds = new Promise<void>((resolve) => { holding = resolve; });
+    const firstHolds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
     const failing = first.getOrProduce('k', 60_000, async () => {
       attempts += 1;
       holding();
@@ -143,7 +145,9 @@ describeRedis('RedisCache', () => {
     // The holder never finishes: its produce hangs past the lock's lifetime. The other caller
     // starts once the holder is inside its produce, so it is the expiry that lets it in.
     let holding: () => void = () => undefined;
-    const holderInside = new Promise<void>((resolve) => { holding = resolve; });
+    const holderInside = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
     void holder.getOrProduce('stuck', 60_000, () => {
       holding();
       return new Promise<string>(() => undefined);

@@ -24,7 +24,10 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
         const outcome = await runSearch(ctx, { user: 'bob', term: 'invoice' });
         expect(outcome).toMatchObject({ status: 'failed', entries: [], failure: { code: 'http', status: 400 } });
       }
-      expect(readHistory(ctx.settings)).toEqual([expect.objectContaining({ code: 'http', status: 400 }), expect.objectContaining({ code: 'http', status: 400 })]);
+      expect(readHistory(ctx.settings)).toEqual([
+        expect.objectContaining({ code: 'http', status: 400 }),
+        expect.objectContaining({ code: 'http', status: 400 }),
+      ]);
       expect(ctx.settings.get('diagnostics_pending')).toBe(true);
       const check = await overviewCheck(ctx);
       expect(check.severity).toBe('warning');
@@ -83,8 +86,10 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
 });
 
 describe('the CLI says why a term of only exclusions lists nothing', () => {
-  const onlyExclusions = 'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
-  const minusWord = 'The archive server (Paperless-ngx 2, or 3.2 and later) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
+  const onlyExclusions =
+    'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
+  const minusWord =
+    'The archive server (Paperless-ngx 2, or 3.2 and later) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
   test.each([
     ['3.0', 'NOT invoice', onlyExclusions],
     ['3.0', '-invoice', onlyExclusions],
@@ -109,9 +114,10 @@ describe('the CLI says why a term of only exclusions lists nothing', () => {
   });
 });
 
-describe("a term the archive server refuses with a message of its own (SearchQueryError)", () => {
+describe('a term the archive server refuses with a message of its own (SearchQueryError)', () => {
   const badDate = "Invalid date value '2024-13-45' for field 'created'.";
-  const bracket = "'200[1-9]' looks like a bracket range for field 'title', but '[' is not a wildcard character on its own. Combine it with a wildcard, e.g. a trailing '*', or double-quote the value to search it as literal text.";
+  const bracket =
+    "'200[1-9]' looks like a bracket range for field 'title', but '[' is not a wildcard character on its own. Combine it with a wildcard, e.g. a trailing '*', or double-quote the value to search it as literal text.";
 
   test.each([
     ['3.0', 'created:2024-13-45', badDate],
@@ -136,13 +142,16 @@ describe("a term the archive server refuses with a message of its own (SearchQue
     expect(result).toEqual({ code: 0, out: '[]\n', err: '' });
   });
 
-  test.each(['3.0', '3.1', '3.2'] as const)('%s: in the search provider it is a term still being typed: no results, no problem, no history', async (version) => {
-    const { world } = cli;
-    world.archive.version = version;
-    const { ctx } = await world.context();
-    const outcome = await runSearch(ctx, { user: 'bob', term: 'created:2024-1' });
-    expect(outcome).toMatchObject({ status: 'rejected', entries: [], rejection: 'refused' });
-    expect(readHistory(ctx.settings)).toEqual([]);
-    expect(ctx.settings.get('diagnostics_pending') ?? false).toBe(false);
-  });
+  test.each(['3.0', '3.1', '3.2'] as const)(
+    '%s: in the search provider it is a term still being typed: no results, no problem, no history',
+    async (version) => {
+      const { world } = cli;
+      world.archive.version = version;
+      const { ctx } = await world.context();
+      const outcome = await runSearch(ctx, { user: 'bob', term: 'created:2024-1' });
+      expect(outcome).toMatchObject({ status: 'rejected', entries: [], rejection: 'refused' });
+      expect(readHistory(ctx.settings)).toEqual([]);
+      expect(ctx.settings.get('diagnostics_pending') ?? false).toBe(false);
+    },
+  );
 });

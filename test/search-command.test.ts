@@ -33,8 +33,14 @@ describe('search command', () => {
 
   test('--explain for an LDAP account says that its LDAP groups are not seen; a database account gets no such note', async () => {
     const host = cli.world.host;
-    await host.exec(`CREATE TABLE ${host.prefix}ldap_user_mapping (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`);
-    await host.exec(`INSERT INTO ${host.prefix}ldap_user_mapping (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, ['uid=lena,dc=example,dc=org', 'lena', 'u-9']);
+    await host.exec(
+      `CREATE TABLE ${host.prefix}ldap_user_mapping (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`,
+    );
+    await host.exec(`INSERT INTO ${host.prefix}ldap_user_mapping (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, [
+      'uid=lena,dc=example,dc=org',
+      'lena',
+      'u-9',
+    ]);
     // A fresh context opens the host anew and finds the LDAP table.
     const fresh = (await cli.world.context()).dir;
     const io = captureIO({ env: {} });
@@ -54,7 +60,9 @@ describe('search command', () => {
         const result = await run(['search', 'bob', term]);
         expect([term.length, result.code]).toEqual([term.length, 2]);
         // Both limits: ours, and the archive server's own.
-        expect(result.err).toMatch(/^Error \[usage\]: The search term is too long: at most 1000 characters .*Paperless-ngx 3\.2 itself refuses more than 4096\.\n/);
+        expect(result.err).toMatch(
+          /^Error \[usage\]: The search term is too long: at most 1000 characters .*Paperless-ngx 3\.2 itself refuses more than 4096\.\n/,
+        );
         expect(result.err.length).toBeLessThan(300);
       }
     }

@@ -5,12 +5,15 @@ import { clampLimit, dayOf, parseCursor } from '../src/core/search/inputs.js';
 
 describe('excerpt', () => {
   test('Whoosh markup (2.x): spans go, escaped text is decoded once', () => {
-    const whoosh = 'Terms &amp; conditions &lt;see annex&gt;: the <span class="match term0">invoice</span> is sent ... second <span class="match term1">bill</span>';
+    const whoosh =
+      'Terms &amp; conditions &lt;see annex&gt;: the <span class="match term0">invoice</span> is sent ... second <span class="match term1">bill</span>';
     expect(excerptOf(whoosh)).toBe('Terms & conditions <see annex>: the invoice is sent ... second bill');
   });
 
   test('Tantivy markup (3.x): <b> goes, quotes and apostrophes are decoded', () => {
-    expect(excerptOf('Write to &quot;Insurance &lt;Mutual&gt;&quot; &#39;now&#39; about the <b>invoice</b>')).toBe('Write to "Insurance <Mutual>" \'now\' about the invoice');
+    expect(excerptOf('Write to &quot;Insurance &lt;Mutual&gt;&quot; &#39;now&#39; about the <b>invoice</b>')).toBe(
+      'Write to "Insurance <Mutual>" \'now\' about the invoice',
+    );
   });
 
   test('decoded once: an escaped entity stays text; unknown entities and numeric ones', () => {
@@ -28,7 +31,9 @@ describe('entry URLs and dates', () => {
   test('links, previews and icons on the host URL, root-relative without one', () => {
     expect(fileLink('https://cloud.example.com/', 42)).toBe('https://cloud.example.com/f/42');
     expect(previewUrl(null, 42)).toBe('/core/preview?fileId=42&x=64&y=64&mimeFallback=1');
-    expect(typeIconUrl('https://c.example', 'application/vnd.oasis.opendocument.text')).toBe('https://c.example/core/mimeicon?mime=application%2Fvnd.oasis.opendocument.text');
+    expect(typeIconUrl('https://c.example', 'application/vnd.oasis.opendocument.text')).toBe(
+      'https://c.example/core/mimeicon?mime=application%2Fvnd.oasis.opendocument.text',
+    );
   });
 
   test('the day in the user language, never shifted by a time zone', () => {

@@ -303,7 +303,15 @@ describe('requests', () => {
 describe('failures', () => {
   test('a query the archive server rejects: no results, a debug line, no history', async () => {
     const { ctx, logFile } = await world.context();
-    world.archive.faults = [{ match: '/api/documents/', status: 400, body: 'Error listing search results, check logs for more detail.', contentType: 'text/html; charset=utf-8', times: 2 }];
+    world.archive.faults = [
+      {
+        match: '/api/documents/',
+        status: 400,
+        body: 'Error listing search results, check logs for more detail.',
+        contentType: 'text/html; charset=utf-8',
+        times: 2,
+      },
+    ];
     try {
       const outcome = await runSearch(ctx, { user: 'bob', term: 'inv"' });
       expect(outcome).toMatchObject({ status: 'rejected', entries: [], cursor: null });
@@ -420,7 +428,9 @@ describe('failures', () => {
       expect(outcome.entries.map((entry) => entry.documentId)).toEqual(expected);
       expect(fallbackHost.batched).toBe(false);
       ctx.logger.flush();
-      const warnings = logOf(logFile).split('\n').filter((line) => line.includes('Unified search looks for the files of each document on its own'));
+      const warnings = logOf(logFile)
+        .split('\n')
+        .filter((line) => line.includes('Unified search looks for the files of each document on its own'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain('"level":40');
     } finally {

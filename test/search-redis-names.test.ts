@@ -36,7 +36,9 @@ describeRedis('names through a shared Redis cache', () => {
     world.archive.clearRequests();
     const two = await runSearch(b.ctx, { user: 'bob', term: 'invoice', limit: 5 });
     expect(names()).toBe(0);
-    expect(two.entries.map((entry) => [entry.correspondent, entry.documentType])).toEqual(one.entries.map((entry) => [entry.correspondent, entry.documentType]));
+    expect(two.entries.map((entry) => [entry.correspondent, entry.documentType])).toEqual(
+      one.entries.map((entry) => [entry.correspondent, entry.documentType]),
+    );
     expect(one.entries.some((entry) => entry.correspondent !== null)).toBe(true);
   });
 
@@ -51,7 +53,9 @@ describeRedis('names through a shared Redis cache', () => {
     const monitor = await client.monitor();
     const seen: string[][] = [];
     let flushed: () => void = () => undefined;
-    const flushSeen = new Promise<void>((resolve) => { flushed = resolve; });
+    const flushSeen = new Promise<void>((resolve) => {
+      flushed = resolve;
+    });
     monitor.on('monitor', (_time: string, args: string[]) => {
       if (args.some((arg) => arg.startsWith(`${prefix}names:`))) seen.push(args);
       if (args.includes(`${prefix}flush`)) flushed();

@@ -27,10 +27,14 @@ afterAll(() => {
 /** Runs `serve` and gives it 15 s: a start that is not refused is stopped and reported as such. */
 function serveWith(cache: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, '--config-dir', join(dir, 'config'), '--host-db', `sqlite://${join(dir, 'absent.db')}`, 'serve', '--listen', '127.0.0.1:0', '--cache', cache], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DUS_SECRET: 'cache-refused-secret' },
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI, '--config-dir', join(dir, 'config'), '--host-db', `sqlite://${join(dir, 'absent.db')}`, 'serve', '--listen', '127.0.0.1:0', '--cache', cache],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, DUS_SECRET: 'cache-refused-secret' },
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -57,7 +57,8 @@ function setup(server: Server, keepToken: boolean): Promise<ProcessRun> {
 }
 
 function configChange(i: number): Promise<ProcessRun> {
-  const args = i % 2 === 0 ? ['config:app:set', 'docs_unified_search', 'always_search', '--value=true'] : ['config:app:delete', 'docs_unified_search', 'always_search'];
+  const args =
+    i % 2 === 0 ? ['config:app:set', 'docs_unified_search', 'always_search', '--value=true'] : ['config:app:delete', 'docs_unified_search', 'always_search'];
   return runCliProcess(['--config-dir', dir, ...args]);
 }
 

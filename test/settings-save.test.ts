@@ -28,7 +28,11 @@ function context(env: NodeJS.ProcessEnv = {}, dir = scratchDir('dus-save-'), hos
 function logLines(ctx: ServiceContext): { level: number; msg: string; detail?: string }[] {
   ctx.logger.flush();
   const text = readFileSync(join(ctx.settings.directory, 'docs_unified_search.log'), 'utf8');
-  return text.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { level: number; msg: string; detail?: string });
+  return text
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { level: number; msg: string; detail?: string });
 }
 
 /** The stored settings and token as bytes: what "nothing was stored" compares. */
@@ -128,7 +132,9 @@ describe('save use case', () => {
     const missing = join(dir, 'missing.db');
     const location = { dbUrl: `sqlite://${missing}` };
     const ctx = context({}, dir, location);
-    const error = await failureOf(saveSettings(ctx, { url: archive.url, token: 'other-token', archiveOwner: 'archive', alwaysSearch: true, hostLocation: location }));
+    const error = await failureOf(
+      saveSettings(ctx, { url: archive.url, token: 'other-token', archiveOwner: 'archive', alwaysSearch: true, hostLocation: location }),
+    );
     expect(error.code).toBe('internal');
     // The host's own message names the file: it stays in the log.
     expect(error.message).toBe("Nothing was saved: the host's database could not be opened or read (host_unreachable). The host log has the detail.");
@@ -138,14 +144,25 @@ describe('save use case', () => {
     // The test itself passed: no warning line; the failure after it is logged once.
     expect(lines.filter((l) => l.level === 40)).toEqual([]);
     expect(lines.filter((l) => l.level === 50)).toEqual([
-      expect.objectContaining({ msg: 'The settings of the app could not be saved (internal)', detail: expect.stringContaining(`host_unreachable: The host database (the SQLite file ${missing}`) }),
+      expect.objectContaining({
+        msg: 'The settings of the app could not be saved (internal)',
+        detail: expect.stringContaining(`host_unreachable: The host database (the SQLite file ${missing}`),
+      }),
     ]);
     expect(JSON.stringify(lines)).not.toContain('other-token');
   });
 
   test.each([
-    ['host_config', new DusError('host_config', 'The host database URL is not usable: it is not a URL.'), "the host's location (the Nextcloud directory, its config.php or the database URL) is not usable (host_config)"],
-    ['host_schema', new DusError('host_schema', 'The host database lacks a table or column the adapter reads: no such table oc_users'), "the host's database lacks a table or column this service reads (host_schema)"],
+    [
+      'host_config',
+      new DusError('host_config', 'The host database URL is not usable: it is not a URL.'),
+      "the host's location (the Nextcloud directory, its config.php or the database URL) is not usable (host_config)",
+    ],
+    [
+      'host_schema',
+      new DusError('host_schema', 'The host database lacks a table or column the adapter reads: no such table oc_users'),
+      "the host's database lacks a table or column this service reads (host_schema)",
+    ],
     ['a failure without a code', new Error('socket hang up at db.internal:5432'), 'reading the host (Nextcloud) failed unexpectedly'],
   ])('a host that fails after the test with %s: internal, logged once with the original, nothing stored', async (_name, cause, said) => {
     const dir = scratchDir('dus-save-');
@@ -157,7 +174,9 @@ describe('save use case', () => {
     expect(error).toMatchObject({ code: 'internal', message: `Nothing was saved: ${said}. The host log has the detail.` });
     expect(storedFiles(dir)).toEqual(before);
     const detail = cause instanceof DusError ? `${cause.code}: ${cause.message}` : cause.message;
-    expect(logLines(first).filter((l) => l.level === 50)).toEqual([expect.objectContaining({ msg: 'The settings of the app could not be saved (internal)', detail })]);
+    expect(logLines(first).filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({ msg: 'The settings of the app could not be saved (internal)', detail }),
+    ]);
   });
 
   test('an unknown archive account stays the refusal it is: its own code, no error line', async () => {
@@ -229,7 +248,14 @@ describe('save use case', () => {
 describe('disconnect', () => {
   test('deletes URL, token, switches, account, versions and history; keeps the rest', async () => {
     const ctx = context();
-    await saveSettings(ctx, { url: archive.url, token: TOKEN, archiveOwner: 'Archive', allowLocal: true, alwaysSearch: true, hostLocation: { dbUrl: host.dbUrl } });
+    await saveSettings(ctx, {
+      url: archive.url,
+      token: TOKEN,
+      archiveOwner: 'Archive',
+      allowLocal: true,
+      alwaysSearch: true,
+      hostLocation: { dbUrl: host.dbUrl },
+    });
     const kept: Partial<AppConfig> = { diagnostics_pending: true, enabled: true, installed_version: '0.4.0', host_url: 'https://cloud.example.com' };
     // The keys of 0.3.0 go too when the repair step has not run yet: only the kept ones remain.
     ctx.settings.update({ ...kept, diagnostics: '[{"code":"timeout"}]', last_failure: '{"code":"http"}', last_recovery: '2026-01-01T00:00:00Z' });
@@ -254,7 +280,10 @@ describe('audit log', () => {
     ctx.audit.record({ action: 'try_search', admin: 'admin', user: 'alice' });
     ctx.audit.record({ action: 'disconnect', admin: 'root', detail: { results: 3 } });
     const path = join(ctx.settings.directory, 'audit.log');
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatchObject({ app: 'docs_unified_search', action: 'try_search', admin: 'admin', user: 'alice' });
     expect(lines[1]).toMatchObject({ action: 'disconnect', admin: 'root', detail: { results: 3 } });

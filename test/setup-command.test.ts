@@ -34,7 +34,6 @@ async function run(dir: string, args: readonly string[], options: { stdin?: stri
   return runCli(dir, [...(options.hostDb === false ? [] : ['--host-db', host.dbUrl]), ...args], options);
 }
 
-
 function tokenOf(dir: string): ReturnType<FileCredentialStore['load']> {
   return new FileCredentialStore({ directory: dir, env: {} }).load();
 }
@@ -76,7 +75,9 @@ afterAll(async () => {
 describe('setup saves after a working connection test', () => {
   test('exit 0: URL, switches, archive account in the host spelling, versions, token bound to the origin', async () => {
     const dir = freshDir();
-    const result = await run(dir, saveArgs(`${archive.url}/`, '--token-stdin', '--allow-local', '--archive-account=archive'), { stdin: `${TOKEN}\nignored second line\n` });
+    const result = await run(dir, saveArgs(`${archive.url}/`, '--token-stdin', '--allow-local', '--archive-account=archive'), {
+      stdin: `${TOKEN}\nignored second line\n`,
+    });
     expect(result).toMatchObject({ code: 0, err: '' });
     expect(result.out).toContain(archive.url);
     const stored = settingsOf(dir);
@@ -93,7 +94,9 @@ describe('setup saves after a working connection test', () => {
 
   test('the token from an environment variable; blank archive account means the sync add-on account', async () => {
     const dir = freshDir();
-    const result = await run(dir, saveArgs(archive.url, '--token-env=PAPERLESS_TOKEN', '--allow-local', '--archive-account='), { env: { PAPERLESS_TOKEN: ` ${TOKEN} ` } });
+    const result = await run(dir, saveArgs(archive.url, '--token-env=PAPERLESS_TOKEN', '--allow-local', '--archive-account='), {
+      env: { PAPERLESS_TOKEN: ` ${TOKEN} ` },
+    });
     expect(result.code).toBe(0);
     expect(settingsOf(dir).archive_owner).toBeUndefined();
     expect(result.out).toContain("alice (the synchronization add-on's account)");
@@ -196,9 +199,11 @@ describe('setup exit codes 1 and 2, and nothing stored on failure', () => {
 
 describe('reading the token from standard input', () => {
   test('an endless stream without a line end is not read on: a usage error at the cap', async () => {
-    const endless = Readable.from((function* () {
-      for (;;) yield 'x'.repeat(4096);
-    })());
+    const endless = Readable.from(
+      (function* () {
+        for (;;) yield 'x'.repeat(4096);
+      })(),
+    );
     await expect(readFirstLine(endless)).rejects.toMatchObject({ code: 'usage' });
   });
 
@@ -213,17 +218,26 @@ describe('reading the token from standard input', () => {
   });
 
   const noPty = ptyUnavailable();
-  (noPty === null ? test : test.skip)('on a terminal: a prompt on stderr, the typed token is not echoed, then saved', async () => {
-    const dir = freshDir();
-    const typed = 'typed-on-terminal-9c1e';
-    archive.tokens.push(typed);
-    const result = await runOnPtyTyping(100, ['--config-dir', dir, '--host-db', host.dbUrl, ...saveArgs(archive.url, '--token-stdin', '--allow-local')], '(input is hidden): ', `${typed}\r`);
-    expect(result.screen).toContain('API token of the archive server (input is hidden): ');
-    expect(result.screen).not.toContain(typed);
-    expect(result.code).toBe(0);
-    expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: typed });
-    expect(logOf(dir)).not.toContain(typed);
-  }, 30_000);
+  (noPty === null ? test : test.skip)(
+    'on a terminal: a prompt on stderr, the typed token is not echoed, then saved',
+    async () => {
+      const dir = freshDir();
+      const typed = 'typed-on-terminal-9c1e';
+      archive.tokens.push(typed);
+      const result = await runOnPtyTyping(
+        100,
+        ['--config-dir', dir, '--host-db', host.dbUrl, ...saveArgs(archive.url, '--token-stdin', '--allow-local')],
+        '(input is hidden): ',
+        `${typed}\r`,
+      );
+      expect(result.screen).toContain('API token of the archive server (input is hidden): ');
+      expect(result.screen).not.toContain(typed);
+      expect(result.code).toBe(0);
+      expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: typed });
+      expect(logOf(dir)).not.toContain(typed);
+    },
+    30_000,
+  );
 
   test('stdin a terminal, stderr not (no prompt can be shown): exit 2, told to pipe the token, nothing read or stored', async () => {
     const dir = freshDir();
@@ -252,7 +266,10 @@ describe('where the host is', () => {
     const dir = freshDir();
     archive.clearRequests();
     const missing = join(dir, 'missing.db');
-    const result = await run(dir, ['--host-db', `sqlite://${missing}`, ...saveArgs(archive.url, '--token-stdin', '--allow-local')], { stdin: TOKEN, hostDb: false });
+    const result = await run(dir, ['--host-db', `sqlite://${missing}`, ...saveArgs(archive.url, '--token-stdin', '--allow-local')], {
+      stdin: TOKEN,
+      hostDb: false,
+    });
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/^Error \[host_unreachable\]: .*missing\.db/);
     expect(archive.requests).toEqual([]);
@@ -297,7 +314,9 @@ describe('Rule 1: the token is never accepted on the command line', () => {
 describe('Rules 2 and 3: omitted options keep stored values; a blank token only for the same server', () => {
   test('an omitted switch or account keeps its stored value; a given one changes it', async () => {
     const dir = freshDir();
-    expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local', '--always-search', '--archive-account=Archive'), { stdin: TOKEN })).code).toBe(0);
+    expect(
+      (await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local', '--always-search', '--archive-account=Archive'), { stdin: TOKEN })).code,
+    ).toBe(0);
     expect((await run(dir, saveArgs(archive.url))).code).toBe(0);
     expect(settingsOf(dir)).toMatchObject({ allow_local: true, always_search: true, archive_owner: 'Archive' });
     expect((await run(dir, saveArgs(archive.url, '--no-always-search'))).code).toBe(0);

@@ -33,7 +33,12 @@ const folderWith = async (fx: HostFixture, owner: string, folder: string, id: nu
 
 /** One case per rule, in the order of SHARE_RULES. */
 const CASES: readonly RuleCase[] = [
-  { kind: 'sharing off', level: 'host', sharingOff: true, build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Off${id}`, id), type: 'user', with: U })) },
+  {
+    kind: 'sharing off',
+    level: 'host',
+    sharingOff: true,
+    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Off${id}`, id), type: 'user', with: U })),
+  },
   {
     kind: 'colliding target',
     level: 'mounts',
@@ -42,7 +47,11 @@ const CASES: readonly RuleCase[] = [
       await fx.share({ owner: 'carol', fileId: await fx.addFolder('carol', `Sub${id}`), type: 'user', with: U, target: `/Sub${id}` });
     },
   },
-  { kind: 'not member', level: 'row', build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Other${id}`, id), type: 'group', with: 'others' })) },
+  {
+    kind: 'not member',
+    level: 'row',
+    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Other${id}`, id), type: 'group', with: 'others' })),
+  },
   {
     kind: 'left',
     level: 'row',
@@ -51,12 +60,21 @@ const CASES: readonly RuleCase[] = [
       await fx.overrideGroupShare(share, U, { permissions: 0 });
     },
   },
-  { kind: 'declined', level: 'node', build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Declined${id}`, id), type: 'user', with: U, accepted: 2 })) },
-  { kind: 'pending', level: 'node', build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Pending${id}`, id), type: 'user', with: U, accepted: 0 })) },
+  {
+    kind: 'declined',
+    level: 'node',
+    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Declined${id}`, id), type: 'user', with: U, accepted: 2 })),
+  },
+  {
+    kind: 'pending',
+    level: 'node',
+    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Pending${id}`, id), type: 'user', with: U, accepted: 0 })),
+  },
   {
     kind: 'expired',
     level: 'row',
-    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Expired${id}`, id), type: 'user', with: U, expiration: '2020-01-01 00:00:00' })),
+    build: async (fx, id) =>
+      void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Expired${id}`, id), type: 'user', with: U, expiration: '2020-01-01 00:00:00' })),
   },
   {
     kind: 'disabled sharer',
@@ -67,8 +85,16 @@ const CASES: readonly RuleCase[] = [
       await fx.share({ owner: A, initiator: 'dora', fileId: folder, type: 'user', with: U });
     },
   },
-  { kind: 'no read', level: 'row', build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `None${id}`, id), type: 'user', with: U, permissions: 0 })) },
-  { kind: 'no read', level: 'node', build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Write${id}`, id), type: 'user', with: U, permissions: 2 })) },
+  {
+    kind: 'no read',
+    level: 'row',
+    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `None${id}`, id), type: 'user', with: U, permissions: 0 })),
+  },
+  {
+    kind: 'no read',
+    level: 'node',
+    build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Write${id}`, id), type: 'user', with: U, permissions: 2 })),
+  },
   {
     kind: 'broken share',
     level: 'node',
@@ -115,7 +141,8 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
       expect(item.verdict).toBe('not shared');
       expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: c.kind } });
     } finally {
-      if (c.sharingOff === true) await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
+      if (c.sharingOff === true)
+        await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
     }
   });
 

@@ -157,12 +157,19 @@ describe('prose: sentences for people fit the terminal, broken at spaces', () =>
 
   test('property: whatever the words and the width, lines fit unless one word alone is wider, and no text is lost', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 30 }).map((w) => w.replace(/\s/g, '_')), { minLength: 1, maxLength: 40 }), fc.integer({ min: 10, max: 200 }), (words, width) => {
-        const text = words.map(safeText).join(' ');
-        const out = prose({ color: false, width }, 2, text);
-        expect(unwrapped(out)).toBe(text.trim());
-        for (const l of out.split('\n')) if (displayWidth(l) > width) expect(l.trim()).not.toContain(' ');
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 30 }).map((w) => w.replace(/\s/g, '_')),
+          { minLength: 1, maxLength: 40 },
+        ),
+        fc.integer({ min: 10, max: 200 }),
+        (words, width) => {
+          const text = words.map(safeText).join(' ');
+          const out = prose({ color: false, width }, 2, text);
+          expect(unwrapped(out)).toBe(text.trim());
+          for (const l of out.split('\n')) if (displayWidth(l) > width) expect(l.trim()).not.toContain(' ');
+        },
+      ),
     );
   });
 });
@@ -201,7 +208,10 @@ describe('commands with hostile text from the archive server and the host', () =
     expect(shown.code).toBe(0);
     expect(shown.out).toContain('\\x1b[2Jwiped\\x09name\\u2066');
     expect(shown.out).not.toContain('\u001b');
-    for (const args of [['why', 'bob', '101'], ['search', 'bob', 'quokka', '--explain', '--limit=50']]) {
+    for (const args of [
+      ['why', 'bob', '101'],
+      ['search', 'bob', 'quokka', '--explain', '--limit=50'],
+    ]) {
       const explained = await cli.run(args);
       expect(explained.code).toBe(0);
       expect(explained.out).toMatch(/Document 101: .*\\x1b\]0;title\\x07\\u202e/u);
@@ -249,7 +259,11 @@ describe('explanations fit the terminal', () => {
       const prosePart = run.out.split('\n').filter((l) => !/^[│┌└├]/u.test(l));
       expect(Math.max(...prosePart.map(displayWidth))).toBeLessThanOrEqual(columns);
       // The same sentences, only broken at spaces: put back together they are the piped lines.
-      const joined = prosePart.join('\n').replace(/\n {2}/g, ' ').split('\n').filter((l) => l !== '');
+      const joined = prosePart
+        .join('\n')
+        .replace(/\n {2}/g, ' ')
+        .split('\n')
+        .filter((l) => l !== '');
       expect(joined).toEqual(sentences);
     }
   });
@@ -276,7 +290,10 @@ if (noPty !== null) console.log(`SKIP pseudo-terminal tests: ${noPty}`);
   test.each([80, 200])('at %i columns the explanation is broken at spaces within the terminal', async (columns) => {
     const run = await runOnPty(columns, ['--config-dir', cli.dir, 'why', 'bob', '101']);
     expect(run.code).toBe(0);
-    const screen = run.screen.replace(/\u001b\[\d+m/g, '').split(/\r?\n/).filter((l) => l !== '');
+    const screen = run.screen
+      .replace(/\u001b\[\d+m/g, '')
+      .split(/\r?\n/)
+      .filter((l) => l !== '');
     expect(Math.max(...screen.map(displayWidth))).toBeLessThanOrEqual(columns);
     expect(screen[1]).toMatch(/^Document 101: /);
     if (columns === 80) expect(screen.length).toBeGreaterThan(2);

@@ -70,7 +70,9 @@ describe('test', () => {
       const result = await run(dir, ['test']);
       expect(result.code).toBe(1);
       expect(result.err).toMatch(new RegExp(`^Error \\[${code}\\]`));
-      expect(readFileSync(join(dir, 'docs_unified_search.log'), 'utf8')).toContain(`The test of the connection to the archive server failed: ${code} (${said})`);
+      expect(readFileSync(join(dir, 'docs_unified_search.log'), 'utf8')).toContain(
+        `The test of the connection to the archive server failed: ${code} (${said})`,
+      );
     } finally {
       archive.faults = [];
     }

@@ -84,10 +84,19 @@ describe('the token appears nowhere', () => {
     codes.push(await run(['config:app:delete', 'docs_unified_search', 'always_search']));
 
     // A hostile answer: the token in the body of a 500 and in the version header.
-    archive.faults = [{ match: '/api/documents/', status: 500, body: `{"detail":"Token ${TOKEN}"}`, contentType: 'application/json', headers: { 'X-Version': TOKEN } }];
+    archive.faults = [
+      { match: '/api/documents/', status: 500, body: `{"detail":"Token ${TOKEN}"}`, contentType: 'application/json', headers: { 'X-Version': TOKEN } },
+    ];
     codes.push(await run(['search', 'archive', 'invoice']));
     // Paperless's own refusal of a term (SearchQueryError), shown to the one who searched: the token in it.
-    archive.faults = [{ match: '/api/documents/', status: 400, body: JSON.stringify({ query: [`Invalid date value '${TOKEN}' for field 'created'.`, `Token ${TOKEN.toUpperCase()} x${TOKEN.slice(3)}`] }), contentType: 'application/json' }];
+    archive.faults = [
+      {
+        match: '/api/documents/',
+        status: 400,
+        body: JSON.stringify({ query: [`Invalid date value '${TOKEN}' for field 'created'.`, `Token ${TOKEN.toUpperCase()} x${TOKEN.slice(3)}`] }),
+        contentType: 'application/json',
+      },
+    ];
     codes.push(await run(['search', 'archive', 'created:x']));
     codes.push(await run(['test']));
     codes.push(await run(['config:app:get', 'docs_unified_search', 'diagnostics']));
@@ -97,7 +106,16 @@ describe('the token appears nowhere', () => {
 
     // A server that echoes the token into every string and version header it sends.
     archive.echoToken = true;
-    const hostileRuns = [['test'], ['search', 'archive', 'invoice', '--explain'], ['search', 'archive', 'invoice', '--json'], ['check'], ['check', '--json'], ['why', 'archive', '1'], ['setupchecks'], ['setupchecks', '--output=json']];
+    const hostileRuns = [
+      ['test'],
+      ['search', 'archive', 'invoice', '--explain'],
+      ['search', 'archive', 'invoice', '--json'],
+      ['check'],
+      ['check', '--json'],
+      ['why', 'archive', '1'],
+      ['setupchecks'],
+      ['setupchecks', '--output=json'],
+    ];
     for (const argv of hostileRuns) codes.push(await run(argv));
     for (const key of ['docs_version', 'docs_api_version', 'diagnostics']) codes.push(await run(['config:app:get', 'docs_unified_search', key]));
     transcript.push(await servedAnswers());
@@ -107,7 +125,14 @@ describe('the token appears nowhere', () => {
     for (const command of COMMANDS) codes.push(await run([command.name, '--help']));
 
     // Mistakes that put the token on the command line of other commands: refused without echoing it.
-    const mistakes = [['test', `--token=${TOKEN}`], [`--token=${TOKEN}`, 'test'], ['search', 'archive', 'invoice', `--api-token=${TOKEN}`], ['config:app:set', 'docs_unified_search', 'always_search', `--valeu=${TOKEN}`], ['test', TOKEN], [TOKEN]];
+    const mistakes = [
+      ['test', `--token=${TOKEN}`],
+      [`--token=${TOKEN}`, 'test'],
+      ['search', 'archive', 'invoice', `--api-token=${TOKEN}`],
+      ['config:app:set', 'docs_unified_search', 'always_search', `--valeu=${TOKEN}`],
+      ['test', TOKEN],
+      [TOKEN],
+    ];
     for (const argv of mistakes) codes.push(await run(argv));
 
     expect(codes.slice(0, 8)).toEqual([0, 2, 2, 2, 2, 1, 1, 0]);
@@ -137,7 +162,11 @@ async function servedAnswers(): Promise<string> {
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
-  const running = serve({ listen: '127.0.0.1:0' }, { io, globals: { configDir: dir, hostDb: host.dbUrl, color: false } }, { stopped, release: () => undefined });
+  const running = serve(
+    { listen: '127.0.0.1:0' },
+    { io, globals: { configDir: dir, hostDb: host.dbUrl, color: false } },
+    { stopped, release: () => undefined },
+  );
   const base = await listeningAt(io);
   const headers = { authorization: `Basic ${Buffer.from(`archive:${ADMIN_PASSWORD}`).toString('base64')}`, 'ocs-apirequest': 'true' };
   const bodies: string[] = [];
@@ -152,7 +181,11 @@ async function servedAnswers(): Promise<string> {
     const answer = await request(`${base}${path}`, { headers });
     bodies.push(`${answer.statusCode} ${JSON.stringify(answer.headers)} ${await answer.body.text()}`);
   }
-  const tried = await request(`${base}/apps/docs_unified_search/settings/try`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ term: 'invoice', user: 'archive' }) });
+  const tried = await request(`${base}/apps/docs_unified_search/settings/try`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ term: 'invoice', user: 'archive' }),
+  });
   bodies.push(`${tried.statusCode} ${JSON.stringify(tried.headers)} ${await tried.body.text()}`);
   stop();
   expect(await running).toBe(0);

@@ -90,13 +90,13 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
     expect(item.explanation).toContain('share the file or a folder holding it, read-only, with anna');
   });
 
-  test('a file in the archive account\'s trash: no file, and the explanation says to restore it', async () => {
+  test("a file in the archive account's trash: no file, and the explanation says to restore it", async () => {
     const { item } = await why('anna', 8);
     expect(item).toMatchObject({ verdict: 'no file', cause: { kind: 'trash' } });
     expect(item.explanation).toContain('inv [P8].pdf is in its trash');
   });
 
-  test('Try a search\'s wording names the cause without file or folder names', async () => {
+  test("Try a search's wording names the cause without file or folder names", async () => {
     const { item } = await why('anna', 411);
     const line = explanationOf(item.verdict, 411, 'anna', A, undefined, item.cause, false);
     expect(line).toContain('anna has not accepted the share of a folder holding it from archive');
@@ -105,7 +105,7 @@ describe.each(dialects)('verdicts name the cause on %s', (dialect) => {
     expect(explanationOf(trash.item.verdict, 8, 'anna', A, undefined, trash.item.cause, false)).not.toContain('inv [P8].pdf');
   });
 
-  test('the disabled resharer\'s share shows once the host is told to show such shares', async () => {
+  test("the disabled resharer's share shows once the host is told to show such shares", async () => {
     await world.fx.setAppConfig('files_sharing', 'hide_disabled_user_shares', 'no');
     try {
       expect((await why('anna', 414)).item).toMatchObject({ verdict: 'shown', path: '/Reshare/r [P414].pdf' });

@@ -21,10 +21,18 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
   const host: HostAdapter = await ctx.host();
   const calls: Record<string, number[][]> = { visible: [], owned: [], foreign: [], obstacles: [], trash: [] };
   const wrapped: HostAdapter = {
-    get hostUrl() { return host.hostUrl; },
-    get instanceSecret() { return host.instanceSecret; },
-    get sql() { return host.sql; },
-    get batched() { return host.batched; },
+    get hostUrl() {
+      return host.hostUrl;
+    },
+    get instanceSecret() {
+      return host.instanceSecret;
+    },
+    get sql() {
+      return host.sql;
+    },
+    get batched() {
+      return host.batched;
+    },
     findAccount: (uid) => host.findAccount(uid),
     syncAccount: () => host.syncAccount(),
     isAdmin: (uid) => host.isAdmin(uid),
@@ -33,12 +41,30 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     markedDocuments: (account) => host.markedDocuments(account),
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
     visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
-    visibleArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.visibleArchiveFiles(user, account, ids); },
-    searchArchiveFiles: (user, account, ids) => { calls.visible?.push([...ids]); return host.searchArchiveFiles(user, account, ids); },
-    ownedArchiveFiles: (account, ids) => { calls.owned?.push([...ids]); return host.ownedArchiveFiles(account, ids); },
-    visibleForeignFiles: (user, account, ids) => { calls.foreign?.push([...ids]); return host.visibleForeignFiles(user, account, ids); },
-    shareObstacles: (user, account, files) => { calls.obstacles?.push(files.map((f) => f.documentId)); return host.shareObstacles(user, account, files); },
-    trashedArchiveFiles: (account, ids) => { calls.trash?.push([...ids]); return host.trashedArchiveFiles(account, ids); },
+    visibleArchiveFiles: (user, account, ids) => {
+      calls.visible?.push([...ids]);
+      return host.visibleArchiveFiles(user, account, ids);
+    },
+    searchArchiveFiles: (user, account, ids) => {
+      calls.visible?.push([...ids]);
+      return host.searchArchiveFiles(user, account, ids);
+    },
+    ownedArchiveFiles: (account, ids) => {
+      calls.owned?.push([...ids]);
+      return host.ownedArchiveFiles(account, ids);
+    },
+    visibleForeignFiles: (user, account, ids) => {
+      calls.foreign?.push([...ids]);
+      return host.visibleForeignFiles(user, account, ids);
+    },
+    shareObstacles: (user, account, files) => {
+      calls.obstacles?.push(files.map((f) => f.documentId));
+      return host.shareObstacles(user, account, files);
+    },
+    trashedArchiveFiles: (account, ids) => {
+      calls.trash?.push([...ids]);
+      return host.trashedArchiveFiles(account, ids);
+    },
     shareReach: (account, id) => host.shareReach(account, id),
     close: () => host.close(),
   };
@@ -118,7 +144,7 @@ describe('verdicts', () => {
     expect(audit).not.toContain('sesame-term');
   });
 
-  test("not owned, the user's own file: said as theirs, not as \"sees …, but it belongs to\" the same user", () => {
+  test('not owned, the user\'s own file: said as theirs, not as "sees …, but it belongs to" the same user', () => {
     const file = { documentId: 25, fileId: 9, path: '/Scans/Copy of [P25].pdf', name: 'Copy of [P25].pdf', mimetype: 'application/pdf', owner: 'carol' };
     expect(explanationOf('not owned', 25, 'carol', 'archive', file)).toBe(
       "Document 25: carol has /Scans/Copy of [P25].pdf among their own files, not the archive account's: only files of the archive account archive stand for documents.",

@@ -37,7 +37,10 @@ describe('who command', () => {
 
   test('the audit log says which administrator asked about which document', async () => {
     await run(['who', '8']);
-    const audit = readFileSync(join(cli.dir, 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audit = readFileSync(join(cli.dir, 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(audit.at(-1)).toMatchObject({ action: 'who_can_open', detail: { document: 8 } });
   });
 

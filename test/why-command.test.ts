@@ -45,16 +45,22 @@ describe('why command', () => {
 
   test('the audit log says which administrator asked about whom and which document', async () => {
     await run(['why', 'bob', '16']);
-    const audit = readFileSync(join(cli.dir, 'audit.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const audit = readFileSync(join(cli.dir, 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(audit.at(-1)).toMatchObject({ action: 'verdict_as_user', user: 'bob', detail: { document: 16 } });
   });
 
-  test.each([[['why', 'bob', 'twelve']], [['why', 'bob', '0']], [['why', 'bob']], [['why', '', '3']]])('a wrong call %j exits 2 with a coded message', async (argv) => {
-    const result = await run(argv);
-    expect(result.code).toBe(2);
-    expect(result.err).toContain('Error [usage]');
-    expect(result.err).not.toMatch(/\n\s+at /);
-  });
+  test.each([[['why', 'bob', 'twelve']], [['why', 'bob', '0']], [['why', 'bob']], [['why', '', '3']]])(
+    'a wrong call %j exits 2 with a coded message',
+    async (argv) => {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain('Error [usage]');
+      expect(result.err).not.toMatch(/\n\s+at /);
+    },
+  );
 
   test('an unknown user: exit 1, coded', async () => {
     const result = await run(['why', 'nobody', '3']);

@@ -49,7 +49,14 @@ export async function bigHostFixture(dialect: FixtureDialect): Promise<HostFixtu
 export async function attachBigHost(dbUrl: string, rows: number, prefix = 'oc_'): Promise<BigHostDb> {
   const url = new URL(dbUrl);
   const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const dialect: FixtureDialect | null = url.protocol === 'sqlite:' ? 'sqlite' : url.protocol.startsWith('postgres') ? 'pgsql' : url.protocol === 'mysql:' || url.protocol === 'mariadb:' ? 'mysql' : null;
+  const dialect: FixtureDialect | null =
+    url.protocol === 'sqlite:'
+      ? 'sqlite'
+      : url.protocol.startsWith('postgres')
+        ? 'pgsql'
+        : url.protocol === 'mysql:' || url.protocol === 'mariadb:'
+          ? 'mysql'
+          : null;
   if (dialect === null) throw new Error(`BENCH_DB_URL ${dbUrl}: not a sqlite://, postgres:// or mysql:// URL`);
   const file = dbUrl.slice('sqlite://'.length);
   const writer = dialect === 'sqlite' ? await sqliteWriter(file) : dialect === 'pgsql' ? await pgWriter(name) : await mysqlWriter(name);
@@ -95,7 +102,8 @@ function series(dialect: FixtureDialect, to: number, from = 1): string {
     const count = to - from + 1;
     const digits = Math.max(1, Math.ceil(Math.log10(count)));
     const names = Array.from({ length: digits }, (_, j) => `t${j}`);
-    const digit = '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
+    const digit =
+      '(SELECT 0 d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9)';
     return `(SELECT ${names.map((x, j) => `${10 ** j} * ${x}.d`).join(' + ')} + ${from} AS i FROM ${names.map((x) => `${digit} ${x}`).join(', ')}) s WHERE s.i <= ${to}`;
   }
   return `(WITH RECURSIVE c(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM c WHERE i < ${to}) SELECT i FROM c) s`;
@@ -123,7 +131,9 @@ export async function loadBigHost(fx: BigHostDb, rows: number): Promise<BigHostI
   await fx.exec(`INSERT INTO ${t('storages')} (numeric_id, id, available) VALUES (1, 'home::archive', 1), (2, 'home::reader', 1)`);
   await fx.exec(`INSERT INTO ${t('storages')} (numeric_id, id, available) SELECT i + 2, ${concat(d, "'home::u'", S('i'))}, 1 FROM ${series(d, OTHER_USERS)}`);
   await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) VALUES ('archive', 'archive', ''), ('reader', 'reader', '')`);
-  await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) SELECT ${concat(d, "'u'", S('i'))}, ${concat(d, "'u'", S('i'))}, '' FROM ${series(d, OTHER_USERS)}`);
+  await fx.exec(
+    `INSERT INTO ${t('users')} (uid, uid_lower, password) SELECT ${concat(d, "'u'", S('i'))}, ${concat(d, "'u'", S('i'))}, '' FROM ${series(d, OTHER_USERS)}`,
+  );
   const root = (id: number, storage: number, path: string, parent: number, name: string): string =>
     `(${id}, ${storage}, '${path}', '${path === '' ? 'root' : path}-${storage}', ${parent}, '${name}', 1, 2, 0, 1700000000, 1700000000, 31, 'e${id}')`;
   const cols = '(fileid, storage, path, path_hash, parent, name, mimetype, mimepart, size, mtime, storage_mtime, permissions, etag)';
@@ -146,13 +156,13 @@ export async function loadBigHost(fx: BigHostDb, rows: number): Promise<BigHostI
   const fix = (e: string): string => e.split(k).join(kExpr);
   const generated = (from: number, to: number): string =>
     `INSERT INTO ${t('filecache')} ${cols} SELECT i,` +
-      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN 1 ELSE ${otherStorage} END,` +
-      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archivePath)} ELSE ${concat(d, "'files/Doc '", S('i'), "'.pdf'")} END,` +
-      ` ${S('i')},` +
-      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN (CASE WHEN ${fix(isFolder)} THEN ${ids.archiveFolder} ELSE ${ARCHIVE_EVERY} * ${fix(folderOf)} END) ELSE ${2 * rows} + 2 * ${otherStorage} END,` +
-      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archiveName)} WHEN i % 100 = 1 THEN ${concat(d, "'Scan [P'", S('i'), "'].pdf'")} ELSE ${concat(d, "'Doc '", S('i'), "'.pdf'")} END,` +
-      ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 1 ELSE 3 END, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 2 ELSE 4 END,` +
-      ` 1000, 1700000000, 1700000000, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 31 ELSE 27 END, ${concat(d, "'e'", S('i'))} FROM ${series(d, to, from)}`;
+    ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN 1 ELSE ${otherStorage} END,` +
+    ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archivePath)} ELSE ${concat(d, "'files/Doc '", S('i'), "'.pdf'")} END,` +
+    ` ${S('i')},` +
+    ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN (CASE WHEN ${fix(isFolder)} THEN ${ids.archiveFolder} ELSE ${ARCHIVE_EVERY} * ${fix(folderOf)} END) ELSE ${2 * rows} + 2 * ${otherStorage} END,` +
+    ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 THEN ${fix(archiveName)} WHEN i % 100 = 1 THEN ${concat(d, "'Scan [P'", S('i'), "'].pdf'")} ELSE ${concat(d, "'Doc '", S('i'), "'.pdf'")} END,` +
+    ` CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 1 ELSE 3 END, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 2 ELSE 4 END,` +
+    ` 1000, 1700000000, 1700000000, CASE WHEN i % ${ARCHIVE_EVERY} = 0 AND ${fix(isFolder)} THEN 31 ELSE 27 END, ${concat(d, "'e'", S('i'))} FROM ${series(d, to, from)}`;
   // In steps of a million rows: bounded transactions (MariaDB's undo log), and a progress line.
   for (let from = 1; from <= rows; from += CHUNK) {
     const to = Math.min(rows, from + CHUNK - 1);
@@ -164,7 +174,9 @@ export async function loadBigHost(fx: BigHostDb, rows: number): Promise<BigHostI
   if (Number(counted?.n) !== rows) throw new Error(`big host: ${String(counted?.n)} generated file-cache rows, expected ${rows}`);
   // Shares: the whole archive folder to the reader, then user shares among the other accounts.
   const shareCols = '(share_type, share_with, uid_owner, uid_initiator, item_type, item_source, file_source, file_target, permissions, stime, accepted)';
-  await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader', 'archive', 'archive', 'folder', '${ids.archiveFolder}', ${ids.archiveFolder}, '/Archive', 1, 1700000000, 1)`);
+  await fx.exec(
+    `INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader', 'archive', 'archive', 'folder', '${ids.archiveFolder}', ${ids.archiveFolder}, '/Archive', 1, 1700000000, 1)`,
+  );
   // A second reader gets one folder of rows / 10 000 files (F7, file id 70).
   await fx.exec(`INSERT INTO ${t('users')} (uid, uid_lower, password) VALUES ('reader2', 'reader2', '')`);
   await fx.exec(`INSERT INTO ${t('share')} ${shareCols} VALUES (0, 'reader2', 'archive', 'archive', 'folder', '70', 70, '/F7', 1, 1700000000, 1)`);
@@ -212,7 +224,10 @@ export async function addPropagatedFile(fx: BigHostDb, ids: BigHostIds, n: numbe
  * loads, or, with BENCH_DB_URL, on the host a run with BENCH_KEEP=1 kept (then name its one
  * dialect; exit code 2 otherwise).
  */
-export async function forEachBenchedDialect(defaults: readonly FixtureDialect[], bench: (dialect: FixtureDialect, kept: string | undefined) => Promise<void>): Promise<void> {
+export async function forEachBenchedDialect(
+  defaults: readonly FixtureDialect[],
+  bench: (dialect: FixtureDialect, kept: string | undefined) => Promise<void>,
+): Promise<void> {
   const named = process.argv.slice(2).filter((a): a is FixtureDialect => a === 'sqlite' || a === 'pgsql' || a === 'mysql');
   const kept = process.env.BENCH_DB_URL;
   if (kept !== undefined && named.length !== 1) {

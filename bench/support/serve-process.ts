@@ -19,7 +19,10 @@ export interface Server {
 }
 
 /** The machine's load, printed beside every figure: the machine is shared. */
-export const load = (): string => `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`;
+export const load = (): string =>
+  `load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} on ${cpus().length} cores`;
 
 /** Spawns the CLI with `args` (which end in `serve …`); resolves once it says where it listens. */
 export function startServer(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Server> {

@@ -8,7 +8,10 @@ function longOptions(list: readonly OptionModel[]): string[] {
 }
 
 function valueOptions(list: readonly OptionModel[]): string[] {
-  return list.filter((option) => option.takesValue).flatMap((option) => [option.long, option.short]).filter((flag): flag is string => flag !== null);
+  return list
+    .filter((option) => option.takesValue)
+    .flatMap((option) => [option.long, option.short])
+    .filter((flag): flag is string => flag !== null);
 }
 
 function names(command: CommandModel): string[] {
@@ -138,9 +141,16 @@ export function zshCompletion(suite: SuiteModel, binaries: readonly string[]): s
     "    'help:Show the help of a command or a topic (environment)'",
   ].join('\n');
   const cases = suite.commands
-    .map((command) => `      ${names(command).map((name) => name.replace(/:/g, '\\:')).join('|')})\n        _arguments ${[...command.options.map(zshOption), "'--help[show help]'", ...zshArguments(command)].join(' ')} ;;`)
+    .map(
+      (command) =>
+        `      ${names(command)
+          .map((name) => name.replace(/:/g, '\\:'))
+          .join('|')})\n        _arguments ${[...command.options.map(zshOption), "'--help[show help]'", ...zshArguments(command)].join(' ')} ;;`,
+    )
     .join('\n');
-  const help = `      help)\n        _arguments '1:command:(${helpWords(suite).map((word) => word.replace(/:/g, '\\:')).join(' ')})' ;;`;
+  const help = `      help)\n        _arguments '1:command:(${helpWords(suite)
+    .map((word) => word.replace(/:/g, '\\:'))
+    .join(' ')})' ;;`;
   return `#compdef ${binaries.join(' ')}
 # zsh completion for ${suite.program} (generated from the command specs)
 # Install: ${suite.program} completion zsh > "\${fpath[1]}/_${suite.program}"

@@ -18,18 +18,28 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'DUS_LOG_FILE', meaning: 'the host log file, as --log-file ("-" for stderr)' },
   { name: 'DUS_LOG_LEVEL', meaning: 'the host log level: fatal, error, warn, info (default), debug, trace or silent' },
   { name: 'DUS_SECRET', meaning: `the instance secret the stored token is encrypted under, used instead of the file ${SECRET_FILE}` },
-  { name: 'DUS_MARKER_INDEX', meaning: `off: one-shot commands scan the archive account's file names every time instead of keeping the marker index in ${MARKER_INDEX_FILE} (serve keeps its own in memory)` },
+  {
+    name: 'DUS_MARKER_INDEX',
+    meaning: `off: one-shot commands scan the archive account's file names every time instead of keeping the marker index in ${MARKER_INDEX_FILE} (serve keeps its own in memory)`,
+  },
   { name: 'DUS_DEBUG', meaning: '1 adds the stack of an unexpected (internal) error to its one-line message' },
   { name: 'NEXTCLOUD_CONFIG_DIR', meaning: "Nextcloud's own: the directory config.php is read from, instead of <nextcloud>/config" },
   { name: 'NO_COLOR', meaning: 'any value: no colours (as --no-color); colours are only used on a terminal anyway' },
   { name: 'XDG_CONFIG_HOME', meaning: 'the default settings directory is $XDG_CONFIG_HOME/docs-unified-search' },
-  { name: 'XDG_CACHE_HOME', meaning: 'compiled code is kept in $XDG_CACHE_HOME/docs-unified-search (default $HOME/.cache; program.<command>.v8cache and node-compile-cache/, private), for a quicker start' },
+  {
+    name: 'XDG_CACHE_HOME',
+    meaning:
+      'compiled code is kept in $XDG_CACHE_HOME/docs-unified-search (default $HOME/.cache; program.<command>.v8cache and node-compile-cache/, private), for a quicker start',
+  },
   { name: 'NODE_COMPILE_CACHE', meaning: "Node's own: another directory for that compiled code; NODE_DISABLE_COMPILE_CACHE=1 keeps none" },
   { name: 'HOME', meaning: 'without XDG_CONFIG_HOME, the default settings directory is $HOME/.config/docs-unified-search' },
 ];
 
 /** What setup reads through a variable the administrator names. */
-export const NAMED_VARIABLE: Entry = { name: 'NAME', meaning: 'the variable setup --token-env=NAME names: the API token, which never stands on the command line' };
+export const NAMED_VARIABLE: Entry = {
+  name: 'NAME',
+  meaning: 'the variable setup --token-env=NAME names: the API token, which never stands on the command line',
+};
 
 /** The files in the settings directory, every one created with mode 0600 (the directory 0700). */
 export const FILES: readonly Entry[] = [
@@ -38,7 +48,11 @@ export const FILES: readonly Entry[] = [
   { name: CREDENTIALS_FILE, meaning: 'the API token, AES-256-GCM encrypted under the instance secret, bound to its server' },
   { name: LOG_FILE, meaning: 'the host log, JSON lines; never a term, token or URL query (or --log-file)' },
   { name: AUDIT_FILE, meaning: 'who searched as whom and when (never the term)' },
-  { name: MARKER_INDEX_FILE, meaning: 'where the archive account\'s marked files are, for one-shot commands; rebuilt when missing, broken or of another host; safe to delete (DUS_MARKER_INDEX=off: not used)' },
+  {
+    name: MARKER_INDEX_FILE,
+    meaning:
+      "where the archive account's marked files are, for one-shot commands; rebuilt when missing, broken or of another host; safe to delete (DUS_MARKER_INDEX=off: not used)",
+  },
   { name: BRIDGE_SECRET_FILE, meaning: 'the secret the Nextcloud bridge app signs its calls with (bridge:secret)' },
 ];
 

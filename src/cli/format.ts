@@ -169,7 +169,10 @@ function frameWidth(columns: number): number {
 function fittedWidths(natural: readonly number[], columns: readonly Column[], width: number): number[] {
   const fixed = natural.reduce((sum, w, i) => sum + (columns[i]?.fit === 'whole' ? w : 0), 0);
   let room = width - frameWidth(columns.length) - fixed;
-  const shortened = natural.map((w, i) => ({ w, i })).filter(({ i }) => columns[i]?.fit === 'shorten').sort((a, b) => a.w - b.w);
+  const shortened = natural
+    .map((w, i) => ({ w, i }))
+    .filter(({ i }) => columns[i]?.fit === 'shorten')
+    .sort((a, b) => a.w - b.w);
   const widths = [...natural];
   shortened.forEach(({ w, i }, index) => {
     const share = Math.floor(room / (shortened.length - index));

@@ -99,7 +99,13 @@ export function afterHelp(spec: CommandSpec): (context: AddHelpTextContext) => s
   return (context) => {
     const width = context.command.configureOutput().getOutHelpWidth?.() ?? HELP_MAX_WIDTH;
     const blocks: string[] = [];
-    if (spec.notes !== undefined) blocks.push(spec.notes.split('\n').map((paragraph) => wrap(paragraph, width).join('\n')).join('\n'));
+    if (spec.notes !== undefined)
+      blocks.push(
+        spec.notes
+          .split('\n')
+          .map((paragraph) => wrap(paragraph, width).join('\n'))
+          .join('\n'),
+      );
     blocks.push(['Exit codes:', ...exitCodeLines(exitCodesOf(spec), width)].join('\n'));
     if (spec.examples.length > 0) blocks.push(['Examples:', ...spec.examples.flatMap((example) => exampleLines(example, width))].join('\n'));
     return `\n${blocks.join('\n\n')}\n`;

@@ -65,7 +65,13 @@ function commandPage(suite: SuiteModel, command: CommandModel, version: string):
   const name = `${suite.program}-${pageName(command)}`;
   const others = [command.name, ...command.aliases].filter((other) => other !== command.shown);
   const also = others.length > 0 ? `.PP\nAlso called: ${esc(others.join(', '))}.\n` : '';
-  const notes = command.notes === null ? '' : command.notes.split('\n').map((paragraph) => `.PP\n${esc(paragraph)}\n`).join('');
+  const notes =
+    command.notes === null
+      ? ''
+      : command.notes
+          .split('\n')
+          .map((paragraph) => `.PP\n${esc(paragraph)}\n`)
+          .join('');
   return [
     header(name, version),
     `.SH NAME\n${esc(name)} \\- ${esc(command.summary)}\n`,

@@ -14,10 +14,7 @@ function shellWord(word: string): string {
 
 export const command: CommandDefinition = {
   summary: 'Make the secret the Nextcloud bridge app signs its calls with',
-  examples: [
-    `docs-unified-search bridge:secret | ${OCC_HINT}`,
-    `docs-unified-search bridge:secret --rotate | ${OCC_HINT}`,
-  ],
+  examples: [`docs-unified-search bridge:secret | ${OCC_HINT}`, `docs-unified-search bridge:secret --rotate | ${OCC_HINT}`],
   notes:
     'The secret lives in the settings directory (file bridge-secret, mode 0600) and is made at the first run.\n' +
     "Into a pipe the command writes the secret alone, for the bridge app's occ command to read from its standard input: the secret never stands on a command line (process list, shell history). " +

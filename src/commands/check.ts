@@ -22,7 +22,10 @@ function correction(report: CoverageReport): string | null {
 function printPlain(report: CoverageReport, fix: string | null, globals: GlobalOptions, io: CommandIO): void {
   const versions = report.connection.versions;
   const lines = [
-    success(globals, `Connected to the archive server at ${report.url}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`),
+    success(
+      globals,
+      `Connected to the archive server at ${report.url}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`,
+    ),
     success(globals, `The archive account ${report.archiveAccount} exists.`),
   ];
   const coverage =
@@ -73,7 +76,8 @@ export const command: CommandDefinition = {
         const status = statusLine(io);
         const report = await checkCoverage(service, progressOn(status))
           .catch(async (error: unknown) => {
-            if (isDusError(error) && isArchiveErrorCode(error.code)) (await import('../core/archive/connection-test-log.js')).logConnectionTestFailed(service.logger, error);
+            if (isDusError(error) && isArchiveErrorCode(error.code))
+              (await import('../core/archive/connection-test-log.js')).logConnectionTestFailed(service.logger, error);
             throw error;
           })
           .finally(() => status.clear());

@@ -43,7 +43,10 @@ export const command: CommandDefinition = {
         if (app === 'docs_sync' && name === 'target_user') {
           value = (await (await service.host()).syncAccount()) ?? undefined;
         } else if (app !== APP_ID) {
-          throw new DusError('config_refused', `This suite holds only the keys of ${APP_ID} (and reads docs_sync target_user from the host); ${app} is not one of them.`);
+          throw new DusError(
+            'config_refused',
+            `This suite holds only the keys of ${APP_ID} (and reads docs_sync target_user from the host); ${app} is not one of them.`,
+          );
         } else if (isAppConfigKey(name)) {
           value = service.settings.get(name);
         }

@@ -70,7 +70,10 @@ async function existingArchiveAccount(service: ServiceContext, owner: string, wa
   }
   const account = await host.findAccount(owner);
   if (account === null) {
-    throw new DusError('unknown_archive_account', `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or delete archive_owner for the synchronization add-on's account. Nothing was stored.`);
+    throw new DusError(
+      'unknown_archive_account',
+      `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or delete archive_owner for the synchronization add-on's account. Nothing was stored.`,
+    );
   }
   return account.uid;
 }
@@ -129,7 +132,10 @@ export const command: CommandDefinition = {
       const given = options.value;
       if (given === undefined) {
         // occ would answer "not updated" and exit 0; here every key's flags are fixed, so a call without a value can only be a mistake.
-        throw new DusError('usage', `--value=VALUE is required: the new value of ${key} (each key's type and lazy flag are fixed; config:app:get ${app} ${key} shows the stored value).`);
+        throw new DusError(
+          'usage',
+          `--value=VALUE is required: the new value of ${key} (each key's type and lazy flag are fixed; config:app:get ${app} ${key} shows the stored value).`,
+        );
       }
       checkFlags(key, options);
       return withService(context, { repair: false }, async (service) => {
@@ -144,12 +150,17 @@ export const command: CommandDefinition = {
         if (value === null) throw refuse(`Value is not a boolean, please use 'true' or 'false' (${key} is a switch).`);
         const warn = (said: string): void => void out.io.stderr.write(`${line(context.globals, said)}\n`);
         if (key === 'archive_owner' && typeof value === 'string' && value !== '') value = await existingArchiveAccount(service, value, warn);
-        if (key === 'host_db' && typeof value === 'string' && value !== '' && value !== current) await checkHostDb(value, service.settings.get('table_prefix') as string | undefined, warn);
+        if (key === 'host_db' && typeof value === 'string' && value !== '' && value !== current)
+          await checkHostDb(value, service.settings.get('table_prefix'), warn);
         const updated = value !== current;
         if (updated) service.settings.update({ [key]: value });
         out.result({ app, key, value, updated }, () => {
           const where = KEY_DEFINITIONS[key].lazy ? 'lazy cache' : 'fast cache';
-          out.say(updated ? `Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value)}', stored as ${type} in ${where}` : 'Config value were not updated');
+          out.say(
+            updated
+              ? `Config value '${name}' for app '${app}' is now set to '${plainConfigValue(value)}', stored as ${type} in ${where}`
+              : 'Config value were not updated',
+          );
         });
         return EXIT_OK;
       });

@@ -67,7 +67,11 @@ export const command: CommandDefinition = {
       .argument('<user>', 'host account to search as')
       .argument('<term>', 'search term, as the archive server takes it')
       .option('--explain', 'say for each document that does not show why, and what to do')
-      .addOption(new Option('--limit <n>', `documents of the archive server's result to decide for, in its order (1-${VERDICT_LIMIT_MAX})`).default(VERDICT_LIMIT_DEFAULT))
+      .addOption(
+        new Option('--limit <n>', `documents of the archive server's result to decide for, in its order (1-${VERDICT_LIMIT_MAX})`).default(
+          VERDICT_LIMIT_DEFAULT,
+        ),
+      )
       .option('--since <day>', 'only documents created on or after this day (YYYY-MM-DD)')
       .option('--until <day>', 'only documents created on or before this day (YYYY-MM-DD)');
     withOutputOptions(command);
@@ -101,7 +105,9 @@ export const command: CommandDefinition = {
         const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided);
         // The spec's item: exactly these five fields, whatever else the report holds.
         const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
-        out.result(items, () => printPlain(report, rejectionMessage(report.rejection, report.refusal), explain, context.globals, (s) => out.io.stdout.write(s)));
+        out.result(items, () =>
+          printPlain(report, rejectionMessage(report.rejection, report.refusal), explain, context.globals, (s) => out.io.stdout.write(s)),
+        );
         return EXIT_OK;
       });
     }),

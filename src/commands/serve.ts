@@ -34,9 +34,15 @@ export function parseTrustProxy(value: string | undefined): WrapperOptions['trus
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d{1,2}$/.test(value)) return Number(value);
-  const list = value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const list = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   if (list.length === 0 || list.some((part) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(part) && !['loopback', 'linklocal', 'uniquelocal'].includes(part))) {
-    throw new DusError('usage', '--trust-proxy takes true, a hop count, or addresses/CIDR ranges of the proxies separated by commas (or loopback, linklocal, uniquelocal).');
+    throw new DusError(
+      'usage',
+      '--trust-proxy takes true, a hop count, or addresses/CIDR ranges of the proxies separated by commas (or loopback, linklocal, uniquelocal).',
+    );
   }
   return list;
 }
@@ -127,7 +133,10 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret });
     await listenOn(app, host, port, options.listen);
     const address = app.server.address();
-    const shown = typeof address === 'object' && address !== null ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : options.listen;
+    const shown =
+      typeof address === 'object' && address !== null
+        ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+        : options.listen;
     io.stdout.write(`Listening on http://${shown}\n`);
     const prepared = warmUp(service, (said) => void io.stderr.write(`${said}\n`)).finally(startUp);
     await until.stopped;
@@ -157,7 +166,10 @@ export const command: CommandDefinition = {
     'Timeouts for a reverse proxy in front: request head 10 s, whole request 30 s (else 408 timeout), idle kept-alive connections 65 s, at most 1024 connections.',
   exitCodes: [
     [EXIT_OK, 'stopped cleanly by SIGINT or SIGTERM'],
-    [EXIT_FAILURE, 'could not start: the address is taken or not an address of this machine (Error [listen_failed]), the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read'],
+    [
+      EXIT_FAILURE,
+      'could not start: the address is taken or not an address of this machine (Error [listen_failed]), the cache cannot be used (Error [cache_unreachable]: no answer, wrong login or no such database), or the settings cannot be read',
+    ],
   ],
   configure: (command) => {
     command

@@ -32,9 +32,16 @@ async function readToken(options: SetupOptions, io: CommandIO): Promise<string |
   let token: string | undefined;
   if (options.tokenStdin === true) {
     // On a terminal, a password prompt: the typed token is not echoed (gh and occ ask the same way).
-    token = io.stdin.isTTY === true
-      ? (await readHiddenLine(io, 'API token of the archive server (input is hidden): ', 'pipe the API token into it (… --token-stdin < token.txt) or use --token-env=NAME.')).trim()
-      : (await readFirstLine(io.stdin)).trim();
+    token =
+      io.stdin.isTTY === true
+        ? (
+            await readHiddenLine(
+              io,
+              'API token of the archive server (input is hidden): ',
+              'pipe the API token into it (… --token-stdin < token.txt) or use --token-env=NAME.',
+            )
+          ).trim()
+        : (await readFirstLine(io.stdin)).trim();
     if (token === '') throw usage('--token-stdin read an empty first line: pipe the API token into standard input.');
   } else if (options.tokenEnv !== undefined) {
     token = io.env[options.tokenEnv]?.trim() ?? '';
@@ -50,9 +57,7 @@ function onOff(value: boolean): string {
 function describe(saved: SettingsResponse): string[] {
   const version = saved.docsVersion ?? 'unknown';
   const apiVersion = saved.docsApiVersion ?? 'unknown';
-  const account = saved.archiveOwner !== ''
-    ? saved.archiveOwner
-    : `${saved.syncAccount ?? 'none'} (the synchronization add-on's account)`;
+  const account = saved.archiveOwner !== '' ? saved.archiveOwner : `${saved.syncAccount ?? 'none'} (the synchronization add-on's account)`;
   const lines = [
     `Saved. The archive server at ${saved.url ?? ''} answered: version ${version}, API version ${apiVersion}.`,
     `Archive account: ${account}${saved.archiveOwnerMissing ? ' (does not exist on the host: set --archive-account=ID)' : ''}`,
@@ -73,7 +78,10 @@ export const command: CommandDefinition = {
     'An omitted option keeps its stored value.',
   exitCodes: [
     [EXIT_OK, 'saved'],
-    [EXIT_FAILURE, 'the host cannot be opened (checked before the archive server is asked), the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)'],
+    [
+      EXIT_FAILURE,
+      'the host cannot be opened (checked before the archive server is asked), the archive server does not answer, or a setting is wrong (URL, archive account, a stored token of another server)',
+    ],
   ],
   configure: (command) => {
     // The command's own options first, then the output options every data command shares.
@@ -94,7 +102,9 @@ export const command: CommandDefinition = {
     withOutput(rawOptions, context, async (out) => {
       const options = rawOptions as SetupOptions;
       if (options.token !== undefined) {
-        throw usage('the API token is never accepted on the command line (it would show in the process list and the shell history): use --token-stdin or --token-env=NAME.');
+        throw usage(
+          'the API token is never accepted on the command line (it would show in the process list and the shell history): use --token-stdin or --token-env=NAME.',
+        );
       }
       if (options.url === undefined || options.url.trim() === '') {
         throw usage('--url=URL is required: the address of the archive server.');

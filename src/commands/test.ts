@@ -43,7 +43,9 @@ export const command: CommandDefinition = {
         });
         const { version, apiVersion } = answer.versions;
         out.result({ url: connection.url, version, apiVersion, documents: answer.count }, () =>
-          out.tell(`The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`),
+          out.tell(
+            `The archive server at ${connection.url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`,
+          ),
         );
         return EXIT_OK;
       });

@@ -21,14 +21,10 @@ function optionalText(value: unknown, option: string): string | undefined {
 
 export const command: CommandDefinition = {
   summary: 'List every account that can open one document, where it sees it and through what',
-  examples: [
-    'docs-unified-search who 412',
-    'docs-unified-search who "[P412]" --include-blocked',
-    'docs-unified-search who 412 --group staff --json',
-  ],
+  examples: ['docs-unified-search who 412', 'docs-unified-search who "[P412]" --include-blocked', 'docs-unified-search who 412 --group staff --json'],
   notes:
-    'The host alone answers: each account a share of the document\'s file reaches is asked what `why <account> <id>` asks, so who lists an account exactly when why says shown, at the same path.\n' +
-    'Through: owner; user share of F from S; group G: share of F from S; a re-share by R of S\'s share. --include-blocked adds the accounts a share reaches that cannot open the file, with the cause why names.\n' +
+    "The host alone answers: each account a share of the document's file reaches is asked what `why <account> <id>` asks, so who lists an account exactly when why says shown, at the same path.\n" +
+    "Through: owner; user share of F from S; group G: share of F from S; a re-share by R of S's share. --include-blocked adds the accounts a share reaches that cannot open the file, with the cause why names.\n" +
     '--json prints {document, files, accounts: [{account, path, through, blocked}], noFile}.',
   exitCodes: [
     [EXIT_OK, 'the document has a file of the archive account (also when no other account opens it)'],
@@ -36,7 +32,7 @@ export const command: CommandDefinition = {
   ],
   configure: (command) => {
     command
-      .argument('<document-id>', 'the archive server\'s document id, or its marker [P<id>]')
+      .argument('<document-id>', "the archive server's document id, or its marker [P<id>]")
       .option('--include-blocked', 'also list the accounts a share reaches that cannot open the file, and why')
       .option('--user <uid>', 'only this account')
       .option('--group <gid>', 'only the members of this group');
@@ -50,7 +46,12 @@ export const command: CommandDefinition = {
       const includeBlocked = options.includeBlocked === true;
       return withService(context, { repair: true }, async (service) => {
         const { chainText, whoCanOpen } = await import('../core/search/who.js');
-        const answer = await whoCanOpen(service, documentId, { includeBlocked, ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) }, cliAdmin());
+        const answer = await whoCanOpen(
+          service,
+          documentId,
+          { includeBlocked, ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) },
+          cliAdmin(),
+        );
         const accounts = answer.accounts.map((entry) => ({
           account: entry.account,
           path: entry.path,
@@ -64,7 +65,14 @@ export const command: CommandDefinition = {
             return;
           }
           const open = accounts.filter((a) => a.blocked === null);
-          if (open.length > 0) write(`${table(COLUMNS, open.map((a) => [a.account, a.path ?? '', a.through ?? '']), context.globals)}\n`);
+          if (open.length > 0)
+            write(
+              `${table(
+                COLUMNS,
+                open.map((a) => [a.account, a.path ?? '', a.through ?? '']),
+                context.globals,
+              )}\n`,
+            );
           out.tell(`${open.length} account(s) can open document ${answer.documentId} (`, answer.files.join(', '), `, of ${answer.archiveAccount}).`);
           for (const a of accounts) if (a.blocked !== null) write(`${prose(context.globals, 2, styled('yellow', `${a.account}:`), ' ', a.blocked)}\n`);
         });

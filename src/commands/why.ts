@@ -17,9 +17,7 @@ export const command: CommandDefinition = {
     [EXIT_FAILURE, 'the user or the archive account is unknown, or the host cannot be read'],
   ],
   configure: (command) => {
-    withOutputOptions(command)
-      .argument('<user>', 'host account')
-      .argument('<document-id>', 'the archive server\'s document id, or its marker [P<id>]');
+    withOutputOptions(command).argument('<user>', 'host account').argument('<document-id>', "the archive server's document id, or its marker [P<id>]");
   },
   run: (args, options, context) =>
     withOutput(options, context, async (out) => {
@@ -35,7 +33,8 @@ export const command: CommandDefinition = {
           out.tell(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
           if (item.explanation !== null) out.tell(item.explanation);
           // why knows the host only: an id the archive server does not have looks the same as a missing file.
-          if (item.verdict === 'no file') out.tell(`why does not ask the archive server: if it has no document ${item.id} (search for it), nothing is wrong here.`);
+          if (item.verdict === 'no file')
+            out.tell(`why does not ask the archive server: if it has no document ${item.id} (search for it), nothing is wrong here.`);
           if (answer.caveat !== null) out.tell(styled('yellow', 'Note:'), ' ', answer.caveat);
         });
         return EXIT_OK;

@@ -100,7 +100,14 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     const key = JSON.stringify([connection.url, connection.token, connection.allowLocal]);
     if (current?.key !== key) {
       // The old client is left to its requests still running; its idle connections close after 1 s by themselves.
-      current = { key, client: lazyArchiveClient(connection, { ...archiveClientOptions, onVersions: versionRecorder(settings, logger), knownVersions: () => storedVersions(settings) }) };
+      current = {
+        key,
+        client: lazyArchiveClient(connection, {
+          ...archiveClientOptions,
+          onVersions: versionRecorder(settings, logger),
+          knownVersions: () => storedVersions(settings),
+        }),
+      };
     }
     return current.client;
   }
@@ -144,5 +151,19 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     logger.close();
   }
 
-  return { settings, credentials, logger, audit, cache, archiveClientOptions, host, archiveConnection, archiveClient, archiveAccount, searchArchiveAccount, forgetArchiveAccount, close };
+  return {
+    settings,
+    credentials,
+    logger,
+    audit,
+    cache,
+    archiveClientOptions,
+    host,
+    archiveConnection,
+    archiveClient,
+    archiveAccount,
+    searchArchiveAccount,
+    forgetArchiveAccount,
+    close,
+  };
 }

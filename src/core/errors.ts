@@ -56,11 +56,7 @@ export class DusError extends Error {
   /** Whether the failure happened before a connection was established (second-try rule). */
   readonly beforeConnection: boolean;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { status?: number; beforeConnection?: boolean; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: { status?: number; beforeConnection?: boolean; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DusError';
     this.code = code;

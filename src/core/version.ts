@@ -12,7 +12,14 @@ function readVersion(): string {
     const candidate = join(dir, 'package.json');
     if (existsSync(candidate)) {
       const parsed: unknown = JSON.parse(readFileSync(candidate, 'utf8'));
-      if (typeof parsed === 'object' && parsed !== null && 'name' in parsed && parsed.name === 'docs-unified-search' && 'version' in parsed && typeof parsed.version === 'string') {
+      if (
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        'name' in parsed &&
+        parsed.name === 'docs-unified-search' &&
+        'version' in parsed &&
+        typeof parsed.version === 'string'
+      ) {
         return parsed.version;
       }
     }

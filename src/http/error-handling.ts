@@ -23,7 +23,15 @@ interface Failure {
 
 /** Status for the core's codes: settings and archive refusals are the caller's to correct (400). */
 function statusOfCore(code: string): number {
-  if (code === 'internal' || code === 'host_unreachable' || code === 'host_schema' || code === 'host_config' || code === 'config_access' || code === 'cache_unreachable') return 500;
+  if (
+    code === 'internal' ||
+    code === 'host_unreachable' ||
+    code === 'host_schema' ||
+    code === 'host_config' ||
+    code === 'config_access' ||
+    code === 'cache_unreachable'
+  )
+    return 500;
   return 400;
 }
 
@@ -33,7 +41,8 @@ function classify(error: unknown): Failure {
   if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
   if (isDusError(error)) return { status: statusOfCore(error.code), code: error.code, message: error.message };
   const fastifyError = error as Partial<FastifyError>;
-  if (fastifyError.validation !== undefined) return { status: 400, code: 'usage', message: `Invalid input: ${fastifyError.message ?? 'see the route description'}` };
+  if (fastifyError.validation !== undefined)
+    return { status: 400, code: 'usage', message: `Invalid input: ${fastifyError.message ?? 'see the route description'}` };
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, code: status === 413 ? 'too_large' : 'usage', message: fastifyError.message ?? 'Bad request' };
@@ -85,7 +94,10 @@ export function registerErrorHandling(app: FastifyInstance, context: ServiceCont
         for (const one of Array.isArray(value) ? value : [String(value)]) validateHeaderValue(name, one);
       } catch {
         reply.removeHeader(name);
-        context.logger.error({ code: 'internal', route: request.routeOptions.url, header: name }, 'a header of the HTTP wrapper could not be sent and was left out');
+        context.logger.error(
+          { code: 'internal', route: request.routeOptions.url, header: name },
+          'a header of the HTTP wrapper could not be sent and was left out',
+        );
       }
     }
     return payload;
@@ -112,7 +124,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
         : { status: 400, code: 'usage', message: 'The request could not be read as HTTP.' };
   if (socket.writable) {
     const body = JSON.stringify({ message: failure.message, code: failure.code });
-    socket.write(`HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

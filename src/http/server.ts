@@ -64,7 +64,10 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
 
   let authenticator: Promise<Authenticator> | undefined;
   const services: AuthServices = {
-    authenticator: () => (authenticator ??= context.host().then((host) => new Authenticator(host, { now, ...(options.legacySalt === undefined ? {} : { legacySalt: options.legacySalt }) }))),
+    authenticator: () =>
+      (authenticator ??= context
+        .host()
+        .then((host) => new Authenticator(host, { now, ...(options.legacySalt === undefined ? {} : { legacySalt: options.legacySalt }) }))),
     sessions: new SessionStore(context.cache, now),
     throttle: new LoginThrottle(context.cache, now),
     sleep: options.sleep ?? ((ms) => delay(ms)),

@@ -34,7 +34,12 @@ async function sqliteTables(file: string, names: readonly string[]): Promise<Map
       const columns = new Map<string, ColumnInfo>(
         cols.map((col) => [
           col.name,
-          { type: col.type.replace(/ UNSIGNED$/, '').replace(/^TEXT$/, 'CLOB'), notNull: col.notnull === 1, dflt: col.dflt_value === 'NULL' ? null : col.dflt_value, pk: col.pk },
+          {
+            type: col.type.replace(/ UNSIGNED$/, '').replace(/^TEXT$/, 'CLOB'),
+            notNull: col.notnull === 1,
+            dflt: col.dflt_value === 'NULL' ? null : col.dflt_value,
+            pk: col.pk,
+          },
         ]),
       );
       const indexes = new Set<string>();
@@ -70,7 +75,8 @@ export async function fixtureSchemaDifferences(realFile: string): Promise<{ diff
       for (const [col, info] of b.columns) {
         const have = a.columns.get(col);
         if (have === undefined) differences.push(`${name}.${col}: missing from the fixture (real ${JSON.stringify(info)})`);
-        else if (JSON.stringify(have) !== JSON.stringify(info)) differences.push(`${name}.${col}: fixture ${JSON.stringify(have)}, real ${JSON.stringify(info)}`);
+        else if (JSON.stringify(have) !== JSON.stringify(info))
+          differences.push(`${name}.${col}: fixture ${JSON.stringify(have)}, real ${JSON.stringify(info)}`);
       }
       for (const col of a.columns.keys()) if (!b.columns.has(col)) differences.push(`${name}.${col}: not in the real install`);
       for (const index of b.indexes) if (!a.indexes.has(index)) differences.push(`${name}: fixture lacks the index ${index}`);

@@ -25,7 +25,9 @@ export function harnessChecks(instance: () => RealNextcloud): void {
 
     it("gives the host fixture's tables the installed Nextcloud's schema, and the fixture's mount_point_hash is Nextcloud's", async () => {
       const { differences, absentFromReal } = await fixtureSchemaDifferences(nc.dbUrl.slice('sqlite://'.length));
-      process.stdout.write(`harness (${nc.label}): fixture schema vs the installed one: ${differences.length === 0 ? 'the same' : differences.join('; ')}; not in the install: ${absentFromReal.join(', ') || 'nothing'}\n`);
+      process.stdout.write(
+        `harness (${nc.label}): fixture schema vs the installed one: ${differences.length === 0 ? 'the same' : differences.join('; ')}; not in the install: ${absentFromReal.join(', ') || 'nothing'}\n`,
+      );
       // The fixture follows 34.0.1; another installed version (DUS_NEXTCLOUD_TARBALL) only prints what differs.
       if (nc.version === '34.0.1') expect(differences).toEqual([]);
       const mounts = await nc.rows('SELECT mount_point, mount_point_hash FROM oc_mounts');

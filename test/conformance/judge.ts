@@ -48,7 +48,13 @@ export interface Truth {
  * share's target name in the recipient's tree, but the file and the name its owner gave it are
  * the same. Where the owner's tree was not listed, the name the user sees is taken.
  */
-export function truthOf(view: UserView, archiveFiles: readonly DavEntry[], archive: string, id: number, ownNames: ReadonlyMap<number, string> = new Map()): Truth {
+export function truthOf(
+  view: UserView,
+  archiveFiles: readonly DavEntry[],
+  archive: string,
+  id: number,
+  ownNames: ReadonlyMap<number, string> = new Map(),
+): Truth {
   const nameOf = (entry: DavEntry): string => (entry.fileId === null ? entry.name : (ownNames.get(entry.fileId) ?? entry.name));
   const marked = (entry: DavEntry): boolean => markerIds(nameOf(entry)).includes(id);
   const seen = (view.files ?? []).filter(marked);
@@ -86,7 +92,10 @@ export interface ProductAnswer {
  * judge also runs the built CLI itself for one pair per judgement (world.ts) and requires the
  * same bytes.
  */
-export async function openProduct(configDir: string, serverDir: string): Promise<{ why(user: string, id: number): Promise<ProductAnswer>; close(): Promise<void> }> {
+export async function openProduct(
+  configDir: string,
+  serverDir: string,
+): Promise<{ why(user: string, id: number): Promise<ProductAnswer>; close(): Promise<void> }> {
   const ctx = openContext({ configDir, hostLocation: { nextcloudDir: serverDir }, env: {} });
   return {
     async why(user, id) {
@@ -126,7 +135,14 @@ export interface Comparison {
 }
 
 /** `collidingTargets`: the user's targets that two shares of different nodes reach when the product answered (recorded.ts). */
-export function compare(scenario: string, user: string, id: number, truth: Truth, product: ProductAnswer, collidingTargets: readonly string[] = []): Comparison {
+export function compare(
+  scenario: string,
+  user: string,
+  id: number,
+  truth: Truth,
+  product: ProductAnswer,
+  collidingTargets: readonly string[] = [],
+): Comparison {
   let problem: string | null = null;
   let omittedAtCollision = false;
   if (product.verdict === 'shown' && truth.verdict !== 'shown') {

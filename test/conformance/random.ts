@@ -47,7 +47,16 @@ const marker = fc.constantFrom(...MARKERS);
 
 export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('upload' as const), folder: fc.nat({ max: FOLDERS.length - 1 }), marker }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constant('share' as const), what: fc.constantFrom('folder' as const, 'file' as const), index: small, to: target, edit: fc.boolean() }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('share' as const),
+      what: fc.constantFrom('folder' as const, 'file' as const),
+      index: small,
+      to: target,
+      edit: fc.boolean(),
+    }),
+    weight: 4,
+  },
   fc.record({ kind: fc.constant('unshare' as const), index: small }),
   fc.record({ kind: fc.constant('join' as const), user }),
   fc.record({ kind: fc.constant('leaveGroup' as const), user }),
@@ -76,7 +85,8 @@ async function apply(s: ScenarioWorld, ops: readonly Op[], record: string[]): Pr
   const shares: { id: number; by: NextcloudUser }[] = [];
   let counter = 0;
   const session = (index: number): Promise<NextcloudUser> => s.user(USERS[index % USERS.length] ?? 'u1');
-  const recipient = (to: number): { type: 'user' | 'group'; with: string } => (to >= USERS.length ? { type: 'group', with: group } : { type: 'user', with: s.login(USERS[to] ?? 'u1') });
+  const recipient = (to: number): { type: 'user' | 'group'; with: string } =>
+    to >= USERS.length ? { type: 'group', with: group } : { type: 'user', with: s.login(USERS[to] ?? 'u1') };
   for (const op of ops) {
     counter += 1;
     const step = async (): Promise<string> => {

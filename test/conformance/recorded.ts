@@ -44,13 +44,19 @@ export async function receivedShares(nc: RealNextcloud, users: readonly string[]
   const memberships = await nc.rows(`SELECT gid, uid FROM oc_group_user WHERE uid IN (${marks})`, users);
   const now = Date.now();
   // Nextcloud writes expiration in UTC; pg and mysql2 hand back a Date, SQLite the text.
-  const expiredAt = (v: unknown): boolean => v !== null && v !== undefined && (v instanceof Date ? v : new Date(`${str(v).replace(' ', 'T')}Z`)).getTime() <= now;
+  const expiredAt = (v: unknown): boolean =>
+    v !== null && v !== undefined && (v instanceof Date ? v : new Date(`${str(v).replace(' ', 'T')}Z`)).getTime() <= now;
   const own = new Map<string, Record<string, unknown>>();
   for (const row of rows) if (num(row.share_type) === 2) own.set(`${num(row.parent)}/${str(row.share_with)}`, row);
   const out: ReceivedShare[] = [];
   for (const row of rows) {
     const type = num(row.share_type);
-    const recipients = type === 0 ? [str(row.share_with)].filter((u) => users.includes(u)) : type === 1 ? memberships.filter((m) => str(m.gid) === str(row.share_with)).map((m) => str(m.uid)) : [];
+    const recipients =
+      type === 0
+        ? [str(row.share_with)].filter((u) => users.includes(u))
+        : type === 1
+          ? memberships.filter((m) => str(m.gid) === str(row.share_with)).map((m) => str(m.uid))
+          : [];
     for (const recipient of recipients) {
       const mine = type === 1 ? (own.get(`${num(row.id)}/${recipient}`) ?? row) : row;
       out.push({
@@ -113,8 +119,13 @@ export function describeRecord(shares: readonly ReceivedShare[], mounts: readonl
   return recipients.map((user) => {
     const received = shares
       .filter((s) => s.recipient === user)
-      .map((s) => `#${s.id} ${bare(s.sharer)}${s.type === 'group' ? ' (group)' : ''} → '${s.target}' [node ${s.node}]${s.accepted === 1 ? '' : s.accepted === 0 ? ' pending' : ' rejected'}${s.permissions === 0 ? ' left' : ''}`);
-    const mounted = mounts.filter((m) => m.user === user).map((m) => `${m.mountPoint.replace(`/${user}/files`, '')} ← node ${m.rootId}${ownerOf.has(m.rootId) ? ` (${ownerOf.get(m.rootId)})` : ''}`);
+      .map(
+        (s) =>
+          `#${s.id} ${bare(s.sharer)}${s.type === 'group' ? ' (group)' : ''} → '${s.target}' [node ${s.node}]${s.accepted === 1 ? '' : s.accepted === 0 ? ' pending' : ' rejected'}${s.permissions === 0 ? ' left' : ''}`,
+      );
+    const mounted = mounts
+      .filter((m) => m.user === user)
+      .map((m) => `${m.mountPoint.replace(`/${user}/files`, '')} ← node ${m.rootId}${ownerOf.has(m.rootId) ? ` (${ownerOf.get(m.rootId)})` : ''}`);
     return `${bare(user)}: shares ${received.join('; ') || 'none'} | oc_mounts ${mounted.join('; ') || 'none'}`;
   });
 }

@@ -192,7 +192,15 @@ export const SHARING_SCENARIOS: readonly Scenario[] = [
     name: 'marker look-alikes',
     body: async (s) => {
       await s.users('anna');
-      await files(s, ['Docs/L [P80].pdf', 'Docs/L [p8].pdf', 'Docs/L [P08].pdf', 'Docs/L P8.pdf', 'Docs/L [P8 ].pdf', 'Docs/L [PP8].pdf', 'Private/Real [P8].pdf']);
+      await files(s, [
+        'Docs/L [P80].pdf',
+        'Docs/L [p8].pdf',
+        'Docs/L [P08].pdf',
+        'Docs/L P8.pdf',
+        'Docs/L [P8 ].pdf',
+        'Docs/L [PP8].pdf',
+        'Private/Real [P8].pdf',
+      ]);
       await s.archiveUser.share({ path: '/Docs', type: 'user', with: s.login('anna') });
       await s.judge('[P80] [p8] [P08] P8 [P8 ] [PP8] shared, [P8] private', [8, 80]);
     },

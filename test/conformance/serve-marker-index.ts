@@ -32,7 +32,10 @@ export interface ServeWorld {
  * account. Its documents 1–7 stand for the markers the steps write.
  */
 async function startServe(nc: RealNextcloud, archive: string): Promise<ServeWorld> {
-  const emulator = await startArchiveEmulator({ documents: DOCUMENT_IDS.map((id) => doc(id, `Doc ${id}`, `2026-11-0${id}T10:00:00+00:00`)), tokens: [ARCHIVE_TOKEN] });
+  const emulator = await startArchiveEmulator({
+    documents: DOCUMENT_IDS.map((id) => doc(id, `Doc ${id}`, `2026-11-0${id}T10:00:00+00:00`)),
+    tokens: [ARCHIVE_TOKEN],
+  });
   const dir = mkdtempSync(join(tmpdir(), 'dus-conformance-serve-'));
   const hostLocation = { nextcloudDir: nc.serverDir };
   const setup = openContext({ configDir: dir, hostLocation, env: {} });
@@ -85,7 +88,8 @@ async function searchAs(base: string, login: string): Promise<number[]> {
 /** Document ids whose archive-account file `session` opens, per its WebDAV tree. */
 async function opened(session: NextcloudUser, archive: string): Promise<number[]> {
   const ids = new Set<number>();
-  for (const entry of await session.tree()) if (!entry.isFolder && entry.ownerId === archive) for (const id of markerIds(entry.name)) if (DOCUMENT_IDS.includes(id)) ids.add(id);
+  for (const entry of await session.tree())
+    if (!entry.isFolder && entry.ownerId === archive) for (const id of markerIds(entry.name)) if (DOCUMENT_IDS.includes(id)) ids.add(id);
   return [...ids].sort((a, b) => a - b);
 }
 

@@ -5,7 +5,15 @@
  */
 import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DEFAULT_RELEASE, installNextcloud, realNextcloudUnavailable, releaseLabel, type NextcloudDb, type NextcloudRelease, type RealNextcloud } from '../support/real-nextcloud/index.js';
+import {
+  DEFAULT_RELEASE,
+  installNextcloud,
+  realNextcloudUnavailable,
+  releaseLabel,
+  type NextcloudDb,
+  type NextcloudRelease,
+  type RealNextcloud,
+} from '../support/real-nextcloud/index.js';
 import { describeProblem, failing, type Comparison } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
@@ -40,7 +48,10 @@ export function problemReport(comparisons: readonly Comparison[]): string {
 }
 
 /** Runs `scenarios`; returns their comparisons and the pairs where the built CLI printed something else than the core call gave. */
-export async function runScenarios(context: ConformanceContext, scenarios: readonly Scenario[]): Promise<{ comparisons: Comparison[]; cliDifferences: string[] }> {
+export async function runScenarios(
+  context: ConformanceContext,
+  scenarios: readonly Scenario[],
+): Promise<{ comparisons: Comparison[]; cliDifferences: string[] }> {
   const before = context.run.comparisons.length;
   const differencesBefore = context.run.spawnedChecks.differences.length;
   for (const scenario of scenarios) {
@@ -98,42 +109,64 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
       await nc?.stop();
     }, 5 * MINUTES);
 
-    it('agrees with Nextcloud on every user × document of the sharing scenarios', async () => {
-      const { comparisons, cliDifferences } = await runScenarios(context(), chosen(SHARING_SCENARIOS));
-      expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(SHARING_SCENARIOS, 100));
-      expect(problemReport(comparisons)).toBe('');
-      expect(cliDifferences).toEqual([]);
-    }, 30 * MINUTES);
+    it(
+      'agrees with Nextcloud on every user × document of the sharing scenarios',
+      async () => {
+        const { comparisons, cliDifferences } = await runScenarios(context(), chosen(SHARING_SCENARIOS));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(SHARING_SCENARIOS, 100));
+        expect(problemReport(comparisons)).toBe('');
+        expect(cliDifferences).toEqual([]);
+      },
+      30 * MINUTES,
+    );
 
-    it('agrees with Nextcloud where same-named shares reach one user (target collisions), and never shows what Nextcloud does not mount', async () => {
-      const { comparisons, cliDifferences } = await runScenarios(context(), chosen(COLLISION_SCENARIOS));
-      expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(COLLISION_SCENARIOS, 100));
-      expect(problemReport(comparisons)).toBe('');
-      expect(cliDifferences).toEqual([]);
-    }, 30 * MINUTES);
+    it(
+      'agrees with Nextcloud where same-named shares reach one user (target collisions), and never shows what Nextcloud does not mount',
+      async () => {
+        const { comparisons, cliDifferences } = await runScenarios(context(), chosen(COLLISION_SCENARIOS));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(COLLISION_SCENARIOS, 100));
+        expect(problemReport(comparisons)).toBe('');
+        expect(cliDifferences).toEqual([]);
+      },
+      30 * MINUTES,
+    );
 
-    it('agrees with Nextcloud on disabled recipients, owners, re-sharers and archive accounts under each hide setting', async () => {
-      const { comparisons, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
-      expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(DISABLED_SCENARIOS, 20));
-      expect(problemReport(comparisons)).toBe('');
-      expect(cliDifferences).toEqual([]);
-    }, 30 * MINUTES);
+    it(
+      'agrees with Nextcloud on disabled recipients, owners, re-sharers and archive accounts under each hide setting',
+      async () => {
+        const { comparisons, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(DISABLED_SCENARIOS, 20));
+        expect(problemReport(comparisons)).toBe('');
+        expect(cliDifferences).toEqual([]);
+      },
+      30 * MINUTES,
+    );
 
-    it('agrees with Nextcloud after random sequences of the same operations', async () => {
-      const started = Date.now();
-      const outcome = await checkRandomSequences(context().nc, run, runs, RANDOM_SEED);
-      timings.push(`${outcome.runs} random sequences: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      process.stdout.write(`conformance (${label()}): ${outcome.runs} random sequences, ${outcome.comparisons} comparisons, ${outcome.refused} operations refused by Nextcloud\n`);
-      expect(outcome.runs).toBe(runs);
-    }, 60 * MINUTES);
+    it(
+      'agrees with Nextcloud after random sequences of the same operations',
+      async () => {
+        const started = Date.now();
+        const outcome = await checkRandomSequences(context().nc, run, runs, RANDOM_SEED);
+        timings.push(`${outcome.runs} random sequences: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        process.stdout.write(
+          `conformance (${label()}): ${outcome.runs} random sequences, ${outcome.comparisons} comparisons, ${outcome.refused} operations refused by Nextcloud\n`,
+        );
+        expect(outcome.runs).toBe(runs);
+      },
+      60 * MINUTES,
+    );
 
-    it("serve's marker index reflects every kind of real write at once", async () => {
-      if (ONLY !== null && !ONLY.test('serve')) return;
-      const started = Date.now();
-      const steps = await checkServeAgainstRealWrites(context().nc, 'mi_');
-      timings.push(`serve's marker index: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      process.stdout.write(`conformance (${label()}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
-    }, 15 * MINUTES);
+    it(
+      "serve's marker index reflects every kind of real write at once",
+      async () => {
+        if (ONLY !== null && !ONLY.test('serve')) return;
+        const started = Date.now();
+        const steps = await checkServeAgainstRealWrites(context().nc, 'mi_');
+        timings.push(`serve's marker index: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        process.stdout.write(`conformance (${label()}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
+      },
+      15 * MINUTES,
+    );
 
     extra(context);
   });

@@ -9,7 +9,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
-import { archiveFilesOf, compare, describeProblem, parseWhy, truthOf, openProduct, viewOf, type Comparison, type UserView, type ProductAnswer } from './judge.js';
+import {
+  archiveFilesOf,
+  compare,
+  describeProblem,
+  parseWhy,
+  truthOf,
+  openProduct,
+  viewOf,
+  type Comparison,
+  type UserView,
+  type ProductAnswer,
+} from './judge.js';
 import { describeRecord, receivedShares, shareMounts, usersWithCollidingTargets } from './recorded.js';
 
 /** The built CLI, as an administrator runs it. */
@@ -18,7 +29,9 @@ export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 
 /** `why` through the built CLI as a user runs it, with `--nextcloud` (config.php read by php). */
 export function whySpawned(configDir: string, serverDir: string, user: string, id: number): Promise<ProductAnswer> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, 'why', user, String(id), '--json', '--nextcloud', serverDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, 'why', user, String(id), '--json', '--nextcloud', serverDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -158,7 +171,8 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       const inProcess = answers.get(`${login}/${id}`);
       run.spawnedChecks.total += 1;
       if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
-      else run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
+      else
+        run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
     },
     async record(label) {
       recording = true;

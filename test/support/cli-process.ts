@@ -49,7 +49,9 @@ export function runCliProcess(args: readonly string[], options: ProcessRunOption
 
 /** Whether the built CLI is there to be run; the reason to print when it is not. */
 export function builtCliMissing(): string | null {
-  return existsSync(resolve('dist/cli.cjs')) ? null : 'dist/cli.cjs is missing: run `npm run build` (npm test does) before the tests that start the installed executable';
+  return existsSync(resolve('dist/cli.cjs'))
+    ? null
+    : 'dist/cli.cjs is missing: run `npm run build` (npm test does) before the tests that start the installed executable';
 }
 
 export interface Account {
@@ -73,5 +75,7 @@ export function unprivilegedAccount(name = 'nobody'): Account | string {
 /** Why a read-only mount cannot be made for a child here, or null when it can (root with CAP_SYS_ADMIN). */
 export function readOnlyMountMissing(): string | null {
   const probe = spawnSync('unshare', ['-m', '/bin/sh', '-c', 'mount --bind -o ro /tmp /tmp && ! touch /tmp/.dus-ro-probe 2>/dev/null'], { encoding: 'utf8' });
-  return probe.status === 0 ? null : `no read-only bind mount in a private mount namespace (unshare -m; needs root): ${probe.stderr.trim() || `exit ${String(probe.status)}`}`;
+  return probe.status === 0
+    ? null
+    : `no read-only bind mount in a private mount namespace (unshare -m; needs root): ${probe.stderr.trim() || `exit ${String(probe.status)}`}`;
 }

@@ -23,5 +23,12 @@ export async function emulatorGet(url: string, path: string, token: string, acce
     return typeof value === 'string' ? value : undefined;
   };
   const apiVersion = header('x-api-version');
-  return { status: response.statusCode, type: String(response.headers['content-type']), text, versioned: apiVersion !== undefined, version: header('x-version'), apiVersion };
+  return {
+    status: response.statusCode,
+    type: String(response.headers['content-type']),
+    text,
+    versioned: apiVersion !== undefined,
+    version: header('x-version'),
+    apiVersion,
+  };
 }

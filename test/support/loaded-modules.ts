@@ -22,12 +22,18 @@ export function runRecordingModules(args: readonly string[], scratch: string, en
       'const loaded = new Set();',
       'registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });',
       // Builtins reached by require() or process.getBuiltinModule() pass no hook: Node lists every one it loaded.
-      "const builtins = () => process.moduleLoadList.flatMap((entry) => /^NativeModule (?!internal\\/)(.+)$/.exec(entry)?.slice(1).map((id) => `node:${id}`) ?? []);",
+      'const builtins = () => process.moduleLoadList.flatMap((entry) => /^NativeModule (?!internal\\/)(.+)$/.exec(entry)?.slice(1).map((id) => `node:${id}`) ?? []);',
       `process.on('exit', () => writeFileSync(${JSON.stringify(out)}, [...new Set([...loaded, ...builtins()])].join('\\n')));`,
     ].join('\n'),
   );
   const run = spawnSync(process.execPath, ['--no-warnings', '--import', hook, ...args], { encoding: 'utf8', env });
-  return { urls: readFileSync(out, 'utf8').split('\n').filter((url) => url !== ''), status: run.status, stderr: run.stderr };
+  return {
+    urls: readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((url) => url !== ''),
+    status: run.status,
+    stderr: run.stderr,
+  };
 }
 
 /** The npm packages among loaded module URLs. */

@@ -79,7 +79,6 @@ async function runRunner(runner: readonly string[], args: readonly string[], env
   return { code, screen: Buffer.concat(chunks).toString('utf8') };
 }
 
-
 /** Runs the built CLI with stdin, stdout and stderr on one pty, typing `typed` once `waitFor` shows. */
 export function runOnPtyTyping(columns: number, args: readonly string[], waitFor: string, typed: string, env: NodeJS.ProcessEnv = {}): Promise<PtyRun> {
   return runRunner([RUNNER, String(columns), waitFor, typed], args, env);

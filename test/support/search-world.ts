@@ -96,7 +96,14 @@ export async function buildSearchWorld(count = 60, dialect: FixtureDialect = 'sq
         ...(options.markerIndex === true ? { markerIndex: true } : {}),
       });
       contexts.push(ctx);
-      if (options.configure !== false) await saveSettings(ctx, { url: archive.url, token: TOKEN, allowLocal: true, hostLocation: { dbUrl: host.dbUrl, hostUrl: 'https://cloud.example.com' }, ...(options.archiveOwner === undefined ? {} : { archiveOwner: options.archiveOwner }) });
+      if (options.configure !== false)
+        await saveSettings(ctx, {
+          url: archive.url,
+          token: TOKEN,
+          allowLocal: true,
+          hostLocation: { dbUrl: host.dbUrl, hostUrl: 'https://cloud.example.com' },
+          ...(options.archiveOwner === undefined ? {} : { archiveOwner: options.archiveOwner }),
+        });
       return { ctx, dir, logFile };
     },
     async close() {

@@ -59,7 +59,10 @@ async function resolveArchiveOwner(context: ServiceContext, owner: string): Prom
     if (owner === '') return undefined;
     const account = await host.findAccount(owner);
     if (account === null) {
-      throw new DusError('unknown_archive_account', `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`);
+      throw new DusError(
+        'unknown_archive_account',
+        `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`,
+      );
     }
     return account.uid;
   } catch (error: unknown) {
@@ -126,7 +129,9 @@ function checkKeptTokenUnchanged(context: ServiceContext, url: string): void {
     storedTokenFor(context.credentials.load(), url);
   } catch (error: unknown) {
     if (!isDusError(error)) throw error;
-    throw new DusError(error.code, `Nothing was saved: another save changed the stored API token while this one tested the connection. ${error.message}`, { cause: error });
+    throw new DusError(error.code, `Nothing was saved: another save changed the stored API token while this one tested the connection. ${error.message}`, {
+      cause: error,
+    });
   }
 }
 

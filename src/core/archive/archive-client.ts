@@ -7,17 +7,7 @@ import { lookupAll } from '../net/resolve.js';
 import { NO_REFUSAL_MESSAGE, notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
 import { refusalOf } from './refusal.js';
 import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, parsesStrictly, readsMinusAsWord, simpleTextOf, termReaderOf } from './search-terms.js';
-import {
-  CONNECTION_TEST_QUERY,
-  PAGE_SIZE,
-  WIDGET_QUERY,
-  endpoint,
-  nameChunks,
-  namesQuery,
-  parseBase,
-  searchQuery,
-  type SearchMode,
-} from './requests.js';
+import { CONNECTION_TEST_QUERY, PAGE_SIZE, WIDGET_QUERY, endpoint, nameChunks, namesQuery, parseBase, searchQuery, type SearchMode } from './requests.js';
 import { validateDetail, validateIdPage, validateNamePage, validateNewestPage, validateSearchPage } from './schemas.js';
 import { createConnectionPool } from './connection-pool.js';
 import { getWithRedirects, type RawAnswer, type TransportConfig } from './transport.js';
@@ -104,7 +94,11 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
 
   async function getOnce(call: Call): Promise<RawAnswer> {
     if (!SENDABLE_TOKEN.test(connection.token)) throw unsendableToken();
-    const limits = { answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs, signal: call.signal, allIds: call.kind === 'test' ? 'keep' : 'drop' } as const;
+    const limits = {
+      answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs,
+      signal: call.signal,
+      allIds: call.kind === 'test' ? 'keep' : 'drop',
+    } as const;
     const started = performance.now();
     try {
       return await getWithRedirects(call.url, config, limits);
@@ -234,7 +228,7 @@ function defaultCertificates(): readonly string[] {
   return typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates;
 }
 
-function successBody<T>(answer: RawAnswer, path: string, validate: ((data: unknown) => data is T), known: ArchiveVersions): T {
+function successBody<T>(answer: RawAnswer, path: string, validate: (data: unknown) => data is T, known: ArchiveVersions): T {
   if (answer.status !== 200) {
     if (answer.status >= 200 && answer.status < 300) throw notPaperless(`HTTP ${answer.status} instead of a list`, answer.status);
     throw statusFailure(answer.status, path, answer.foreignHost, known);

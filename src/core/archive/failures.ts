@@ -36,7 +36,13 @@ const UNTRUSTED_CERTIFICATE_CODES: ReadonlySet<string> = new Set([
 
 const UNKNOWN_HOST_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'EAI_FAIL', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
 
-const TIMEOUT_CODES: ReadonlySet<string> = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'DUS_CONNECT_TIMEOUT']);
+const TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'DUS_CONNECT_TIMEOUT',
+]);
 
 export interface Where {
   readonly host: string;
@@ -62,15 +68,27 @@ export function networkFailure(error: unknown, progress: ConnectProgress, where:
     return timeoutFailure(beforeConnection);
   }
   if (code !== null && UNTRUSTED_CERTIFICATE_CODES.has(code)) {
-    return new DusError('tls', `The certificate of ${where.host} is not trusted (${code}). Give the archive server a certificate the host trusts, or import its CA certificate.`, options);
+    return new DusError(
+      'tls',
+      `The certificate of ${where.host} is not trusted (${code}). Give the archive server a certificate the host trusts, or import its CA certificate.`,
+      options,
+    );
   }
   if (progress.tlsStarted && !progress.ready) {
-    return new DusError('tls_handshake', `An encrypted connection to ${where.host}:${where.port} could not be set up${code === null ? '' : ` (${code})`}. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.`, options);
+    return new DusError(
+      'tls_handshake',
+      `An encrypted connection to ${where.host}:${where.port} could not be set up${code === null ? '' : ` (${code})`}. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.`,
+      options,
+    );
   }
   if (code !== null && UNKNOWN_HOST_CODES.has(code)) {
     return unknownHost(where.host, error);
   }
-  return new DusError('unreachable', `The connection to ${where.host}:${where.port} failed${code === null ? '' : ` (${code})`}. Check that the archive server runs and that the host can reach it.`, options);
+  return new DusError(
+    'unreachable',
+    `The connection to ${where.host}:${where.port} failed${code === null ? '' : ` (${code})`}. Check that the archive server runs and that the host can reach it.`,
+    options,
+  );
 }
 
 export function timeoutFailure(beforeConnection: boolean): DusError {
@@ -122,25 +140,44 @@ export const SPOKEN_API_VERSION = '9';
 export function statusFailure(status: number, path: string, foreignHost: string | null = null, known: ArchiveVersions = NO_VERSIONS): DusError {
   if ((status === 401 || status === 403) && foreignHost !== null) {
     // The token was left out on the way: a new token would not help, the address would.
-    return new DusError('unauthorized', `The URL forwards to ${foreignHost}, another server (scheme, host or port), which gets no token and refused the request (HTTP ${status}). Enter the address the archive server forwards to.`, { status });
+    return new DusError(
+      'unauthorized',
+      `The URL forwards to ${foreignHost}, another server (scheme, host or port), which gets no token and refused the request (HTTP ${status}). Enter the address the archive server forwards to.`,
+      { status },
+    );
   }
   if (status === 401 || status === 403) {
-    return new DusError('unauthorized', `The archive server refused the API token (HTTP ${status}). Enter the token of an archive-server account that may view documents.`, { status });
+    return new DusError(
+      'unauthorized',
+      `The archive server refused the API token (HTTP ${status}). Enter the token of an archive-server account that may view documents.`,
+      { status },
+    );
   }
   if (status === 404) {
-    return new DusError('not_found', `The archive server answered HTTP 404 for ${path}: the path of the URL is wrong. Enter the address under which the archive server's web interface opens.`, { status });
+    return new DusError(
+      'not_found',
+      `The archive server answered HTTP 404 for ${path}: the path of the URL is wrong. Enter the address under which the archive server's web interface opens.`,
+      { status },
+    );
   }
   if (status === 406) return versionRefused(known);
   return new DusError('http', `The archive server answered HTTP ${status}. Check that it runs properly, then try again.`, { status });
 }
 
 export function notPaperless(reason: string, status?: number): DusError {
-  return new DusError('not_paperless', `The answer is not a list of documents of the archive server (${reason}). Check that the URL is the address of Paperless-ngx.`, status === undefined ? {} : { status });
+  return new DusError(
+    'not_paperless',
+    `The answer is not a list of documents of the archive server (${reason}). Check that the URL is the address of Paperless-ngx.`,
+    status === undefined ? {} : { status },
+  );
 }
 
 /** A token no archive server could accept: refused here, before anything is sent. */
 export function unsendableToken(): DusError {
-  return new DusError('unauthorized', 'The API token contains spaces, line breaks or other characters an archive-server token never has. Enter the token again.');
+  return new DusError(
+    'unauthorized',
+    'The API token contains spaces, line breaks or other characters an archive-server token never has. Enter the token again.',
+  );
 }
 
 const NO_VERSIONS: ArchiveVersions = { version: null, apiVersion: null };
@@ -155,7 +192,9 @@ function versionRefused(known: ArchiveVersions): DusError {
   const api = known.apiVersion === null ? Number.NaN : Number.parseInt(known.apiVersion, 10);
   const major = known.version === null ? Number.NaN : Number.parseInt(known.version, 10);
   if (api > Number(SPOKEN_API_VERSION) || major >= 3) {
-    const announced = [known.apiVersion === null ? null : `API version ${known.apiVersion}`, known.version === null ? null : `Paperless-ngx ${known.version}`].filter((part) => part !== null).join(', ');
+    const announced = [known.apiVersion === null ? null : `API version ${known.apiVersion}`, known.version === null ? null : `Paperless-ngx ${known.version}`]
+      .filter((part) => part !== null)
+      .join(', ');
     return new DusError(
       'unsupported_version',
       `The archive server is newer than this release supports: it announced ${announced} and no longer accepts API version ${SPOKEN_API_VERSION}, the version this release speaks (HTTP 406). Update docs-unified-search.`,
@@ -163,7 +202,11 @@ function versionRefused(known: ArchiveVersions): DusError {
     );
   }
   if (known.apiVersion !== null || known.version !== null) {
-    return new DusError('unsupported_version', `The archive server does not speak version ${SPOKEN_API_VERSION} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.`, { status: 406 });
+    return new DusError(
+      'unsupported_version',
+      `The archive server does not speak version ${SPOKEN_API_VERSION} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.`,
+      { status: 406 },
+    );
   }
   return new DusError(
     'unsupported_version',

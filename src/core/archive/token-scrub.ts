@@ -52,7 +52,13 @@ function foldUnit(code: number): number {
  */
 export function tokenForms(token: string): string[] {
   const bytes = Buffer.from(token, 'utf8');
-  const forms = [token, [...token].reverse().join(''), bytes.toString('hex'), [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''), encodeURIComponent(token)];
+  const forms = [
+    token,
+    [...token].reverse().join(''),
+    bytes.toString('hex'),
+    [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
+    encodeURIComponent(token),
+  ];
   for (const whole of [bytes.toString('base64'), bytes.toString('base64url')]) forms.push(whole, whole.replace(/=+$/, ''));
   for (let shift = 0; shift < 3; shift += 1) {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');

@@ -112,7 +112,14 @@ export async function getWithRedirects(start: URL, config: TransportConfig, limi
   }
 }
 
-async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, progress: ConnectProgress, redirected: boolean, allIds: 'keep' | 'drop'): Promise<HopResult> {
+async function oneHop(
+  url: URL,
+  config: TransportConfig,
+  signal: AbortSignal,
+  progress: ConnectProgress,
+  redirected: boolean,
+  allIds: 'keep' | 'drop',
+): Promise<HopResult> {
   const sameOrigin = url.origin === config.configuredOrigin;
   // With the switch on no redirect is followed, so only the first hop can be local.
   const destination = await abortable(
@@ -123,7 +130,14 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
   if (destination.kind === 'unresolved') throw unknownHost(url.hostname, destination.cause);
 
   const lease = config.pool.acquire(
-    { origin: url.origin, addresses: destination.addresses, hostname: destination.hostname, hostIsAddress: destination.hostIsAddress, ca: config.ca, connectMs: config.connectMs },
+    {
+      origin: url.origin,
+      addresses: destination.addresses,
+      hostname: destination.hostname,
+      hostIsAddress: destination.hostIsAddress,
+      ca: config.ca,
+      connectMs: config.connectMs,
+    },
     progress,
   );
   let complete = false;
@@ -137,7 +151,8 @@ async function oneHop(url: URL, config: TransportConfig, signal: AbortSignal, pr
     const answer = await lease.client.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
     // A page's `all` (every id of the archive with API version 9) is taken out while it streams:
     // the cap then bounds what is kept, whatever the size of the archive.
-    const filter = answer.statusCode === 200 && /^application\/json\b/i.test(headerText(answer.headers['content-type']).trim()) ? new AllIdsFilter(allIds === 'keep') : null;
+    const filter =
+      answer.statusCode === 200 && /^application\/json\b/i.test(headerText(answer.headers['content-type']).trim()) ? new AllIdsFilter(allIds === 'keep') : null;
     const wireLimit = filter === null ? config.maxBodyBytes : config.maxBodyBytes * WIRE_FACTOR;
     const declared = Number(headerText(answer.headers['content-length']));
     if (Number.isFinite(declared) && declared > wireLimit) {
@@ -217,4 +232,3 @@ function headerText(value: string | string[] | undefined): string {
   if (value === undefined) return '';
   return Array.isArray(value) ? (value[0] ?? '') : value;
 }
-

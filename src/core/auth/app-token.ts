@@ -19,16 +19,14 @@ interface TokenRow {
  * without secret; not a wipe token; not expired; password still valid; login name matches.
  * Returns null for every refusal alike.
  */
-export async function appTokenOwner(
-  sql: SqlClient,
-  instanceSecret: string | null,
-  login: string,
-  token: string,
-  nowSeconds: number,
-): Promise<string | null> {
+export async function appTokenOwner(sql: SqlClient, instanceSecret: string | null, login: string, token: string, nowSeconds: number): Promise<string | null> {
   // The host's tokens are at least 22 characters; shorter passwords skip the lookup.
   if (token.length < 22) return null;
-  const hashes = [createHash('sha512').update(token + (instanceSecret ?? '')).digest('hex')];
+  const hashes = [
+    createHash('sha512')
+      .update(token + (instanceSecret ?? ''))
+      .digest('hex'),
+  ];
   if (instanceSecret !== null && instanceSecret !== '') hashes.push(createHash('sha512').update(token).digest('hex'));
   const placeholders = hashes.map(() => '?').join(', ');
   const rows = await sql.query<TokenRow>(

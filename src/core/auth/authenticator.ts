@@ -58,7 +58,10 @@ export class Authenticator {
   private readonly verifiedKey = randomBytes(32);
   private decoy: Promise<string> | undefined;
 
-  constructor(private readonly host: HostAdapter, options: AuthenticatorOptions = {}) {
+  constructor(
+    private readonly host: HostAdapter,
+    options: AuthenticatorOptions = {},
+  ) {
     this.legacySalt = options.legacySalt ?? '';
     this.now = options.now ?? Date.now;
   }

@@ -50,7 +50,10 @@ export function signBridgeCall(secret: string, call: BridgeCall): string {
 }
 
 /** The headers a bridge call carries (the PHP app sets the same; tests and scripts use this). */
-export function bridgeHeaders(secret: string, call: Omit<BridgeCall, 'time' | 'nonce'> & { readonly time?: string; readonly nonce?: string }): Record<string, string> {
+export function bridgeHeaders(
+  secret: string,
+  call: Omit<BridgeCall, 'time' | 'nonce'> & { readonly time?: string; readonly nonce?: string },
+): Record<string, string> {
   const full: BridgeCall = { ...call, time: call.time ?? String(Math.floor(Date.now() / 1000)), nonce: call.nonce ?? randomBytes(16).toString('hex') };
   return {
     [BRIDGE_HEADERS.user]: full.user,
@@ -100,7 +103,15 @@ export async function verifyBridgeCall(options: {
   }
   if (Math.abs(Number(time) - options.nowMs / 1000) > BRIDGE_WINDOW_SECONDS) return { ok: false, reason: 'stale' };
   const expected = Buffer.from(
-    signBridgeCall(options.secret, { method: options.method, pathWithQuery: options.pathWithQuery, user, time, nonce, confirmed: confirmed === '1', body: options.body }),
+    signBridgeCall(options.secret, {
+      method: options.method,
+      pathWithQuery: options.pathWithQuery,
+      user,
+      time,
+      nonce,
+      confirmed: confirmed === '1',
+      body: options.body,
+    }),
   );
   const presented = Buffer.from(signature);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, reason: 'bad_signature' };

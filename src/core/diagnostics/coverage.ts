@@ -1,7 +1,7 @@
 import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../settings/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
-import { archiveNotConfigured, DusError } from '../errors.js';
+import { archiveNotConfigured } from '../errors.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
@@ -54,7 +54,13 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   const total = documents.length;
   const all = tested.allIds;
   const withFile = all === null ? null : all.filter((id) => marked.has(id)).length;
-  const examples = all === null ? [] : all.filter((id) => !marked.has(id)).sort((a, b) => a - b).slice(0, EXAMPLES);
+  const examples =
+    all === null
+      ? []
+      : all
+          .filter((id) => !marked.has(id))
+          .sort((a, b) => a - b)
+          .slice(0, EXAMPLES);
   return {
     url: connection.url,
     connection: tested,

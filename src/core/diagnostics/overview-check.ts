@@ -43,7 +43,9 @@ export async function overviewCheck(ctx: ServiceContext): Promise<OverviewResult
 
   if (stored.diagnostics_pending === true) {
     const last = readHistory(ctx.settings)[0];
-    warnings.push(last === undefined ? 'A search failed and none has worked since.' : `A search failed (${last.code}) at ${last.at} and none has worked since.`);
+    warnings.push(
+      last === undefined ? 'A search failed and none has worked since.' : `A search failed (${last.code}) at ${last.at} and none has worked since.`,
+    );
   }
 
   const link = `${(hostUrl ?? '').replace(/\/+$/, '')}${SETTINGS_PAGE_PATH}`;

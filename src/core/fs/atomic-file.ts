@@ -27,7 +27,7 @@ export function writePrivateFileAtomic(path: string, content: string | readonly 
     const fd = openSync(temporary, 'wx', 0o600);
     try {
       for (const part of typeof content === 'string' ? [Buffer.from(content, 'utf8')] : content) {
-        for (let done = 0; done < part.length; ) done += writeSync(fd, part, done, part.length - done);
+        for (let done = 0; done < part.length;) done += writeSync(fd, part, done, part.length - done);
       }
       if (options.flush !== false) fsyncSync(fd);
     } finally {

@@ -44,7 +44,14 @@ export class HostAccounts {
       [uid.toLowerCase(), uid],
     );
     const row = rows.find((r) => text(r.uid) === uid) ?? rows[0];
-    if (row !== undefined) return this.#account(text(row.uid) ?? uid, 'database', text(row.displayname), isEnabledAccount(text(row.enabled), text(row.ldap_deleted)), text(row.lang));
+    if (row !== undefined)
+      return this.#account(
+        text(row.uid) ?? uid,
+        'database',
+        text(row.displayname),
+        isEnabledAccount(text(row.enabled), text(row.ldap_deleted)),
+        text(row.lang),
+      );
     return this.#otherBackendAccount(uid);
   }
 
@@ -77,7 +84,10 @@ export class HostAccounts {
   }
 
   async syncAccount(): Promise<string | null> {
-    const rows = await this.#statements.query(`SELECT configvalue FROM ${this.#prefix}appconfig WHERE appid = ? AND configkey = ?`, ['docs_sync', 'target_user']);
+    const rows = await this.#statements.query(`SELECT configvalue FROM ${this.#prefix}appconfig WHERE appid = ? AND configkey = ?`, [
+      'docs_sync',
+      'target_user',
+    ]);
     return syncAccountOf(text(rows[0]?.configvalue));
   }
 

@@ -21,7 +21,21 @@ import { buildShareObstacles, nearestObstacles } from './rules/share-obstacles.j
 import { buildShareReach, shareReachOf, type ShareReach } from './rules/share-reach.js';
 import { homeStorageIds, isInUserFiles } from './rules/storages.js';
 import { candidates, FOLDER_MIMETYPE, pickPerDocument, shareMounts, type Candidate } from './rules/visibility.js';
-import type { HostAccount, HostAdapter, HostLocation, MarkedFilesPage, MarkerIndexSize, ResolvedArchiveAccount, SearchLookup, ShareObstacle, SqlClient, SqlRow, SqlValue, TrashedFile, VisibleFile } from './types.js';
+import type {
+  HostAccount,
+  HostAdapter,
+  HostLocation,
+  MarkedFilesPage,
+  MarkerIndexSize,
+  ResolvedArchiveAccount,
+  SearchLookup,
+  ShareObstacle,
+  SqlClient,
+  SqlRow,
+  SqlValue,
+  TrashedFile,
+  VisibleFile,
+} from './types.js';
 
 export interface OpenHostOptions {
   readonly logger?: Logger;
@@ -140,7 +154,8 @@ class DatabaseHost implements HostAdapter {
     const probe: SearchProbe = { language: null, named: null };
     const files = await this.#answer('visible', user, archiveAccount.uid, documentIds, probe);
     // A stale cached archive account can only cost results: its files are not admitted.
-    if (archiveAccount.hostNamed !== null && probe.named !== archiveAccount.hostNamed) return { files: new Map(), language: probe.language, archiveChanged: true };
+    if (archiveAccount.hostNamed !== null && probe.named !== archiveAccount.hostNamed)
+      return { files: new Map(), language: probe.language, archiveChanged: true };
     return { files, language: probe.language, archiveChanged: false };
   }
 
@@ -160,7 +175,13 @@ class DatabaseHost implements HostAdapter {
     return paths.reduce<Candidate | null>((best, c) => (best === null || c.path < best.path ? c : best), null);
   }
 
-  async #answer(question: Question, user: string, archive: string, documentIds: readonly number[], probe?: SearchProbe): Promise<ReadonlyMap<number, VisibleFile>> {
+  async #answer(
+    question: Question,
+    user: string,
+    archive: string,
+    documentIds: readonly number[],
+    probe?: SearchProbe,
+  ): Promise<ReadonlyMap<number, VisibleFile>> {
     const ids = cleanIds(documentIds);
     if (ids.length === 0) return new Map();
     const picked = pickPerDocument(await this.#candidates(question, user, archive, ids, probe));
@@ -255,7 +276,9 @@ class DatabaseHost implements HostAdapter {
     const mounts =
       recipient === null
         ? []
-        : shareMounts(recipient, rows, dataDirectory, this.#located.version).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
+        : shareMounts(recipient, rows, dataDirectory, this.#located.version).filter((m) =>
+            question === 'visible' ? m.owner === archive : m.owner !== archive,
+          );
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
   }
 

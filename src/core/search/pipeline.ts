@@ -196,7 +196,13 @@ interface PageFiles {
  * When the sync add-on names another archive account than the kept one, the page is asked
  * again for the account named now (no archive account any more: nothing shows).
  */
-async function locate(ctx: ServiceContext, host: HostAdapter, user: string, archiveAccount: ResolvedArchiveAccount, hits: readonly SearchHit[]): Promise<PageFiles | null> {
+async function locate(
+  ctx: ServiceContext,
+  host: HostAdapter,
+  user: string,
+  archiveAccount: ResolvedArchiveAccount,
+  hits: readonly SearchHit[],
+): Promise<PageFiles | null> {
   const ids = hits.map((hit) => hit.id);
   try {
     const first = await host.searchArchiveFiles(user, archiveAccount, ids);
@@ -223,8 +229,7 @@ async function toEntries(
   signal: AbortSignal,
 ): Promise<SearchEntry[]> {
   if (taken.length === 0) return [];
-  const ids = (pick: (hit: SearchHit) => number | null): number[] =>
-    taken.map(({ hit }) => pick(hit)).filter((id): id is number => id !== null);
+  const ids = (pick: (hit: SearchHit) => number | null): number[] => taken.map(({ hit }) => pick(hit)).filter((id): id is number => id !== null);
   const wanted = new Map<NameKind, number[]>([
     ['correspondents', ids((hit) => hit.correspondent)],
     ['document_types', ids((hit) => hit.documentType)],

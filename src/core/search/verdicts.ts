@@ -97,16 +97,21 @@ export function explanationOf(
   paths = true,
 ): string | null {
   const marker = `[P${id}]`;
-  const disabled = cause?.kind === 'account disabled' ? `${user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first` : null;
+  const disabled =
+    cause?.kind === 'account disabled' ? `${user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first` : null;
   switch (verdict) {
     case 'not shared': {
-      const why = disabled ?? (cause?.kind === 'share' ? obstacleText(cause.obstacle, user, paths) : `share the file or a folder holding it, read-only, with ${user}`);
+      const why =
+        disabled ?? (cause?.kind === 'share' ? obstacleText(cause.obstacle, user, paths) : `share the file or a folder holding it, read-only, with ${user}`);
       return `Document ${id}: the archive account ${archiveAccount} has ${(paths ? file?.path : undefined) ?? `a file with ${marker}`} but ${user} cannot open it: ${why}.`;
     }
     case 'not owned': {
       const seen = (paths ? file?.path : undefined) ?? `a file with ${marker}`;
       // The user's own file reads as a contradiction in "sees …, but it belongs to <the same user>".
-      const whose = file?.owner === user ? `${user} has ${seen} among their own files, not the archive account's` : `${user} sees ${seen}, but it belongs to ${file?.owner ?? 'another account'}`;
+      const whose =
+        file?.owner === user
+          ? `${user} has ${seen} among their own files, not the archive account's`
+          : `${user} sees ${seen}, but it belongs to ${file?.owner ?? 'another account'}`;
       return `Document ${id}: ${whose}: only files of the archive account ${archiveAccount} stand for documents.`;
     }
     case 'no file': {
@@ -215,7 +220,13 @@ export async function verdictOfDocument(ctx: ServiceContext, user: string, docum
   if (admin !== undefined && admin !== account.uid) {
     ctx.audit.record({ action: 'verdict_as_user', admin, user: account.uid, detail: { document: documentId } });
   }
-  const [decided] = await decide(host, account, archiveAccount, [{ id: documentId, title: '', created: null, correspondent: null, documentType: null, highlights: null }], true);
+  const [decided] = await decide(
+    host,
+    account,
+    archiveAccount,
+    [{ id: documentId, title: '', created: null, correspondent: null, documentType: null, highlights: null }],
+    true,
+  );
   if (decided === undefined) throw new DusError('internal', 'No verdict was decided.');
   const { title: _title, ...item } = decided;
   return { user: account.uid, archiveAccount, item, caveat: caveatOf(account) };

@@ -56,7 +56,7 @@ export interface WhoAnswer {
 
 /** The words of a chain, as a terminal line or a table cell shows it. */
 export function chainText(chain: WhoChain): string {
-  if (chain.kind === 'owner') return 'owner (the archive account\'s own folders)';
+  if (chain.kind === 'owner') return "owner (the archive account's own folders)";
   const reshare = chain.sharer === chain.owner ? '' : ` (a re-share by ${chain.sharer} of ${chain.owner}'s share)`;
   const from = chain.sharer === chain.owner ? ` from ${chain.owner}` : '';
   return chain.kind === 'group share' ? `group ${chain.group ?? '?'}: share of ${chain.node}${from}${reshare}` : `user share of ${chain.node}${from}${reshare}`;
@@ -131,7 +131,8 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   for (const account of candidates) {
     const seen = (await host.visibleArchiveFiles(account, archiveAccount, [documentId])).get(documentId);
     if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(account, seen, files, reach, archiveAccount), blocked: null });
-    else if (options.includeBlocked === true) blocked.push({ account, path: null, chain: null, blocked: await blockedCause(host, account, archiveAccount, documentId, files) });
+    else if (options.includeBlocked === true)
+      blocked.push({ account, path: null, chain: null, blocked: await blockedCause(host, account, archiveAccount, documentId, files) });
   }
   return { documentId, archiveAccount, files: files.map((f) => f.path), accounts: [...open, ...blocked], noFile: null };
 }

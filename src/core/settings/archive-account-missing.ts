@@ -12,7 +12,13 @@ export async function archiveAccountMissing(ctx: ServiceContext, advice: string)
   }
   const named = await (await ctx.host()).syncAccount();
   if (named !== null && named !== '') {
-    return new DusError('unknown_archive_account', `The synchronization add-on's account "${named}" (docs_sync target_user) does not exist on the host: ${advice}`);
+    return new DusError(
+      'unknown_archive_account',
+      `The synchronization add-on's account "${named}" (docs_sync target_user) does not exist on the host: ${advice}`,
+    );
   }
-  return new DusError('unknown_archive_account', `No archive account is set (archive_owner) and the synchronization add-on names none (docs_sync target_user): ${advice}`);
+  return new DusError(
+    'unknown_archive_account',
+    `No archive account is set (archive_owner) and the synchronization add-on names none (docs_sync target_user): ${advice}`,
+  );
 }

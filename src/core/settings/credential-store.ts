@@ -71,7 +71,10 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   load(): StoredToken {
-    return this.#lastLoad.get(() => this.#filesKey(), () => this.#loadFromFiles());
+    return this.#lastLoad.get(
+      () => this.#filesKey(),
+      () => this.#loadFromFiles(),
+    );
   }
 
   /** The stamps of the record and the secret (or DUS_SECRET), or null when a file is missing or unsettled. */

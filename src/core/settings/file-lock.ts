@@ -92,7 +92,10 @@ function acquire(lockPath: string, options: LockOptions): void {
     if (withFileAccess(lockPath, 'write', () => tryCreate(lockPath))) return;
     if (!ownerAlive(lockPath) && breakStale(lockPath)) continue;
     if (Date.now() >= deadline) {
-      throw new DusError('internal', `The settings are locked by another process (${lockPath}); try again, or remove that file if no docs-unified-search process runs.`);
+      throw new DusError(
+        'internal',
+        `The settings are locked by another process (${lockPath}); try again, or remove that file if no docs-unified-search process runs.`,
+      );
     }
     sleep(options.retryMs ?? DEFAULT_RETRY_MS);
   }

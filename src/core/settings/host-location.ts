@@ -12,7 +12,9 @@ function namesHost(location: HostLocation): boolean {
 
 export function storedHostLocation(stored: AppConfig): HostLocation {
   return {
-    ...(stored.host_db === undefined ? {} : { dbUrl: stored.host_db, dbUrlSource: `the stored host_db setting (${stored.host_db.replace(/\/\/[^/@]*@/, '//…@')})` }),
+    ...(stored.host_db === undefined
+      ? {}
+      : { dbUrl: stored.host_db, dbUrlSource: `the stored host_db setting (${stored.host_db.replace(/\/\/[^/@]*@/, '//…@')})` }),
     ...(stored.nextcloud_dir === undefined ? {} : { nextcloudDir: stored.nextcloud_dir }),
     ...(stored.table_prefix === undefined ? {} : { tablePrefix: stored.table_prefix }),
     ...(stored.host_url === undefined ? {} : { hostUrl: stored.host_url }),

@@ -131,9 +131,11 @@ export class FileSettingsStore implements SettingsStore {
   }
 
   #reading(): Reading {
-    return this.#last.get(() => settledStamp(this.path), () => this.#readFile());
+    return this.#last.get(
+      () => settledStamp(this.path),
+      () => this.#readFile(),
+    );
   }
-
 
   #readFile(): Reading {
     const nothing: Reading = { stored: Object.freeze({}), checked: Object.freeze({}) };

@@ -14,7 +14,10 @@ export function storedTokenFor(stored: StoredToken, url: string): string {
     throw new DusError('token_required', "The stored API token can't be decrypted (the instance secret changed): enter the API token again.");
   }
   if (stored.origin !== originOf(url)) {
-    throw new DusError('token_for_other_server', 'The stored API token was saved for another server (scheme, host or port differ): enter the token for this server.');
+    throw new DusError(
+      'token_for_other_server',
+      'The stored API token was saved for another server (scheme, host or port differ): enter the token for this server.',
+    );
   }
   return stored.token;
 }

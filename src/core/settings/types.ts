@@ -73,9 +73,7 @@ export interface SettingsStore {
 
 /** What the credential store holds for `docs_unified_search.api-token`. */
 export type StoredToken =
-  | { readonly status: 'none' }
-  | { readonly status: 'unreadable' }
-  | { readonly status: 'ok'; readonly token: string; readonly origin: string };
+  { readonly status: 'none' } | { readonly status: 'unreadable' } | { readonly status: 'ok'; readonly token: string; readonly origin: string };
 
 export interface CredentialStore {
   load(): StoredToken;

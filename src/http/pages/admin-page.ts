@@ -21,7 +21,9 @@ function checked(on: boolean): string {
  */
 export function adminSettingsForm(s: SettingsResponse): string {
   const versions =
-    s.docsVersion === null ? '' : `<p class="hint" id="dus-versions">Archive server ${escapeHtml(s.docsVersion)}, API ${escapeHtml(s.docsApiVersion ?? '?')}</p>`;
+    s.docsVersion === null
+      ? ''
+      : `<p class="hint" id="dus-versions">Archive server ${escapeHtml(s.docsVersion)}, API ${escapeHtml(s.docsApiVersion ?? '?')}</p>`;
   const ownerMissing = s.archiveOwnerMissing
     ? '<p class="hint error" id="dus-owner-missing">The archive account does not exist: name an existing account.</p>'
     : '';

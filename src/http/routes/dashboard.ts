@@ -41,9 +41,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: ServiceCo
     if (offer === null) return ocsOk({});
     const host = await context.host();
     const buttons =
-      principal.uid === offer.archiveAccount
-        ? []
-        : [{ type: 'more', text: 'Files shared with you', link: `${host.hostUrl ?? ''}/apps/files/sharingin` }];
+      principal.uid === offer.archiveAccount ? [] : [{ type: 'more', text: 'Files shared with you', link: `${host.hostUrl ?? ''}/apps/files/sharingin` }];
     return ocsOk({
       [WIDGET_ID]: {
         id: WIDGET_ID,

@@ -122,7 +122,12 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
     const link = fileLink(host.hostUrl, fileId);
     const resolved =
       file === null
-        ? { richObjectType: 'file', richObject: null, openGraphObject: { id: reference, name: '', description: null, thumb: null, link: reference }, accessible: false }
+        ? {
+            richObjectType: 'file',
+            richObject: null,
+            openGraphObject: { id: reference, name: '', description: null, thumb: null, link: reference },
+            accessible: false,
+          }
         : {
             richObjectType: 'file',
             richObject: { id: String(file.fileId), name: file.name, path: file.path, link, mimetype: file.mimetype, 'preview-available': true },

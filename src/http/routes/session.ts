@@ -28,7 +28,13 @@ const SESSION_STATE: RouteAccess = { access: 'user', csrf: 'state' };
 
 function cookieOptions(request: FastifyRequest, maxAgeSeconds?: number) {
   // Secure under HTTPS, including behind a trusted proxy that says so (X-Forwarded-Proto).
-  return { httpOnly: true, sameSite: 'strict' as const, secure: request.protocol === 'https', path: '/', ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }) };
+  return {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: request.protocol === 'https',
+    path: '/',
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  };
 }
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
@@ -48,7 +54,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
     // policy, under which the browser sends the real origin (`no-referrer` would make it "null").
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
-      throw new HttpError(403, 'forbidden', 'Log in from this server\'s own login page.');
+      throw new HttpError(403, 'forbidden', "Log in from this server's own login page.");
     }
     const body = request.body as { user: string; password: string; redirect_url?: string };
     const redirectUrl = sameServerPath(body.redirect_url, ADMIN_PAGE_PATH);
@@ -79,7 +85,8 @@ export function registerSessionRoutes(app: FastifyInstance, services: AuthServic
   app.post('/login/confirm', { config: { dus: SESSION_STATE }, schema: { body: confirmBody } }, async (request) => {
     const principal = requirePrincipal(request.principal);
     const session = request.session;
-    if (session === null) throw new HttpError(400, 'usage', 'Password confirmation belongs to a browser session; HTTP Basic callers send their password with every request.');
+    if (session === null)
+      throw new HttpError(400, 'usage', 'Password confirmation belongs to a browser session; HTTP Basic callers send their password with every request.');
     const { password } = request.body as { password: string };
     const checked = await throttledLogin(services, request.ip, principal.uid, password);
     if (checked === null || checked.uid !== principal.uid || checked.via !== 'password') {

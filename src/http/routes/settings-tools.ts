@@ -71,7 +71,12 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
       document: answer.documentId,
       files: answer.files,
       noFile: answer.noFile,
-      accounts: answer.accounts.map((entry) => ({ account: entry.account, path: entry.path, through: entry.chain === null ? null : chainText(entry.chain), blocked: entry.blocked })),
+      accounts: answer.accounts.map((entry) => ({
+        account: entry.account,
+        path: entry.path,
+        through: entry.chain === null ? null : chainText(entry.chain),
+        blocked: entry.blocked,
+      })),
     };
   });
 }

@@ -30,7 +30,8 @@ export interface AppState {
   readonly searchBroken: boolean | 'non-superusers';
 }
 
-const LOGIN_PAGE = '<!doctype html><html><head><title>Paperless-ngx sign in</title></head><body><form method="post"><input name="login"><input name="password" type="password"></form></body></html>';
+const LOGIN_PAGE =
+  '<!doctype html><html><head><title>Paperless-ngx sign in</title></head><body><form method="post"><input name="login"><input name="password" type="password"></form></body></html>';
 const SWAGGER_PAGE = '<!doctype html><html><head><title>Paperless-ngx API</title></head><body><div id="swagger-ui"></div></body></html>';
 
 type Route =
@@ -83,7 +84,8 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
   if (!negotiation.ok) return jsonReply(406, { detail: negotiation.detail }, { Vary: 'Accept' });
   const authorization = request.headers['authorization'];
   const identity = authenticate(authorization, state.tokens);
-  const unauthorized = (detail: string): Reply => (negotiation.html ? browsable : (r: Reply) => r)(jsonReply(401, { detail }, { 'WWW-Authenticate': challenge(authorization, profile), Vary: 'Accept' }));
+  const unauthorized = (detail: string): Reply =>
+    (negotiation.html ? browsable : (r: Reply) => r)(jsonReply(401, { detail }, { 'WWW-Authenticate': challenge(authorization, profile), Vary: 'Accept' }));
   if (identity.kind === 'failed') return unauthorized(identity.detail);
   const extra: Record<string, string> = identity.kind === 'user' ? versionHeaders(profile) : {};
   const rendered = (reply: Reply): Reply => (negotiation.html ? browsable(reply) : reply);
@@ -132,4 +134,3 @@ export function handle(request: AppRequest, state: AppState): Reply {
   if (route === null) return loginRedirect(request, state);
   return drf(request, state, route);
 }
-

@@ -47,25 +47,40 @@ function parseBoolean(value: string): boolean | null {
   return null;
 }
 
-function objectFilters(prefix: 'correspondent' | 'document_type', pick: (d: EmulatorDocument) => number | null): Array<[string, (value: string) => Predicate | string | null]> {
+function objectFilters(
+  prefix: 'correspondent' | 'document_type',
+  pick: (d: EmulatorDocument) => number | null,
+): Array<[string, (value: string) => Predicate | string | null]> {
   return [
-    [`${prefix}__id`, (v) => {
-      const n = parseFormNumber(v);
-      return n === null ? 'Enter a number.' : (d) => pick(d) === n;
-    }],
-    [`${prefix}__id__in`, (v) => {
-      const ids = parseNumberList(v);
-      if (ids === null) return 'Enter a number.';
-      return ids.length === 0 ? null : (d) => ids.includes(pick(d) ?? Number.NaN);
-    }],
-    [`${prefix}__id__none`, (v) => {
-      const ids = lenientIds(v);
-      return ids === null ? null : (d) => !ids.includes(pick(d) ?? Number.NaN);
-    }],
-    [`${prefix}__isnull`, (v) => {
-      const b = parseBoolean(v);
-      return b === null ? null : (d) => (pick(d) === null) === b;
-    }],
+    [
+      `${prefix}__id`,
+      (v) => {
+        const n = parseFormNumber(v);
+        return n === null ? 'Enter a number.' : (d) => pick(d) === n;
+      },
+    ],
+    [
+      `${prefix}__id__in`,
+      (v) => {
+        const ids = parseNumberList(v);
+        if (ids === null) return 'Enter a number.';
+        return ids.length === 0 ? null : (d) => ids.includes(pick(d) ?? Number.NaN);
+      },
+    ],
+    [
+      `${prefix}__id__none`,
+      (v) => {
+        const ids = lenientIds(v);
+        return ids === null ? null : (d) => !ids.includes(pick(d) ?? Number.NaN);
+      },
+    ],
+    [
+      `${prefix}__isnull`,
+      (v) => {
+        const b = parseBoolean(v);
+        return b === null ? null : (d) => (pick(d) === null) === b;
+      },
+    ],
   ];
 }
 
@@ -123,11 +138,41 @@ function documentFilterTable(): Map<string, (value: string) => Predicate | strin
   }
   for (const [key, parse] of objectFilters('correspondent', (d) => d.correspondent)) table.set(key, parse);
   for (const [key, parse] of objectFilters('document_type', (d) => d.documentType)) table.set(key, parse);
-  table.set('title__icontains', textFilter((d) => d.title, (h, n) => h.includes(n)));
-  table.set('title__istartswith', textFilter((d) => d.title, (h, n) => h.startsWith(n)));
-  table.set('title__iendswith', textFilter((d) => d.title, (h, n) => h.endsWith(n)));
-  table.set('title__iexact', textFilter((d) => d.title, (h, n) => h === n));
-  table.set('content__icontains', textFilter((d) => d.content, (h, n) => h.includes(n)));
+  table.set(
+    'title__icontains',
+    textFilter(
+      (d) => d.title,
+      (h, n) => h.includes(n),
+    ),
+  );
+  table.set(
+    'title__istartswith',
+    textFilter(
+      (d) => d.title,
+      (h, n) => h.startsWith(n),
+    ),
+  );
+  table.set(
+    'title__iendswith',
+    textFilter(
+      (d) => d.title,
+      (h, n) => h.endsWith(n),
+    ),
+  );
+  table.set(
+    'title__iexact',
+    textFilter(
+      (d) => d.title,
+      (h, n) => h === n,
+    ),
+  );
+  table.set(
+    'content__icontains',
+    textFilter(
+      (d) => d.content,
+      (h, n) => h.includes(n),
+    ),
+  );
   table.set('title_content', (v) => (d) => d.title.toLowerCase().includes(v.toLowerCase()) || d.content.toLowerCase().includes(v.toLowerCase()));
   return table;
 }

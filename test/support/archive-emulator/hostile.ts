@@ -28,7 +28,17 @@ export function encodedForms(token: string): string[] {
 export function leakForms(token: string): string[] {
   const middle = Math.ceil(token.length / 2);
   const swapped = [...token].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-  return [token, token.toUpperCase(), swapped, `x${token.toLowerCase()}y`, token.slice(0, middle), token.slice(middle), token.slice(0, -1), token.slice(1), ...encodedForms(token)];
+  return [
+    token,
+    token.toUpperCase(),
+    swapped,
+    `x${token.toLowerCase()}y`,
+    token.slice(0, middle),
+    token.slice(middle),
+    token.slice(0, -1),
+    token.slice(1),
+    ...encodedForms(token),
+  ];
 }
 
 /**
@@ -83,7 +93,8 @@ function decorate(value: unknown, forms: readonly string[], next: () => number):
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === 'string' && ECHOED_KEYS.has(key)) out[key] = `${field} ${forms[next() % forms.length] ?? ''}`;
     // The messages of a SearchQueryError (`{"query": [...]}`), which the product shows as they are.
-    else if (key === 'query' && Array.isArray(field)) out[key] = field.map((item: unknown) => (typeof item === 'string' ? `${item} ${forms[next() % forms.length] ?? ''}` : item));
+    else if (key === 'query' && Array.isArray(field))
+      out[key] = field.map((item: unknown) => (typeof item === 'string' ? `${item} ${forms[next() % forms.length] ?? ''}` : item));
     else out[key] = decorate(field, forms, next);
   }
   return out;

@@ -89,7 +89,10 @@ function nameFilters(params: ReadonlyMap<string, string>): { ok: true; test: (o:
   }
   const idIn = params.get('id__in');
   if (idIn !== undefined && idIn !== '') {
-    const items = idIn.split(',').filter((v) => v !== '').map(parseFormNumber);
+    const items = idIn
+      .split(',')
+      .filter((v) => v !== '')
+      .map(parseFormNumber);
     if (items.some((n) => n === null)) errors['id__in'] = ['Enter a number.'];
     else if (items.length > 0) tests.push((o) => items.includes(o.id));
   }

@@ -3,8 +3,7 @@ import type { VersionProfile } from './profiles.js';
 /** Outcome of DRF content negotiation followed by `AcceptHeaderVersioning` (reference §1). */
 export type Negotiation =
   /** `html`: DRF's BrowsableAPIRenderer was chosen (`Accept: text/html`), which Paperless keeps (no renderer setting). */
-  | { readonly ok: true; readonly apiVersion: string; readonly html: boolean }
-  | { readonly ok: false; readonly detail: string };
+  { readonly ok: true; readonly apiVersion: string; readonly html: boolean } | { readonly ok: false; readonly detail: string };
 
 interface MediaType {
   readonly type: string;
@@ -19,7 +18,13 @@ function parseMediaType(text: string): MediaType {
   for (const raw of rawParams) {
     const eq = raw.indexOf('=');
     if (eq === -1) continue;
-    params.set(raw.slice(0, eq).trim().toLowerCase(), raw.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+    params.set(
+      raw.slice(0, eq).trim().toLowerCase(),
+      raw
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
   }
   return { type, subtype: subtype.trim(), params };
 }
@@ -48,7 +53,8 @@ const RENDERERS = [
  * most specific first; within one precedence level the server's renderer order decides.
  */
 export function negotiate(accept: string | undefined, format: string | undefined, profile: VersionProfile): Negotiation {
-  if (format !== undefined && format !== '' && format !== 'json' && format !== 'api') return { ok: false, detail: 'Could not satisfy the request format suffix or query.' };
+  if (format !== undefined && format !== '' && format !== 'json' && format !== 'api')
+    return { ok: false, detail: 'Could not satisfy the request format suffix or query.' };
   const renderers = RENDERERS.filter((r) => format === undefined || format === '' || (format === 'json') !== r.html);
   let version: string | undefined;
   let html = renderers[0]?.html ?? false;

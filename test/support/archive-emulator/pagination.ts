@@ -45,6 +45,7 @@ export function paginate<T>(items: readonly T[], params: ReadonlyMap<string, str
   const offset = (page - 1) * size;
   const next = page < pages ? replaceQueryParam(link.base, link.pairs, 'page', String(page + 1)) : null;
   let previous: string | null = null;
-  if (page > 1) previous = page - 1 === 1 ? removeQueryParam(link.base, link.pairs, 'page') : replaceQueryParam(link.base, link.pairs, 'page', String(page - 1));
+  if (page > 1)
+    previous = page - 1 === 1 ? removeQueryParam(link.base, link.pairs, 'page') : replaceQueryParam(link.base, link.pairs, 'page', String(page - 1));
   return { ok: true, items: items.slice(offset, offset + size), offset, next, previous };
 }

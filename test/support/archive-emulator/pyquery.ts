@@ -76,9 +76,7 @@ function encodeSorted(pairs: QueryPairs): string {
     else list.push(value);
   }
   const keys = [...grouped.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return keys
-    .flatMap((key) => (grouped.get(key) ?? []).map((value) => `${quotePlus(key)}=${quotePlus(value)}`))
-    .join('&');
+  return keys.flatMap((key) => (grouped.get(key) ?? []).map((value) => `${quotePlus(key)}=${quotePlus(value)}`)).join('&');
 }
 
 /** DRF `replace_query_param`. */

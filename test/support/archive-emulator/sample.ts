@@ -42,7 +42,8 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 const TEMPLATES: Template[] = [
   {
     title: (n, y) => `Invoice ${y}-${100 + n}`,
-    content: (n, y, m) => `ACME Corp invoice number ${y}-${100 + n} for ${m}. Please pay this invoice within 14 days. Total amount: ${(n * 37.5).toFixed(2)} EUR. Thank you for your business.`,
+    content: (n, y, m) =>
+      `ACME Corp invoice number ${y}-${100 + n} for ${m}. Please pay this invoice within 14 days. Total amount: ${(n * 37.5).toFixed(2)} EUR. Thank you for your business.`,
     correspondent: 1,
     documentType: 1,
   },
@@ -54,19 +55,22 @@ const TEMPLATES: Template[] = [
   },
   {
     title: (_n, y) => `Electricity bill ${y}`,
-    content: (n, y, m) => `City Utilities electricity and water invoice for ${m} ${y}. Meter reading ${n * 1013}. Payment by direct debit from your bank account.`,
+    content: (n, y, m) =>
+      `City Utilities electricity and water invoice for ${m} ${y}. Meter reading ${n * 1013}. Payment by direct debit from your bank account.`,
     correspondent: 3,
     documentType: 1,
   },
   {
     title: (n, _y) => `Service contract No. ${n}`,
-    content: (n, y, m) => `Contract between Müller & Söhne GmbH and the customer, signed ${m} ${y}. Clause ${n}: the invoice is sent monthly. Terms & conditions <see annex>.`,
+    content: (n, y, m) =>
+      `Contract between Müller & Söhne GmbH and the customer, signed ${m} ${y}. Clause ${n}: the invoice is sent monthly. Terms & conditions <see annex>.`,
     correspondent: 4,
     documentType: 3,
   },
   {
     title: (_n, y) => `Tax assessment ${y}`,
-    content: (n, y, _m) => `Tax Office notice of assessment for the year ${y}. Refund of ${n * 11} EUR to your bank account. Keep this letter with your tax return.`,
+    content: (n, y, _m) =>
+      `Tax Office notice of assessment for the year ${y}. Refund of ${n * 11} EUR to your bank account. Keep this letter with your tax return.`,
     correspondent: 5,
     documentType: 5,
   },

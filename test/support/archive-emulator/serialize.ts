@@ -89,4 +89,3 @@ export function namedObjectJson(object: NamedObject, documentCount: number, last
   json['user_can_change'] = true;
   return json;
 }
-

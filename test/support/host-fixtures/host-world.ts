@@ -17,7 +17,12 @@ export interface HostWorld {
   readonly host: HostAdapter;
 }
 
-export function useHostWorld(dialect: FixtureDialect, build: (fx: HostFixture) => Promise<void>, options: FixtureOptions = {}, hostOptions: OpenHostOptions = {}): HostWorld {
+export function useHostWorld(
+  dialect: FixtureDialect,
+  build: (fx: HostFixture) => Promise<void>,
+  options: FixtureOptions = {},
+  hostOptions: OpenHostOptions = {},
+): HostWorld {
   let fx: HostFixture | undefined;
   let host: HostAdapter | undefined;
   beforeAll(async () => {
@@ -47,7 +52,12 @@ export type Question = 'visible' | 'owned' | 'foreign';
 
 /** document id → path the user sees, for question 1, 2 or 3 (question 2 asks for `user`'s own files). */
 export async function askPaths(host: HostAdapter, q: Question, user: string, archive: string, ids: readonly number[]): Promise<Record<number, string>> {
-  const map = q === 'visible' ? await host.visibleArchiveFiles(user, archive, ids) : q === 'owned' ? await host.ownedArchiveFiles(user, ids) : await host.visibleForeignFiles(user, archive, ids);
+  const map =
+    q === 'visible'
+      ? await host.visibleArchiveFiles(user, archive, ids)
+      : q === 'owned'
+        ? await host.ownedArchiveFiles(user, ids)
+        : await host.visibleForeignFiles(user, archive, ids);
   const out: Record<number, string> = {};
   for (const [id, file] of map) out[id] = file.path;
   return out;

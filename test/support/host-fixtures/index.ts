@@ -116,7 +116,13 @@ function uniqueName(): string {
 
 function mimeOf(name: string): string {
   const ext = name.toLowerCase().split('.').pop() ?? '';
-  const known: Record<string, string> = { pdf: 'application/pdf', txt: 'text/plain', png: 'image/png', jpg: 'image/jpeg', odt: 'application/vnd.oasis.opendocument.text' };
+  const known: Record<string, string> = {
+    pdf: 'application/pdf',
+    txt: 'text/plain',
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    odt: 'application/vnd.oasis.opendocument.text',
+  };
   return known[ext] ?? 'application/octet-stream';
 }
 
@@ -210,19 +216,26 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
    */
   const propagate = async (storage: number, path: string): Promise<void> => {
     const ancestors: string[] = [];
-    for (let current = path; current !== ''; ) {
+    for (let current = path; current !== '';) {
       current = dirname(current) === '.' ? '' : dirname(current);
       ancestors.push(current);
     }
     if (ancestors.length === 0) return;
-    await writer.exec(`UPDATE ${t('filecache')} SET ${q('etag')} = ? WHERE ${q('storage')} = ? AND ${q('path_hash')} IN (${ancestors.map(() => '?').join(', ')})`, [
-      randomBytes(8).toString('hex'),
-      storage,
-      ...ancestors.map(md5),
-    ]);
+    await writer.exec(
+      `UPDATE ${t('filecache')} SET ${q('etag')} = ? WHERE ${q('storage')} = ? AND ${q('path_hash')} IN (${ancestors.map(() => '?').join(', ')})`,
+      [randomBytes(8).toString('hex'), storage, ...ancestors.map(md5)],
+    );
   };
 
-  const insertNode = async (storage: number, path: string, parent: number, mimetype: string, permissions: number, size = 0, mtime = BASE_TIME): Promise<number> => {
+  const insertNode = async (
+    storage: number,
+    path: string,
+    parent: number,
+    mimetype: string,
+    permissions: number,
+    size = 0,
+    mtime = BASE_TIME,
+  ): Promise<number> => {
     const nodeName = path === '' ? '' : basename(path);
     const part = mimetype.split('/')[0] ?? mimetype;
     const fileid = await writer.insert(
@@ -272,7 +285,15 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     return current.fileid;
   };
 
-  const addNodeUnder = async (owner: string, storagePath: string, mimetype: string, permissions: number, size: number, mtime: number, propagating = true): Promise<number> => {
+  const addNodeUnder = async (
+    owner: string,
+    storagePath: string,
+    mimetype: string,
+    permissions: number,
+    size: number,
+    mtime: number,
+    propagating = true,
+  ): Promise<number> => {
     const storage = await ensureStorage(owner);
     const existing = findNode(storage, storagePath);
     if (existing !== undefined) return existing.fileid;
@@ -285,10 +306,10 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
   const upsert = async (table: string, keys: Record<string, string>, value: string): Promise<void> => {
     const cols = Object.keys(keys);
     await writer.exec(`DELETE FROM ${t(table)} WHERE ${cols.map((k) => `${q(k)} = ?`).join(' AND ')}`, Object.values(keys));
-    await writer.exec(
-      `INSERT INTO ${t(table)} (${[...cols, 'configvalue'].map(q).join(', ')}) VALUES (${[...cols, 'v'].map(() => '?').join(', ')})`,
-      [...Object.values(keys), value],
-    );
+    await writer.exec(`INSERT INTO ${t(table)} (${[...cols, 'configvalue'].map(q).join(', ')}) VALUES (${[...cols, 'v'].map(() => '?').join(', ')})`, [
+      ...Object.values(keys),
+      value,
+    ]);
   };
 
   const fixture: HostFixture = {
@@ -304,7 +325,15 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         if (o.hash === 'bcrypt') {
           password = `1|${(await bcrypt.hash(o.password, 10)).replace(/^\$2[ab]\$/, '$2y$')}`;
         } else {
-          const encoded = await argon2id({ password: o.password, salt: randomBytes(16), parallelism: 1, iterations: 4, memorySize: 65536, hashLength: 32, outputType: 'encoded' });
+          const encoded = await argon2id({
+            password: o.password,
+            salt: randomBytes(16),
+            parallelism: 1,
+            iterations: 4,
+            memorySize: 65536,
+            hashLength: 32,
+            outputType: 'encoded',
+          });
           password = `3|${encoded}`;
         }
       }
@@ -412,10 +441,42 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       const accepted = o.accepted ?? 1;
       const shareWith = o.with ?? null;
       const token = o.type === 'link' || o.type === 'email' ? randomBytes(8).toString('hex') : null;
-      const cols = ['share_type', 'share_with', 'uid_owner', 'uid_initiator', 'parent', 'item_type', 'item_source', 'file_source', 'file_target', 'permissions', 'stime', 'accepted', 'expiration', 'token', 'mail_send'];
+      const cols = [
+        'share_type',
+        'share_with',
+        'uid_owner',
+        'uid_initiator',
+        'parent',
+        'item_type',
+        'item_source',
+        'file_source',
+        'file_target',
+        'permissions',
+        'stime',
+        'accepted',
+        'expiration',
+        'token',
+        'mail_send',
+      ];
       const id = await writer.insert(
         `INSERT INTO ${t('share')} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-        [shareType, shareWith, o.owner, o.initiator ?? o.owner, o.parent ?? null, itemType, String(o.fileId), o.fileId, target, permissions, stime, accepted, o.expiration ?? null, token, 0],
+        [
+          shareType,
+          shareWith,
+          o.owner,
+          o.initiator ?? o.owner,
+          o.parent ?? null,
+          itemType,
+          String(o.fileId),
+          o.fileId,
+          target,
+          permissions,
+          stime,
+          accepted,
+          o.expiration ?? null,
+          token,
+          0,
+        ],
         'id',
       );
       model.shares.set(id, {
@@ -451,7 +512,22 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
           return s.id;
         }
       }
-      const cols = ['share_type', 'share_with', 'uid_owner', 'uid_initiator', 'parent', 'item_type', 'item_source', 'file_source', 'file_target', 'permissions', 'stime', 'accepted', 'expiration', 'mail_send'];
+      const cols = [
+        'share_type',
+        'share_with',
+        'uid_owner',
+        'uid_initiator',
+        'parent',
+        'item_type',
+        'item_source',
+        'file_source',
+        'file_target',
+        'permissions',
+        'stime',
+        'accepted',
+        'expiration',
+        'mail_send',
+      ];
       const row = {
         shareType: 2,
         shareWith: user,
@@ -468,7 +544,22 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       };
       const id = await writer.insert(
         `INSERT INTO ${t('share')} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-        [2, user, row.owner, row.initiator, groupShareId, row.itemType, String(row.fileSource), row.fileSource, row.target, row.permissions, row.stime, row.accepted, row.expiration, 0],
+        [
+          2,
+          user,
+          row.owner,
+          row.initiator,
+          groupShareId,
+          row.itemType,
+          String(row.fileSource),
+          row.fileSource,
+          row.target,
+          row.permissions,
+          row.stime,
+          row.accepted,
+          row.expiration,
+          0,
+        ],
         'id',
       );
       model.shares.set(id, { id, ...row });
@@ -504,9 +595,24 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       if (dialect === 'sqlite' && sqliteFile !== null) {
         Object.assign(config, { dbtype: 'sqlite3', datadirectory: dirname(sqliteFile), dbname: basename(sqliteFile).replace(/\.db$/, '') });
       } else if (dialect === 'pgsql') {
-        Object.assign(config, { dbtype: 'pgsql', dbhost: '127.0.0.1:5432', dbname: name, dbuser: 'postgres', dbpassword: '', datadirectory: join(dir, 'data') });
+        Object.assign(config, {
+          dbtype: 'pgsql',
+          dbhost: '127.0.0.1:5432',
+          dbname: name,
+          dbuser: 'postgres',
+          dbpassword: '',
+          datadirectory: join(dir, 'data'),
+        });
       } else {
-        Object.assign(config, { dbtype: 'mysql', dbhost: '127.0.0.1:3306', dbname: name, dbuser: 'root', dbpassword: '', datadirectory: join(dir, 'data'), 'mysql.utf8mb4': true });
+        Object.assign(config, {
+          dbtype: 'mysql',
+          dbhost: '127.0.0.1:3306',
+          dbname: name,
+          dbuser: 'root',
+          dbpassword: '',
+          datadirectory: join(dir, 'data'),
+          'mysql.utf8mb4': true,
+        });
       }
       Object.assign(config, extra);
       mkdirSync(join(dir, 'config'), { recursive: true });

@@ -132,7 +132,12 @@ export const TABLES: readonly Table[] = [
   },
   {
     name: 'users',
-    columns: [c('uid', 'varchar(64)', true, ''), c('displayname', 'varchar(64)'), c('password', 'varchar(255)', true, ''), c('uid_lower', 'varchar(64)', false, '')],
+    columns: [
+      c('uid', 'varchar(64)', true, ''),
+      c('displayname', 'varchar(64)'),
+      c('password', 'varchar(255)', true, ''),
+      c('uid_lower', 'varchar(64)', false, ''),
+    ],
     primaryKey: ['uid'],
     indexes: [{ name: 'user_uid_lower', columns: ['uid_lower'] }],
   },
@@ -174,7 +179,13 @@ export const TABLES: readonly Table[] = [
   },
   {
     name: 'appconfig',
-    columns: [c('appid', 'varchar(32)', true, ''), c('configkey', 'varchar(64)', true, ''), c('configvalue', 'text'), c('type', 'int', true, 2), c('lazy', 'smallint', true, 0)],
+    columns: [
+      c('appid', 'varchar(32)', true, ''),
+      c('configkey', 'varchar(64)', true, ''),
+      c('configvalue', 'text'),
+      c('type', 'int', true, 2),
+      c('lazy', 'smallint', true, 0),
+    ],
     primaryKey: ['appid', 'configkey'],
     indexes: [{ name: 'ac_lazy_i', columns: ['lazy'] }],
   },

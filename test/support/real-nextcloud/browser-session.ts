@@ -19,8 +19,12 @@ export class BrowserSession {
     // Nextcloud takes a login form only with its own origin and the login page's request token.
     await session.page('/index.php/login');
     const body = new URLSearchParams({ user: login, password, requesttoken: session.requestToken, timezone: 'UTC', timezone_offset: '0' });
-    const answer = await session.request('POST', '/index.php/login', { body, headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl } });
-    if (answer.status !== 303 || /login\?/.test(answer.location ?? '')) throw new Error(`login of ${login} failed: HTTP ${answer.status} to ${answer.location ?? ''}`);
+    const answer = await session.request('POST', '/index.php/login', {
+      body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl },
+    });
+    if (answer.status !== 303 || /login\?/.test(answer.location ?? ''))
+      throw new Error(`login of ${login} failed: HTTP ${answer.status} to ${answer.location ?? ''}`);
     return session;
   }
 
@@ -44,7 +48,11 @@ export class BrowserSession {
     return answer;
   }
 
-  async request(method: string, path: string, options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; location: string | null }> {
+  async request(
+    method: string,
+    path: string,
+    options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: string; location: string | null }> {
     const headers: Record<string, string> = { ...options.headers };
     const cookie = this.cookies.header();
     if (cookie !== undefined) headers.cookie = cookie;

@@ -112,7 +112,11 @@ export class NextcloudUser {
     return new NextcloudUser(baseUrl, this.login, password);
   }
 
-  async request(method: string, path: string, options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
+  async request(
+    method: string,
+    path: string,
+    options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: string }> {
     const headers: Record<string, string> = { authorization: this.authorization, 'ocs-apirequest': 'true', ...options.headers };
     const cookie = this.cookies.header();
     if (cookie !== undefined) headers.cookie = cookie;
@@ -121,7 +125,13 @@ export class NextcloudUser {
     return { status: response.status, body: await response.text() };
   }
 
-  private async expect(what: string, method: string, path: string, ok: readonly number[], options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {}): Promise<string> {
+  private async expect(
+    what: string,
+    method: string,
+    path: string,
+    ok: readonly number[],
+    options: { body?: string | URLSearchParams; headers?: Record<string, string> } = {},
+  ): Promise<string> {
     const answer = await this.request(method, path, options);
     if (!ok.includes(answer.status)) throw new NextcloudHttpError(`${this.login}: ${what}`, answer.status, answer.body);
     return answer.body;
@@ -159,7 +169,9 @@ export class NextcloudUser {
   }
 
   async copy(from: string, to: string): Promise<void> {
-    await this.expect(`COPY ${from} → ${to}`, 'COPY', this.filesPath(from), [201, 204], { headers: { destination: `${this.baseUrl}${this.filesPath(to)}`, overwrite: 'F' } });
+    await this.expect(`COPY ${from} → ${to}`, 'COPY', this.filesPath(from), [201, 204], {
+      headers: { destination: `${this.baseUrl}${this.filesPath(to)}`, overwrite: 'F' },
+    });
   }
 
   /** Deletes to the trash bin (Nextcloud's WebDAV DELETE). */
@@ -170,7 +182,10 @@ export class NextcloudUser {
   /** PROPFIND with fileid, owner-id, etag; `depth` 'infinity' lists the whole tree below. */
   async propfind(path = '', depth: '0' | '1' | 'infinity' = 'infinity'): Promise<DavEntry[]> {
     const href = this.filesPath(path);
-    const body = await this.expect(`PROPFIND ${path || '/'}`, 'PROPFIND', href, [207], { body: PROPFIND_BODY, headers: { depth, 'content-type': 'application/xml' } });
+    const body = await this.expect(`PROPFIND ${path || '/'}`, 'PROPFIND', href, [207], {
+      body: PROPFIND_BODY,
+      headers: { depth, 'content-type': 'application/xml' },
+    });
     return parseMultistatus(body, `/remote.php/dav/files/${encodeURIComponent(this.login)}`);
   }
 
@@ -196,7 +211,10 @@ export class NextcloudUser {
 
   async trash(): Promise<DavEntry[]> {
     const root = `/remote.php/dav/trashbin/${encodeURIComponent(this.login)}/trash`;
-    const body = await this.expect('PROPFIND trash', 'PROPFIND', root, [207], { body: PROPFIND_BODY, headers: { depth: '1', 'content-type': 'application/xml' } });
+    const body = await this.expect('PROPFIND trash', 'PROPFIND', root, [207], {
+      body: PROPFIND_BODY,
+      headers: { depth: '1', 'content-type': 'application/xml' },
+    });
     return parseMultistatus(body, root).filter((entry) => entry.path !== '');
   }
 
@@ -216,7 +234,10 @@ export class NextcloudUser {
   private async ocs(what: string, method: string, path: string, form?: Record<string, string | number | undefined>): Promise<unknown> {
     const body = form === undefined ? undefined : new URLSearchParams();
     for (const [k, v] of Object.entries(form ?? {})) if (v !== undefined) body?.append(k, String(v));
-    const text = await this.expect(what, method, `/ocs/v2.php/apps/files_sharing/api/v1${path}${path.includes('?') ? '&' : '?'}format=json`, [200], { body, headers: { accept: 'application/json' } });
+    const text = await this.expect(what, method, `/ocs/v2.php/apps/files_sharing/api/v1${path}${path.includes('?') ? '&' : '?'}format=json`, [200], {
+      body,
+      headers: { accept: 'application/json' },
+    });
     return (JSON.parse(text) as { ocs: { data: unknown } }).ocs.data;
   }
 

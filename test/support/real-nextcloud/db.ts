@@ -30,13 +30,25 @@ export async function readRows(db: NextcloudDb, location: { file?: string; name:
     await client.connect();
     try {
       let n = 0;
-      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), [...params])).rows as Row[];
+      return (
+        await client.query(
+          sql.replace(/\?/g, () => `$${++n}`),
+          [...params],
+        )
+      ).rows as Row[];
     } finally {
       await client.end().catch(() => undefined);
     }
   }
   const mysql = await import('mysql2/promise');
-  const conn = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', database: location.name, connectTimeout: 10_000, charset: 'utf8mb4' });
+  const conn = await mysql.createConnection({
+    host: '127.0.0.1',
+    port: 3306,
+    user: 'root',
+    database: location.name,
+    connectTimeout: 10_000,
+    charset: 'utf8mb4',
+  });
   conn.on('error', () => undefined);
   try {
     const [rows] = await conn.query(sql, [...params]);

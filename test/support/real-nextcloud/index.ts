@@ -14,7 +14,16 @@ import { spawn } from 'node:child_process';
 import { NextcloudUser } from './client.js';
 import { readRows, type Row } from './db.js';
 import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
-import { DEFAULT_RELEASE, INSTALL_SCRIPT, nextcloudSource, overriddenSource, realNextcloudUnavailable, type NextcloudDb, type NextcloudRelease, type NextcloudSource } from './source.js';
+import {
+  DEFAULT_RELEASE,
+  INSTALL_SCRIPT,
+  nextcloudSource,
+  overriddenSource,
+  realNextcloudUnavailable,
+  type NextcloudDb,
+  type NextcloudRelease,
+  type NextcloudSource,
+} from './source.js';
 
 export {
   DEFAULT_RELEASE,
@@ -125,7 +134,8 @@ export async function xzTarball(source: NextcloudSource): Promise<string> {
 }
 
 async function dropDatabase(db: NextcloudDb, name: string): Promise<void> {
-  if (db === 'pgsql') await run('psql', ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-d', 'test', '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
+  if (db === 'pgsql')
+    await run('psql', ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-d', 'test', '-qc', `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
   if (db === 'mysql') await run('mysql', ['-h', '127.0.0.1', '-P', '3306', '-u', 'root', '-e', `DROP DATABASE IF EXISTS ${name}`]);
 }
 
@@ -179,11 +189,16 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
   const label = named === null ? `Nextcloud ${version}` : `Nextcloud ${version} (from ${named})`;
   const dataDir = join(dest, 'data');
   const dbUrl =
-    db === 'sqlite' ? `sqlite://${join(dataDir, `${name}.db`)}` : db === 'pgsql' ? `postgres://postgres@127.0.0.1:5432/${name}` : `mysql://root@127.0.0.1:3306/${name}`;
+    db === 'sqlite'
+      ? `sqlite://${join(dataDir, `${name}.db`)}`
+      : db === 'pgsql'
+        ? `postgres://postgres@127.0.0.1:5432/${name}`
+        : `mysql://root@127.0.0.1:3306/${name}`;
   const sessions = new Map<string, NextcloudUser>();
   const clocked = new Set<ClockedServer>();
 
-  const occ = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> => run('php', ['occ', '--no-interaction', ...args], { cwd: serverDir, env: { ...process.env, ...env } });
+  const occ = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> =>
+    run('php', ['occ', '--no-interaction', ...args], { cwd: serverDir, env: { ...process.env, ...env } });
   const occOk = async (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> => {
     const answer = await occ(args, env);
     if (answer.code !== 0) throw new Error(`occ ${args.join(' ')} failed (${answer.code}): ${answer.stdout}${answer.stderr}`);
@@ -255,10 +270,14 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
     },
     async startClockedServer(offset) {
       const clockPort = await freePort();
-      const child = spawn('faketime', ['-f', offset.startsWith('+') || offset.startsWith('-') ? offset : `+${offset}`, 'php', '-S', `127.0.0.1:${clockPort}`, '-t', serverDir], {
-        stdio: 'ignore',
-        detached: true,
-      });
+      const child = spawn(
+        'faketime',
+        ['-f', offset.startsWith('+') || offset.startsWith('-') ? offset : `+${offset}`, 'php', '-S', `127.0.0.1:${clockPort}`, '-t', serverDir],
+        {
+          stdio: 'ignore',
+          detached: true,
+        },
+      );
       const childPid = child.pid;
       if (childPid === undefined) throw new Error('faketime php -S did not start (is faketime installed?)');
       trackServer(childPid, true);

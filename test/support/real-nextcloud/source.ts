@@ -64,7 +64,8 @@ export function nextcloudSource(env: NodeJS.ProcessEnv = process.env, release: N
       : `no Nextcloud ${release} tarball at ${path} (the vendored copy of that release is absent; set ${SOURCE_ENV} to a Nextcloud tarball or server tree)`;
   }
   if (statSync(path).isDirectory()) {
-    if (!existsSync(join(path, 'occ')) || !existsSync(join(path, 'version.php'))) return `${path} (${named !== null ? `${SOURCE_ENV}/NEXTCLOUD_TARBALL` : 'the vendored copy'}) is a directory without occ and version.php: not a Nextcloud server tree`;
+    if (!existsSync(join(path, 'occ')) || !existsSync(join(path, 'version.php')))
+      return `${path} (${named !== null ? `${SOURCE_ENV}/NEXTCLOUD_TARBALL` : 'the vendored copy'}) is a directory without occ and version.php: not a Nextcloud server tree`;
     return { path, kind: 'tree' };
   }
   return { path, kind: 'tarball' };
@@ -83,7 +84,11 @@ export function releaseLabel(release: NextcloudRelease = DEFAULT_RELEASE, env: N
 const commandExists = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
 const probes: Record<Exclude<NextcloudDb, 'sqlite'>, { client: string; args: string[]; what: string }> = {
-  pgsql: { client: 'psql', args: ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-d', 'test', '-qAtc', 'SELECT 1'], what: 'PostgreSQL at 127.0.0.1:5432 (user postgres)' },
+  pgsql: {
+    client: 'psql',
+    args: ['-h', '127.0.0.1', '-p', '5432', '-U', 'postgres', '-d', 'test', '-qAtc', 'SELECT 1'],
+    what: 'PostgreSQL at 127.0.0.1:5432 (user postgres)',
+  },
   mysql: { client: 'mysql', args: ['-h', '127.0.0.1', '-P', '3306', '-u', 'root', '-e', 'SELECT 1'], what: 'MariaDB at 127.0.0.1:3306 (user root)' },
 };
 
@@ -97,7 +102,10 @@ const REQUIRED_PHP_MODULES = ['pdo_sqlite', 'pdo_pgsql', 'pdo_mysql', 'xml', 'mb
  */
 export function realNextcloudUnavailable(db?: NextcloudDb, release: NextcloudRelease = DEFAULT_RELEASE): string | null {
   if (!commandExists('php')) return 'php is not installed (see the README, section Tests: Debian packages php-cli php-sqlite3 php-pgsql php-mysql …)';
-  const modules = spawnSync('php', ['-m'], { encoding: 'utf8' }).stdout.toLowerCase().split('\n').map((line) => line.trim());
+  const modules = spawnSync('php', ['-m'], { encoding: 'utf8' })
+    .stdout.toLowerCase()
+    .split('\n')
+    .map((line) => line.trim());
   const missing = REQUIRED_PHP_MODULES.filter((module) => !modules.includes(module));
   if (missing.length > 0) return `php lacks the modules ${missing.join(', ')} (see the README, section Tests)`;
   if (!existsSync(INSTALL_SCRIPT)) return `no install script at ${INSTALL_SCRIPT} (../shared is not beside this repository)`;

@@ -49,12 +49,17 @@ export abstract class CountingClient implements SqlClient {
   async each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
     this.counted();
     let batch: SqlRow[] = [];
-    await this.stream(sql, params, (row, columns) => {
-      batch.push(rowObject(columns, row));
-      if (batch.length < STREAM_BATCH) return;
-      onRows(batch);
-      batch = [];
-    }, ROW_BATCH);
+    await this.stream(
+      sql,
+      params,
+      (row, columns) => {
+        batch.push(rowObject(columns, row));
+        if (batch.length < STREAM_BATCH) return;
+        onRows(batch);
+        batch = [];
+      },
+      ROW_BATCH,
+    );
     if (batch.length > 0) onRows(batch);
   }
   async eachRow(sql: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead = ROW_BATCH): Promise<void> {

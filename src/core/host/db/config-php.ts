@@ -85,7 +85,12 @@ async function evaluateWithPhp(file: string): Promise<PhpConfig> {
     execFile('php', ['-r', code, '--', file], { timeout: 10000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout) => {
       if (error !== null) {
         if (error.code === 'ENOENT') phpMissing = true;
-        reject(new DusError('host_config', `${file} could not be evaluated by php (${error.message.split('\n')[0] ?? ''}); fix the file so that \`php -l\` accepts it.`));
+        reject(
+          new DusError(
+            'host_config',
+            `${file} could not be evaluated by php (${error.message.split('\n')[0] ?? ''}); fix the file so that \`php -l\` accepts it.`,
+          ),
+        );
         return;
       }
       try {
@@ -135,7 +140,8 @@ export function parseWithEngine(source: string, file: string): PhpConfig {
     if (statement.kind === 'inline' || statement.kind === 'declare') continue;
     if (statement.kind !== 'expressionstatement') refuse(context, statement, 'a statement other than an assignment to $CONFIG');
     const expression = asNode(statement.expression);
-    if (expression === null || expression.kind !== 'assign' || expression.operator !== '=') refuse(context, statement, 'a statement other than an assignment to $CONFIG');
+    if (expression === null || expression.kind !== 'assign' || expression.operator !== '=')
+      refuse(context, statement, 'a statement other than an assignment to $CONFIG');
     const left = asNode(expression.left);
     if (left !== null && left.kind === 'variable' && left.name === 'CONFIG') {
       const value = staticValue(context, asNode(expression.right), null);
@@ -196,14 +202,20 @@ function staticValue(context: { file: string; dir: string }, node: Node | null, 
       return null;
     case 'number': {
       const raw = String(node.value).replace(/_/g, '');
-      const value = /^0[xX]/.test(raw) ? parseInt(raw.slice(2), 16) : /^0[bB]/.test(raw) ? parseInt(raw.slice(2), 2) : /^0[0-7]+$/.test(raw) ? parseInt(raw, 8) : Number(raw);
+      const value = /^0[xX]/.test(raw)
+        ? parseInt(raw.slice(2), 16)
+        : /^0[bB]/.test(raw)
+          ? parseInt(raw.slice(2), 2)
+          : /^0[0-7]+$/.test(raw)
+            ? parseInt(raw, 8)
+            : Number(raw);
       if (Number.isNaN(value)) refuse(context, node, `the number ${raw}`, key);
       return value;
     }
     case 'unary': {
       const inner = staticValue(context, asNode(node.what), key);
       if (typeof inner === 'number' && (node.type === '-' || node.type === '+')) return node.type === '-' ? -inner : inner;
-      if (node.type === '!' ) return !inner;
+      if (node.type === '!') return !inner;
       return refuse(context, node, 'an expression', key);
     }
     case 'bin': {

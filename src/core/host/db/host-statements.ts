@@ -55,7 +55,10 @@ function statementError(error: unknown): DusError {
   if (isDusError(error)) return error;
   const message = messageOf(error);
   const code = (error as { code?: unknown }).code;
-  if ((typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P0[123]|08\d\d\d)$/.test(code)) || /Connection terminated|connection is closed|database is not open/i.test(message)) {
+  if (
+    (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P0[123]|08\d\d\d)$/.test(code)) ||
+    /Connection terminated|connection is closed|database is not open/i.test(message)
+  ) {
     return new DusError('host_unreachable', `The connection to the host database was lost (${typeof code === 'string' ? code : message}).`, { cause: error });
   }
   if (/no such (table|column)|does not exist|doesn't exist|Unknown column/i.test(message)) {

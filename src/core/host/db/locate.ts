@@ -29,7 +29,10 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
     };
   }
   if (location.nextcloudDir === undefined || location.nextcloudDir === '') {
-    throw new DusError('host_config', 'Where the Nextcloud database is was not given: use --nextcloud DIR (or DUS_NEXTCLOUD) or --host-db URL (or DUS_HOST_DB).');
+    throw new DusError(
+      'host_config',
+      'Where the Nextcloud database is was not given: use --nextcloud DIR (or DUS_NEXTCLOUD) or --host-db URL (or DUS_HOST_DB).',
+    );
   }
   const env = options.env ?? process.env;
   // Loaded for a Nextcloud directory only: a host given by URL needs no config reader (nor its child_process).
@@ -67,12 +70,18 @@ function cleanUrl(url: string | null): string | null {
  */
 function checkedPrefix(prefix: string, origin: string): string {
   if (/^[A-Za-z0-9_]{0,32}$/.test(prefix)) return prefix;
-  throw new DusError('host_config', `The table prefix from ${origin} may hold only letters, digits and underscores (at most 32); got ${JSON.stringify(prefix.slice(0, 40))}.`);
+  throw new DusError(
+    'host_config',
+    `The table prefix from ${origin} may hold only letters, digits and underscores (at most 32); got ${JSON.stringify(prefix.slice(0, 40))}.`,
+  );
 }
 
 function paramsFromConfig(location: HostLocation, get: (key: string) => PhpValue | undefined, file: string): ConnectionParams {
   const rawType = stringOrNull(get('dbtype')) ?? 'sqlite';
-  const prefix = checkedPrefix(location.tablePrefix ?? stringOrNull(get('dbtableprefix')) ?? 'oc_', location.tablePrefix === undefined ? `dbtableprefix in ${file}` : 'the table prefix given');
+  const prefix = checkedPrefix(
+    location.tablePrefix ?? stringOrNull(get('dbtableprefix')) ?? 'oc_',
+    location.tablePrefix === undefined ? `dbtableprefix in ${file}` : 'the table prefix given',
+  );
   const dbname = stringOrNull(get('dbname')) ?? 'owncloud';
   const source = `${file}`;
   if (rawType === 'sqlite' || rawType === 'sqlite3') {
@@ -102,7 +111,10 @@ function paramsFromConfig(location: HostLocation, get: (key: string) => PhpValue
 
 export function paramsFromUrl(url: string, prefix: string, source = 'the --host-db URL'): ConnectionParams {
   const invalid = (why: string): DusError =>
-    new DusError('host_config', `The host database URL${source === 'the --host-db URL' ? '' : ` (${source})`} is not usable: ${why}. Expected sqlite:///absolute/path.db, postgres://user:password@host:port/db or mysql://user:password@host:port/db.`);
+    new DusError(
+      'host_config',
+      `The host database URL${source === 'the --host-db URL' ? '' : ` (${source})`} is not usable: ${why}. Expected sqlite:///absolute/path.db, postgres://user:password@host:port/db or mysql://user:password@host:port/db.`,
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);

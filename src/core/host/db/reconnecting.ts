@@ -71,9 +71,20 @@ export class Reconnecting<C> {
 
 /** Errors that say the connection is gone, not that the statement was wrong. */
 const CONNECTION_LOSS_CODES: ReadonlySet<string> = new Set([
-  'ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'PROTOCOL_CONNECTION_LOST', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED',
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
   // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, connection_failure.
-  '57P01', '57P02', '57P03', '08006', '08003', '08000',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08003',
+  '08000',
 ]);
 
 function isConnectionLoss(error: unknown): boolean {

@@ -36,7 +36,11 @@ async function whileBusy<T>(params: ConnectionParams, budgetMs: number, call: ()
       if (!isSqliteBusy(error)) throw error;
       const left = budgetMs - (Date.now() - started);
       if (left <= 0) {
-        throw unreachable(params, `another connection (Nextcloud writing) kept it locked for ${(budgetMs / 1000).toFixed(1)} s; try again when the host is less busy (${errorText(error)})`, error);
+        throw unreachable(
+          params,
+          `another connection (Nextcloud writing) kept it locked for ${(budgetMs / 1000).toFixed(1)} s; try again when the host is less busy (${errorText(error)})`,
+          error,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
     }

@@ -87,7 +87,8 @@ export class MarkerIndexes {
       }
       const storageIds = homeStorageIds(archive, this.#located.dataDirectory);
       const path = this.#options.markerIndex === true ? undefined : this.#options.markerIndexFile;
-      const file = path === undefined ? undefined : new MarkerIndexFile(path, markerIndexIdentity(this.#located.params, archive, storageIds), this.#options.logger);
+      const file =
+        path === undefined ? undefined : new MarkerIndexFile(path, markerIndexIdentity(this.#located.params, archive, storageIds), this.#options.logger);
       const copy = this.#statements.copier();
       index = new MarkerIndex((statement, params) => this.#statements.query(statement, params), this.#statements.prefix, storageIds, {
         stream: (statement, params, onRow, rowsPerRead) => this.#statements.eachRow(statement, params, onRow, rowsPerRead),

@@ -52,7 +52,15 @@ interface Header {
  * node:crypto to compare it (format 1 kept a sha256 of it).
  */
 export function markerIndexIdentity(params: ConnectionParams, archiveAccount: string, storageIds: readonly string[]): string {
-  const database = { dialect: params.dialect, file: params.file ?? null, host: params.host ?? null, port: params.port ?? null, socket: params.socket ?? null, database: params.database ?? null, user: params.user ?? null };
+  const database = {
+    dialect: params.dialect,
+    file: params.file ?? null,
+    host: params.host ?? null,
+    port: params.port ?? null,
+    socket: params.socket ?? null,
+    database: params.database ?? null,
+    user: params.user ?? null,
+  };
   return JSON.stringify({ format: MARKER_INDEX_FORMAT, database, prefix: params.prefix, archiveAccount, storageIds });
 }
 
@@ -74,8 +82,18 @@ function parseHeader(text: string): Header | null {
   if (typeof value !== 'object' || value === null) return null;
   const h = value as Record<string, unknown>;
   if (typeof h.identity !== 'string' || !Array.isArray(h.roots) || !h.roots.every(isRoot)) return null;
-  if (!isCount(h.format) || !isCount(h.count) || !isCount(h.documents) || !isCount(h.folders) || !isCount(h.block) || h.block === 0 || !isCount(h.etagBytes)) return null;
-  return { format: h.format, identity: h.identity, roots: h.roots, count: h.count, documents: h.documents, folders: h.folders, block: h.block, etagBytes: h.etagBytes };
+  if (!isCount(h.format) || !isCount(h.count) || !isCount(h.documents) || !isCount(h.folders) || !isCount(h.block) || h.block === 0 || !isCount(h.etagBytes))
+    return null;
+  return {
+    format: h.format,
+    identity: h.identity,
+    roots: h.roots,
+    count: h.count,
+    documents: h.documents,
+    folders: h.folders,
+    block: h.block,
+    etagBytes: h.etagBytes,
+  };
 }
 
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
@@ -128,7 +146,8 @@ class FileTable implements MarkerTable {
   fileIdsFor(documentIds: readonly number[], into: Set<number>): void {
     if (this.#arrays !== null) {
       const pairs = this.#arrays.pairs;
-      for (const id of documentIds) for (let i = lowerBound(pairs, id, 0, this.count); i < this.count && pairs[2 * i] === id; i += 1) into.add(pairs[2 * i + 1] ?? 0);
+      for (const id of documentIds)
+        for (let i = lowerBound(pairs, id, 0, this.count); i < this.count && pairs[2 * i] === id; i += 1) into.add(pairs[2 * i + 1] ?? 0);
       return;
     }
     const fence = this.#fence;

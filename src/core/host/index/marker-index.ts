@@ -98,7 +98,10 @@ export class MarkerIndex {
     this.#stream =
       options.stream ??
       (async (sql, params, onRow) => {
-        for (const row of await query(sql, params)) onRow(Object.values(row).map((value) => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? value : rowText(value))));
+        for (const row of await query(sql, params))
+          onRow(
+            Object.values(row).map((value) => (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? value : rowText(value))),
+          );
       });
     this.#store = options.store;
     this.#copy = options.copy;
@@ -252,7 +255,7 @@ export class MarkerIndex {
     // ([, P, digits and ] are plain), and an escape (a backslash and a letter) cannot complete
     // one, so the name's markers are those of the line between the second tab and the newline.
     const fromLines = (lines: string): void => {
-      for (let start = 0; start < lines.length; ) {
+      for (let start = 0; start < lines.length;) {
         const newline = lines.indexOf('\n', start);
         const end = newline < 0 ? lines.length : newline;
         const tab = lines.indexOf('\t', start);
@@ -270,7 +273,10 @@ export class MarkerIndex {
     for (let i = 0; i < changed.length; i += chunkSize) {
       const chunk = changed.slice(i, i + chunkSize);
       if (copy !== undefined) {
-        await copy(`SELECT fileid, parent, name FROM ${p}filecache WHERE parent IN (${chunk.map(sqlInteger).join(', ')}) AND name LIKE '${pattern}' ESCAPE '${LIKE_ESCAPE}'`, fromLines);
+        await copy(
+          `SELECT fileid, parent, name FROM ${p}filecache WHERE parent IN (${chunk.map(sqlInteger).join(', ')}) AND name LIKE '${pattern}' ESCAPE '${LIKE_ESCAPE}'`,
+          fromLines,
+        );
       } else {
         const where = `parent IN (${placeholders(chunk.length)}) AND name LIKE ? ESCAPE '${LIKE_ESCAPE}'`;
         await this.#stream(`SELECT fileid AS a, parent AS b, name AS t1 FROM ${p}filecache WHERE ${where}`, [...chunk, pattern], fromName);

@@ -257,7 +257,11 @@ function heapSort(pairs: Float64Array, parents: Float64Array, lo: number, hi: nu
  * The old pairs whose folder is kept, merged with the new ones (both sorted by document id):
  * one linear pass, whatever the index's size.
  */
-export function mergeKept(old: IndexArrays, keep: (parent: number) => boolean, added: { pairs: Float64Array; parents: Float64Array }): { pairs: Float64Array; parents: Float64Array } {
+export function mergeKept(
+  old: IndexArrays,
+  keep: (parent: number) => boolean,
+  added: { pairs: Float64Array; parents: Float64Array },
+): { pairs: Float64Array; parents: Float64Array } {
   const oldCount = old.parents.length;
   let kept = 0;
   const keepMask = new Uint8Array(oldCount);

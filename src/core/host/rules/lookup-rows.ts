@@ -21,7 +21,10 @@ export function syncAccountOf(stored: string | null): string | null {
   return value;
 }
 
-export function splitRows(rows: readonly SqlRow[], recipient: string): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
+export function splitRows(
+  rows: readonly SqlRow[],
+  recipient: string,
+): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
@@ -91,5 +94,17 @@ export function splitRows(rows: readonly SqlRow[], recipient: string): LookupRow
     }
   }
   const viewerEnabled = isEnabledAccount(viewer.get('enabled') ?? null, viewer.get('isDeleted') ?? null);
-  return { shares, roots, files, sharingConfig, disabledUsers, goneUsers, unsupportedShares, rootEtags: rootEtagsOf(rows), viewerEnabled, viewerLanguage: viewer.get('lang') ?? null, syncAccount };
+  return {
+    shares,
+    roots,
+    files,
+    sharingConfig,
+    disabledUsers,
+    goneUsers,
+    unsupportedShares,
+    rootEtags: rootEtagsOf(rows),
+    viewerEnabled,
+    viewerLanguage: viewer.get('lang') ?? null,
+    syncAccount,
+  };
 }

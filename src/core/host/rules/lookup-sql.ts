@@ -188,7 +188,9 @@ export function buildLookup(spec: LookupSpec): Statement {
   const dirSets: string[] = [];
   const indexed = spec.indexed;
   if (indexed === undefined && spec.ownStorageIds.length > 0) {
-    ctes.push(`odirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT st.numeric_id FROM ${p}storages st WHERE st.id IN (${placeholders(spec.ownStorageIds.length)})) AND ${folder})`);
+    ctes.push(
+      `odirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (SELECT st.numeric_id FROM ${p}storages st WHERE st.id IN (${placeholders(spec.ownStorageIds.length)})) AND ${folder})`,
+    );
     params.push(...spec.ownStorageIds);
     dirSets.push('odirs');
   }
@@ -196,9 +198,7 @@ export function buildLookup(spec: LookupSpec): Statement {
     // Only the folders a shared node can cover: the node itself, its parent (a shared file is
     // reached through it), and the folders under it. The exact prefix test stays in TypeScript.
     const under =
-      spec.dialect === 'mysql'
-        ? `LEFT(d.path, CHAR_LENGTH(r.path) + 1) = CONCAT(r.path, '/')`
-        : `substr(d.path, 1, length(r.path) + 1) = r.path || '/'`;
+      spec.dialect === 'mysql' ? `LEFT(d.path, CHAR_LENGTH(r.path) + 1) = CONCAT(r.path, '/')` : `substr(d.path, 1, length(r.path) + 1) = r.path || '/'`;
     ctes.push(
       `sdirs (fileid) AS (SELECT DISTINCT d.fileid FROM ${p}filecache r JOIN ${p}filecache d ON d.storage = r.storage AND ${folder}` +
         ` AND (d.fileid = r.fileid OR d.fileid = r.parent OR ${under}) WHERE r.fileid IN (SELECT file_source FROM cand))`,
@@ -208,7 +208,11 @@ export function buildLookup(spec: LookupSpec): Statement {
   const selects: string[] = [];
   if (recipient !== null) {
     selects.push(
-      branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'expired'], 'FROM cand', spec.dialect),
+      branch(
+        ["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'expired'],
+        'FROM cand',
+        spec.dialect,
+      ),
     );
     selects.push(
       branch(["'R'", 'r.fileid', 'r.storage', 'r.permissions', 'NULL', 'NULL', 'NULL', 'r.path', 'r.name', 'rm.mimetype', 'rs.id'], '', spec.dialect) +
@@ -244,7 +248,11 @@ export function buildLookup(spec: LookupSpec): Statement {
   if (recipient !== null && spec.unsupportedSharesOf !== undefined) {
     // Teams (7), Talk rooms (10), Deck (12): membership lives in other apps' tables.
     selects.push(
-      branch(["'X'", 'COUNT(*)', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'], `FROM ${p}share WHERE uid_owner = ? AND share_type IN (7, 10, 12)`, spec.dialect),
+      branch(
+        ["'X'", 'COUNT(*)', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'],
+        `FROM ${p}share WHERE uid_owner = ? AND share_type IN (7, 10, 12)`,
+        spec.dialect,
+      ),
     );
     params.push(spec.unsupportedSharesOf);
   }
@@ -272,7 +280,10 @@ export function buildLookup(spec: LookupSpec): Statement {
           ` FROM (SELECT DISTINCT fileid FROM ${dirs}) dd JOIN ${p}filecache f ON f.parent = dd.fileid ${joins} WHERE ${nameFilter(spec, params, 'f.name')}`,
       );
     } else {
-      selects.push(branch(columns, '', spec.dialect) + `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM ${dirs}) AND ${nameFilter(spec, params, 'f.name')}`);
+      selects.push(
+        branch(columns, '', spec.dialect) +
+          `FROM ${p}filecache f ${joins} WHERE f.parent IN (SELECT fileid FROM ${dirs}) AND ${nameFilter(spec, params, 'f.name')}`,
+      );
     }
   }
   if (indexed !== undefined) {

@@ -76,7 +76,12 @@ export function buildShareObstacles(dialect: Dialect, prefix: string, user: stri
 }
 
 /** The statement's rows as the sharing rules read them, and the paths of the nodes on the files' ancestors. */
-function factsOf(rows: readonly SqlRow[], user: string, dataDirectory: string | null, hostVersion: string | null): { facts: ShareFacts; nodes: Map<number, string> } {
+function factsOf(
+  rows: readonly SqlRow[],
+  user: string,
+  dataDirectory: string | null,
+  hostVersion: string | null,
+): { facts: ShareFacts; nodes: Map<number, string> } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const nodes = new Map<number, string>();
@@ -106,7 +111,15 @@ function factsOf(rows: readonly SqlRow[], user: string, dataDirectory: string | 
         nodes.set(num(row.a), text(row.t1) ?? '');
         break;
       case 'R':
-        roots.set(num(row.a), { fileId: num(row.a), storage: num(row.b), permissions: num(row.c), path: text(row.t1), name: text(row.t2) ?? '', mimetype: text(row.t3) ?? '', storageId: text(row.t4) ?? '' });
+        roots.set(num(row.a), {
+          fileId: num(row.a),
+          storage: num(row.b),
+          permissions: num(row.c),
+          path: text(row.t1),
+          name: text(row.t2) ?? '',
+          mimetype: text(row.t3) ?? '',
+          storageId: text(row.t4) ?? '',
+        });
         break;
       case 'G':
         groups.add(text(row.t1) ?? '');
@@ -144,7 +157,17 @@ export function nearestObstacles(
   const result = new Map<number, ShareObstacle>();
   const hostRule = SHARE_RULES.find((r) => r.level === 'host' && r.blocks(facts));
   if (hostRule !== undefined) {
-    const none = { nodePath: null, nodeIsFile: false, sharer: null, group: null, expiration: null, disabledAccount: null, collidesWith: [], target: null, assumed: null };
+    const none = {
+      nodePath: null,
+      nodeIsFile: false,
+      sharer: null,
+      group: null,
+      expiration: null,
+      disabledAccount: null,
+      collidesWith: [],
+      target: null,
+      assumed: null,
+    };
     for (const file of files) result.set(file.documentId, { kind: hostRule.kind, ...none });
     return result;
   }
@@ -165,7 +188,10 @@ export function nearestObstacles(
         disabledAccount: kind === 'disabled sharer' ? account : null,
         collidesWith,
         target: kind === 'colliding target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
-        assumed: kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account) ? hidingAssumed(facts.sharingConfig.get('hide_disabled_user_shares'), hostVersion) : null,
+        assumed:
+          kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account)
+            ? hidingAssumed(facts.sharingConfig.get('hide_disabled_user_shares'), hostVersion)
+            : null,
       };
       const candidate = { obstacle, rank: obstacleRank(kind), depth: nodePath.length };
       if (best === null || candidate.rank < best.rank || (candidate.rank === best.rank && candidate.depth > best.depth)) best = candidate;

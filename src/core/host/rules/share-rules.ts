@@ -64,16 +64,7 @@ export interface ShareFacts {
 }
 
 export type ObstacleKind =
-  | 'sharing off'
-  | 'colliding target'
-  | 'left'
-  | 'declined'
-  | 'pending'
-  | 'expired'
-  | 'disabled sharer'
-  | 'no read'
-  | 'broken share'
-  | 'not member';
+  'sharing off' | 'colliding target' | 'left' | 'declined' | 'pending' | 'expired' | 'disabled sharer' | 'no read' | 'broken share' | 'not member';
 
 export interface Mount {
   readonly root: NodeRow;
@@ -208,7 +199,8 @@ export const SHARE_RULES: readonly ShareRule[] = [
     rank: 9,
     level: 'row',
     blocks: (s, c) => (s.shareType === 1 && c.facts.groups !== null && !c.facts.groups.has(s.shareWith) ? '' : null),
-    explain: (w) => `${w.node} is shared with group ${w.group ?? '?'}; ${w.user} is not a member: add ${w.user} to ${w.group ?? 'the group'}, or share it with ${w.user}`,
+    explain: (w) =>
+      `${w.node} is shared with group ${w.group ?? '?'}; ${w.user} is not a member: add ${w.user} to ${w.group ?? 'the group'}, or share it with ${w.user}`,
   },
   {
     // The user removed a group share from their files: the override row has permissions 0.

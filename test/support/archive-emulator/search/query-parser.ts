@@ -255,7 +255,8 @@ function dateNode(field: DateField, value: string, today: string): QueryNode {
 function textNode(fields: readonly TextField[] | null, value: string, quoted: boolean, dialect: QueryDialect): QueryNode | null {
   const words = analyze(value, dialect !== 'whoosh');
   if (words.length === 0) return null;
-  if (quoted || (dialect === 'tantivy' && words.length > 1)) return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
+  if (quoted || (dialect === 'tantivy' && words.length > 1))
+    return words.length === 1 ? { kind: 'term', fields, text: words[0] ?? '', prefix: false } : { kind: 'phrase', fields, words };
   const prefix = value.endsWith('*');
   const terms: QueryNode[] = words.map((w, index) => ({ kind: 'term', fields, text: w, prefix: prefix && index === words.length - 1 }));
   return terms.length === 1 ? (terms[0] ?? null) : { kind: 'bool', must: terms, should: [], mustNot: [] };

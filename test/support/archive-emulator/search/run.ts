@@ -34,7 +34,18 @@ export type SearchOutcome =
 
 const SEARCH_PARAMS_3X = ['text', 'title_search', 'query', 'more_like_id'] as const;
 /** Orderings Whoosh sorts by itself, which leaves `score` null (index.py @2.20.15). */
-const WHOOSH_SORT_FIELDS = new Set(['created', 'modified', 'added', 'title', 'correspondent__name', 'document_type__name', 'archive_serial_number', 'num_notes', 'owner', 'page_count']);
+const WHOOSH_SORT_FIELDS = new Set([
+  'created',
+  'modified',
+  'added',
+  'title',
+  'correspondent__name',
+  'document_type__name',
+  'archive_serial_number',
+  'num_notes',
+  'owner',
+  'page_count',
+]);
 
 const LISTING_ERROR: SearchRefusal = {
   status: 400,
@@ -79,7 +90,10 @@ function relevanceOrder(a: Hit, b: Hit): number {
 function moreLikeThis(target: EmulatorDocument, corpus: readonly IndexedDocument[], data: Dataset): Matched {
   const counts = new Map<string, number>();
   for (const t of indexDocument(target, data, true).fields.content) if (t.length >= 4) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const keyTerms = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([t]) => t);
+  const keyTerms = [...counts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 10)
+    .map(([t]) => t);
   const hits: Hit[] = [];
   for (const d of corpus) {
     if (d.doc.id === target.id) continue;
@@ -91,10 +105,15 @@ function moreLikeThis(target: EmulatorDocument, corpus: readonly IndexedDocument
 
 /** The simple fields' analyzer (`_tokenizer.py` @3.0.5): `\S+` chunks, lower-cased, folded to ASCII. */
 function simpleChunks(text: string): string[] {
-  return fold(text.toLowerCase()).split(/\s+/u).filter((chunk) => chunk !== '');
+  return fold(text.toLowerCase())
+    .split(/\s+/u)
+    .filter((chunk) => chunk !== '');
 }
 
-const simpleCache = new WeakMap<EmulatorDocument, { readonly title: string; readonly content: string; readonly chunks: { title: string[]; content: string[] } }>();
+const simpleCache = new WeakMap<
+  EmulatorDocument,
+  { readonly title: string; readonly content: string; readonly chunks: { title: string[]; content: string[] } }
+>();
 
 function simpleFields(doc: EmulatorDocument): { title: string[]; content: string[] } {
   const cached = simpleCache.get(doc);
@@ -195,7 +214,13 @@ function tooLong(params: ReadonlyMap<string, string>, profile: VersionProfile): 
   return queryError(`The search query is too long (${length} characters). The maximum allowed length is ${profile.maxQueryLength} characters.`);
 }
 
-function match(params: ReadonlyMap<string, string>, profile: VersionProfile, corpus: readonly IndexedDocument[], data: Dataset, today: string): Matched | SearchRefusal {
+function match(
+  params: ReadonlyMap<string, string>,
+  profile: VersionProfile,
+  corpus: readonly IndexedDocument[],
+  data: Dataset,
+  today: string,
+): Matched | SearchRefusal {
   const tantivy = profile.engine === 'tantivy';
   if (tantivy && SEARCH_PARAMS_3X.filter((p) => params.has(p)).length > 1) {
     return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
@@ -248,7 +273,14 @@ function usefulCorrection(query: string, node: QueryNode, corpus: readonly Index
  * Full-text search over the documents the ORM filters kept. Relevance order is score
  * descending, then id ascending.
  */
-export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset, params: ReadonlyMap<string, string>, profile: VersionProfile, today: string, broken = false): SearchOutcome {
+export function runSearch(
+  candidates: readonly EmulatorDocument[],
+  data: Dataset,
+  params: ReadonlyMap<string, string>,
+  profile: VersionProfile,
+  today: string,
+  broken = false,
+): SearchOutcome {
   const corpus = candidates.map((d) => indexDocument(d, data, profile.engine === 'tantivy'));
   const matched = match(params, profile, corpus, data, today);
   // The mode check, the length cap and the query's own errors (answered as JSON) come before the
@@ -263,7 +295,11 @@ export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset
   let scoresShown = true;
   if (!tantivy && ordering !== undefined && WHOOSH_SORT_FIELDS.has(ordering.replace(/^-/, ''))) {
     const byId = new Map(hits.map((h) => [h.doc.id, h]));
-    hits = sortDocuments(hits.map((h) => h.doc), parseOrdering(ordering, DOCUMENT_ORDERING_FIELDS), data).flatMap((d) => byId.get(d.id) ?? []);
+    hits = sortDocuments(
+      hits.map((h) => h.doc),
+      parseOrdering(ordering, DOCUMENT_ORDERING_FIELDS),
+      data,
+    ).flatMap((d) => byId.get(d.id) ?? []);
     scoresShown = false;
   } else if (tantivy && ordering !== undefined) {
     const trimmed = ordering.trim();
@@ -273,7 +309,11 @@ export function runSearch(candidates: readonly EmulatorDocument[], data: Dataset
       const terms = parseOrdering(ordering, DOCUMENT_ORDERING_FIELDS);
       if (terms.length > 0) {
         const byId = new Map(hits.map((h) => [h.doc.id, h]));
-        hits = sortDocuments(hits.map((h) => h.doc), terms, data).flatMap((d) => byId.get(d.id) ?? []);
+        hits = sortDocuments(
+          hits.map((h) => h.doc),
+          terms,
+          data,
+        ).flatMap((d) => byId.get(d.id) ?? []);
       }
     }
   }
