@@ -64,3 +64,32 @@ describe('the rooms of src/core import only what docs/architecture.md allows', (
     expect(rulesMayImportIndex).toBe(false);
   });
 });
+
+describe('no import circle in src', () => {
+  const SRC = resolve(import.meta.dirname, '..', 'src');
+  /** Static imports and re-exports only: the CLI's one circle is lazy (`import()`: completion ↔ the program and the list) and deliberate. */
+  const graph = new Map<string, string[]>();
+  for (const file of modules(SRC)) {
+    const targets = [...readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?from '(\.{1,2}\/[^']+)'/gms)].map((m) =>
+      resolve(dirname(file), (m[1] ?? '').replace(/\.js$/, '.ts')),
+    );
+    graph.set(file, targets);
+  }
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      circles.push([...path.slice(path.indexOf(file)), file].map((f) => relative(SRC, f)).join(' → '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of graph.get(file) ?? []) visit(next, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+
+  test('none, type-only imports included', () => {
+    expect(circles).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { ConnectionTestResult } from '../archive/types.js';
-import { archiveAccountMissing } from '../settings/archive-account-missing.js';
+import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured } from '../errors.js';
 

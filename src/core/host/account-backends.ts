@@ -4,7 +4,7 @@
  * probed once when the host is opened; an account is looked up there only when `oc_users` does
  * not have it, in the order the host's user manager asks its backends (the database first).
  */
-import type { SqlClient, SqlValue } from './types.js';
+import type { SqlClient, SqlValue } from './db/types.js';
 
 export type AccountBackend = 'database' | 'ldap' | 'saml' | 'guests';
 

@@ -1,5 +1,5 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
-import { archiveAccountMissing } from '../settings/archive-account-missing.js';
+import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, messageOf } from '../errors.js';
-import { archiveAccountMissing } from '../settings/archive-account-missing.js';
+import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 
 /**
  * Prepares a long-running process for its first search: opens the host and builds the marker

@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DusError, messageOf } from '../../errors.js';
-import { readVarExportConfig } from './config-var-export.js';
+import { readVarExportConfig, type PhpConfig, type PhpValue } from './config-var-export.js';
 
-export type PhpValue = string | number | boolean | null | PhpValue[] | { [key: string]: PhpValue };
-export type PhpConfig = Record<string, PhpValue>;
+export type { PhpConfig, PhpValue };
+
 
 type Node = { readonly kind: string; readonly [key: string]: unknown };
 

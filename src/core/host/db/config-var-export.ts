@@ -1,4 +1,6 @@
-import type { PhpConfig, PhpValue } from './config-php.js';
+/** A value of config.php as PHP holds it, and the merged configuration. */
+export type PhpValue = string | number | boolean | null | PhpValue[] | { [key: string]: PhpValue };
+export type PhpConfig = Record<string, PhpValue>;
 
 /**
  * Reads a config file in exactly the layout the host writes: `<?php`, then `$CONFIG = ` and
