@@ -6,7 +6,6 @@ import { readVarExportConfig, type PhpConfig, type PhpValue } from './config-var
 
 export type { PhpConfig, PhpValue };
 
-
 type Node = { readonly kind: string; readonly [key: string]: unknown };
 
 /**
