@@ -34,15 +34,7 @@ export function splitRows(
   let unsupportedShares = 0;
   let syncAccount: string | null = null;
   const viewer = new Map<string, string | null>();
-  const node = (row: SqlRow): NodeRow => ({
-    fileId: num(row.a),
-    storage: num(row.b),
-    permissions: num(row.c),
-    path: text(row.t1),
-    name: text(row.t2) ?? '',
-    mimetype: text(row.t3) ?? '',
-    storageId: text(row.t4) ?? '',
-  });
+  const node = nodeRowOf;
   for (const row of rows) {
     switch (text(row.k)) {
       case 'S':
@@ -106,5 +98,18 @@ export function splitRows(
     viewerEnabled,
     viewerLanguage: viewer.get('lang') ?? null,
     syncAccount,
+  };
+}
+
+/** A node row (`R`, `F`): file id, storage, permissions, path, name, mimetype, storage id, in the columns every statement of the rules gives them. */
+export function nodeRowOf(row: SqlRow): NodeRow {
+  return {
+    fileId: num(row.a),
+    storage: num(row.b),
+    permissions: num(row.c),
+    path: text(row.t1),
+    name: text(row.t2) ?? '',
+    mimetype: text(row.t3) ?? '',
+    storageId: text(row.t4) ?? '',
   };
 }

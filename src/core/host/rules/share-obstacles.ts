@@ -6,6 +6,7 @@
  * (rules/share-rules.ts, the same the lookup applies) then name the nearest share they block.
  * Never on the search path: `why`, `search --explain` and Try a search ask it after question 2.
  */
+import { nodeRowOf } from './lookup-rows.js';
 import { rowNumber as num, rowText as text, placeholders, type Statement } from './lookup-sql.js';
 import { hidingAssumed } from './disabled-sharers.js';
 import { mountsOf, obstacleRank, SHARE_RULES, type NodeRow, type ShareFacts, type ShareRow } from './share-rules.js';
@@ -111,15 +112,7 @@ function factsOf(
         nodes.set(num(row.a), text(row.t1) ?? '');
         break;
       case 'R':
-        roots.set(num(row.a), {
-          fileId: num(row.a),
-          storage: num(row.b),
-          permissions: num(row.c),
-          path: text(row.t1),
-          name: text(row.t2) ?? '',
-          mimetype: text(row.t3) ?? '',
-          storageId: text(row.t4) ?? '',
-        });
+        roots.set(num(row.a), nodeRowOf(row));
         break;
       case 'G':
         groups.add(text(row.t1) ?? '');
