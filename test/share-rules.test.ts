@@ -5,7 +5,12 @@
  * so a rule added without a case here fails, and a rule whose explanation side is removed
  * names another cause (mutation tried: see docs/host-adapter.md, "Rules").
  */
-import { describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openContext } from '../src/core/context.js';
+import type { ServiceContext } from '../src/core/context-types.js';
 import { SHARE_RULES, type ObstacleKind } from '../src/core/host/rules/share-rules.js';
 import { verdictOfDocument } from '../src/core/search/verdicts.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
@@ -162,5 +167,91 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
     } finally {
       await world.fx.exec(`UPDATE ${world.fx.prefix}share SET file_target = ? WHERE uid_owner = 'carol' AND file_target = ?`, [`/Sub${id}`, `/Sub${id} (2)`]);
     }
+  });
+});
+
+/**
+ * Colliding targets where the release tells which share is mounted (rules/collision-order.ts):
+ * on 34.0.1 a node reached only through a group share is mounted over nodes a user share
+ * reaches, and its documents show at the target; the user share's are explained with that
+ * group share. Where both are group shares, or the release is not one read, neither shows.
+ */
+const COLLISIONS = {
+  /** The archive account's group share against carol's user share: the archive's folder is mounted on 34.0.1. */
+  groupWins: 300,
+  /** The archive account's user share against carol's group share: carol's folder is mounted on 34.0.1. */
+  userLoses: 301,
+  /** Two group shares: which one, the database's row order decides. */
+  twoGroups: 302,
+} as const;
+
+async function buildCollisions(fx: HostFixture): Promise<void> {
+  await build(fx);
+  const g = COLLISIONS.groupWins;
+  await fx.share({ owner: A, fileId: await folderWith(fx, A, `Team${g}`, g), type: 'group', with: 'staff', target: `/Team${g}` });
+  await fx.share({ owner: 'carol', fileId: await fx.addFolder('carol', `Team${g}`), type: 'user', with: U, target: `/Team${g}` });
+  const u = COLLISIONS.userLoses;
+  await fx.share({ owner: A, fileId: await folderWith(fx, A, `Crew${u}`, u), type: 'user', with: U, target: `/Crew${u}` });
+  await fx.share({ owner: 'carol', fileId: await fx.addFolder('carol', `Crew${u}`), type: 'group', with: 'staff', target: `/Crew${u}` });
+  const t = COLLISIONS.twoGroups;
+  await fx.share({ owner: A, fileId: await folderWith(fx, A, `Duo${t}`, t), type: 'group', with: 'staff', target: `/Duo${t}` });
+  await fx.share({ owner: 'carol', fileId: await fx.addFolder('carol', `Duo${t}`), type: 'group', with: 'staff', target: `/Duo${t}` });
+}
+
+describe.each(dialects)('which colliding share is mounted, by release, on %s', (dialect) => {
+  const world = useContextWorld(dialect, buildCollisions);
+  const dirs: string[] = [];
+  let on34: ServiceContext | undefined;
+  let on31: ServiceContext | undefined;
+  const contextOn = async (version: string): Promise<ServiceContext> => {
+    const server = mkdtempSync(join(tmpdir(), 'dus-release-'));
+    const config = mkdtempSync(join(tmpdir(), 'dus-release-config-'));
+    dirs.push(server, config);
+    await world.fx.writeNextcloudDir(server, { version });
+    return openContext({ configDir: config, logFile: join(config, 'host.log'), hostLocation: { nextcloudDir: server } });
+  };
+  beforeAll(async () => {
+    on34 = await contextOn('34.0.1.2');
+    on31 = await contextOn('31.0.2.1');
+  });
+  afterAll(async () => {
+    await on34?.close();
+    await on31?.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const ctx = (c: ServiceContext | undefined): ServiceContext => {
+    if (c === undefined) throw new Error('opened in beforeAll');
+    return c;
+  };
+
+  test('34.0.1: a lone group share among user shares at one target is the one mounted', async () => {
+    const id = COLLISIONS.groupWins;
+    const { item } = await verdictOfDocument(ctx(on34), U, id);
+    expect(item).toMatchObject({ verdict: 'shown', path: `/Team${id}/doc [P${id}].pdf` });
+  });
+
+  test('34.0.1: the user share it covers is explained with the group share mounted there', async () => {
+    const id = COLLISIONS.userLoses;
+    const { item } = await verdictOfDocument(ctx(on34), U, id);
+    expect(item.verdict).toBe('not shared');
+    expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: 'colliding target', mountedFrom: 'carol' } });
+    expect(item.explanation).toContain(`Nextcloud mounts only one of them there, the group share from carol`);
+  });
+
+  test('34.0.1: two group shares at one target: neither shows', async () => {
+    const id = COLLISIONS.twoGroups;
+    const { item } = await verdictOfDocument(ctx(on34), U, id);
+    expect(item.verdict).toBe('not shared');
+    expect(item.explanation).toContain('which one the database does not tell');
+  });
+
+  test.each([
+    ['31.0.2 (renames them apart at the next listing)', () => ctx(on31)],
+    ['an unknown release (--host-db)', () => world.ctx],
+  ])('%s: the group share against a user share does not show either', async (_name, context) => {
+    const id = COLLISIONS.groupWins;
+    const { item } = await verdictOfDocument(context(), U, id);
+    expect(item.verdict).toBe('not shared');
+    expect(item.explanation).toContain('which one the database does not tell');
   });
 });

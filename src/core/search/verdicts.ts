@@ -75,6 +75,7 @@ function obstacleText(o: ShareObstacle, user: string, paths: boolean): string {
     expiration: o.expiration,
     account: o.disabledAccount,
     collidesWith: o.collidesWith,
+    mountedFrom: o.mountedFrom,
     target: paths ? o.target : null,
     assumed: o.assumed,
   });

@@ -158,6 +158,7 @@ export function nearestObstacles(
       expiration: null,
       disabledAccount: null,
       collidesWith: [],
+      mountedFrom: null,
       target: null,
       assumed: null,
     };
@@ -168,7 +169,7 @@ export function nearestObstacles(
   for (const file of files) {
     const filePath = `files${file.path}`;
     let best: { obstacle: ShareObstacle; rank: number; depth: number } | null = null;
-    for (const { kind, share, account, collidesWith } of blocked) {
+    for (const { kind, share, account, collidesWith, mountedFrom } of blocked) {
       const nodePath = nodes.get(share.fileSource);
       if (nodePath === undefined || (nodePath !== filePath && !filePath.startsWith(`${nodePath}/`))) continue;
       const obstacle: ShareObstacle = {
@@ -180,6 +181,7 @@ export function nearestObstacles(
         expiration: kind === 'expired' ? share.expiration : null,
         disabledAccount: kind === 'disabled sharer' ? account : null,
         collidesWith,
+        mountedFrom,
         target: kind === 'colliding target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
         assumed:
           kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account)

@@ -10,6 +10,7 @@
  * and the user's mounts together (two mounts at one path).
  */
 import { homeStorageIds, isInUserFiles } from './storages.js';
+import { mountedAmong } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 
 const READ = 1;
@@ -80,6 +81,8 @@ export interface Blocked {
   readonly account: string | null;
   /** `colliding target`: the other sharers whose shares reach the user at the same path. */
   readonly collidesWith: readonly string[];
+  /** `colliding target`: the sharer whose share the host mounts there instead, where its order tells (collision-order.ts). */
+  readonly mountedFrom: string | null;
 }
 
 /** What an explanation says of the share a rule blocked (verdicts.ts words the sentence around it). */
@@ -95,6 +98,8 @@ export interface ObstacleWords {
   readonly expiration: string | null;
   readonly account: string | null;
   readonly collidesWith: readonly string[];
+  /** `colliding target`: the sharer whose share is mounted there instead, when known. */
+  readonly mountedFrom: string | null;
   /** The path the share has in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (the release), or null. */
@@ -138,10 +143,11 @@ interface NodeRule extends RuleText {
   readonly blocks: (rows: readonly ShareRow[], root: NodeRow | undefined, facts: ShareFacts) => boolean;
 }
 
-/** A rule on the user's mounts together: the groups of mounts it keeps out. */
+/** A rule on the user's mounts together: the groups of mounts it concerns, and the one of a group it lets through (else none). */
 interface MountsRule extends RuleText {
   readonly level: 'mounts';
   readonly blocks: (mounts: readonly Candidate[]) => Candidate[][];
+  readonly letsThrough: (group: readonly Candidate[], facts: ShareFacts) => Candidate | null;
 }
 
 export type ShareRule = HostRule | RowRule | NodeRule | MountsRule;
@@ -176,8 +182,9 @@ export const SHARE_RULES: readonly ShareRule[] = [
   },
   {
     // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
-    // the last of the shares its unordered queries return, so the database cannot tell which
-    // one the user opens. None of them is let through, the side that cannot leak.
+    // the last of the shares its queries return. Where that order is known (a lone group share
+    // among user shares, on a release read) that one is let through; else none, the side that
+    // cannot leak, since among shares of one kind the order is the database's.
     kind: 'colliding target',
     rank: 1,
     level: 'mounts',
@@ -189,9 +196,13 @@ export const SHARE_RULES: readonly ShareRule[] = [
       }
       return [...byTarget.values()].filter((group) => group.length > 1);
     },
+    letsThrough: (group, facts) => mountedAmong(group, facts.hostVersion),
     explain: (w) =>
       `the share of ${w.node}${w.from} and ${w.collidesWith.length === 1 ? 'a share' : 'shares'} from ${w.collidesWith.join(', ')} all reach ${w.user} as ${w.target ?? 'one path'}; ` +
-      `Nextcloud mounts only one of them there, and which one the database does not tell: ${w.user} renames the folder seen at ${w.target ?? 'that path'} in Files, and Nextcloud then mounts the other one at ${w.target ?? 'that path'}`,
+      (w.mountedFrom === null
+        ? 'Nextcloud mounts only one of them there, and which one the database does not tell: '
+        : `Nextcloud mounts only one of them there, the group share from ${w.mountedFrom} (group shares are mounted after user shares, and the last one at a path stays): `) +
+      `${w.user} renames the folder seen at ${w.target ?? 'that path'} in Files, and Nextcloud then mounts the other one at ${w.target ?? 'that path'}`,
   },
   {
     // A group share reaches direct members only (the share provider asks getUserGroupIds).
@@ -312,8 +323,14 @@ function sharerOf(rows: readonly ShareRow[]): string {
  */
 export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked[] } {
   const blocked: Blocked[] = [];
-  const block = (kind: ObstacleKind, share: ShareRow, account: string | null = null, collidesWith: readonly string[] = []): void => {
-    blocked.push({ kind, share, account, collidesWith });
+  const block = (
+    kind: ObstacleKind,
+    share: ShareRow,
+    account: string | null = null,
+    collidesWith: readonly string[] = [],
+    mountedFrom: string | null = null,
+  ): void => {
+    blocked.push({ kind, share, account, collidesWith, mountedFrom });
   };
   // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
   const addressed = facts.shares.filter((s) => (s.shareType === 0 || s.shareType === 1) && !notForUser(s, facts.user));
@@ -350,10 +367,12 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   for (const rule of rulesAt('mounts')) {
     const kept = new Set<Candidate>(candidates);
     for (const group of rule.blocks(candidates)) {
+      const through = rule.letsThrough(group, facts);
       for (const candidate of group) {
+        if (candidate === through) continue;
         kept.delete(candidate);
         const others = [...new Set(group.filter((c) => c !== candidate).map((c) => sharerOf(c.rows)))];
-        for (const share of candidate.rows) block(rule.kind, share, null, others);
+        for (const share of candidate.rows) block(rule.kind, share, null, others, through === null ? null : sharerOf(through.rows));
       }
     }
     candidates = candidates.filter((c) => kept.has(c));

@@ -34,6 +34,8 @@ export interface ShareObstacle {
   readonly disabledAccount: string | null;
   /** `colliding target`: the other sharers whose shares reach the user at the same path. */
   readonly collidesWith: readonly string[];
+  /** `colliding target`: the sharer whose share the host mounts there instead, when its order tells. */
+  readonly mountedFrom: string | null;
   /** `colliding target`: the path those shares have in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (an unknown release), or null. */
