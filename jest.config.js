@@ -7,6 +7,8 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
-  testTimeout: 30000,
+  // A backstop for a hang only: every wait in the tests is bounded by what it waits for, and a
+  // loaded machine (two busy loops beside CI, load 6-23) must not overrun it.
+  testTimeout: 180_000,
   maxWorkers: 2,
 };

@@ -234,7 +234,7 @@ describe('connection reuse over HTTP', () => {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     // Only a guard against a hanging test run: the assertion is that the child exits on its own.
-    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const guard = setTimeout(() => child.kill('SIGKILL'), 120_000);
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
       child.on('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
     );

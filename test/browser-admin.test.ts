@@ -31,8 +31,9 @@ describeBrowser('admin settings page in Chromium', () => {
       ],
     });
     page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
-    page.setDefaultTimeout(10_000);
-  }, 60_000);
+    // Each action waits for its element or navigation; the limit only ends a hang (a loaded machine is slow, not stuck).
+    page.setDefaultTimeout(90_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

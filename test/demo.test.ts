@@ -127,4 +127,4 @@ test('kept (npm run demo -- --keep), the printed commands rerun as printed from 
     await demo;
   }
   // Three `npx` runs (npm itself starts first): slow on a loaded machine.
-}, 120_000);
+}, 300_000);

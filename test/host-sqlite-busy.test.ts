@@ -131,5 +131,5 @@ describe('a SQLite host database locked by a writer', () => {
     } finally {
       rmSync(configDir, { recursive: true, force: true });
     }
-  }, 20_000);
+  }, 180_000);
 });

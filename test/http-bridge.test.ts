@@ -253,7 +253,7 @@ withRedis('several serve processes', () => {
       await Promise.all([one.close(), two.close()]);
       for (const cache of caches) await cache.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('nonces are kept as long as any process within the allowed skew could accept the call', () => {

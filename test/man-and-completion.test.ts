@@ -191,7 +191,7 @@ describe('shell completion', () => {
         ].join('\n'),
       );
       const offered = (line: string, mode: 'fpath' | 'source' = 'fpath'): string[] => {
-        const run = spawnSync('zsh', ['-f', join(dir, 'capture.zsh'), line, mode], { encoding: 'utf8', timeout: 20_000 });
+        const run = spawnSync('zsh', ['-f', join(dir, 'capture.zsh'), line, mode], { encoding: 'utf8', timeout: 120_000 });
         return [...run.stdout.replace(/\r/g, '').matchAll(/>>([^\s>]+)/g)].map((match) => match[1] ?? '').filter((word) => !word.startsWith('"'));
       };
       expect(offered('docs-unified-search sea')).toContain('search');

@@ -42,7 +42,7 @@ function serveWith(cache: string): Promise<{ code: number | null; out: string; e
       if (out.includes('Listening on')) child.kill('SIGTERM');
     });
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -64,7 +64,7 @@ function expectRefused(result: { code: number | null; out: string; err: string }
 
 test('a Redis that does not answer', async () => {
   expectRefused(await serveWith('redis://127.0.0.1:1/0'), /127\.0\.0\.1:1\/0 does not answer \(ECONNREFUSED\)/);
-}, 20_000);
+}, 180_000);
 
 const withRedis = await describeWithRedis('serve --cache with a wrong login or database');
 withRedis('a Redis that answers', () => {
@@ -74,9 +74,9 @@ withRedis('a Redis that answers', () => {
   // A user that does not exist: the shared Redis refuses the login as it refuses a wrong password.
   test('a wrong user name and password', async () => {
     expectRefused(await serveWith(`redis://dus-no-such-user:${PASSWORD}@${place}/0`), /refused the login/);
-  }, 20_000);
+  }, 180_000);
 
   test('a database index out of range', async () => {
     expectRefused(await serveWith(`redis://${place}/999`), /has no database 999/);
-  }, 20_000);
+  }, 180_000);
 });

@@ -115,7 +115,7 @@ export function realNextcloudUnavailable(db?: NextcloudDb, release: NextcloudRel
   if (db === undefined || db === 'sqlite') return null;
   const probe = probes[db];
   if (!commandExists(probe.client)) return `the ${probe.client} client is not installed (the install script creates the database with it)`;
-  const answer = spawnSync(probe.client, probe.args, { encoding: 'utf8', timeout: 10_000 });
+  const answer = spawnSync(probe.client, probe.args, { encoding: 'utf8', timeout: 60_000 });
   if (answer.status !== 0) return `${probe.what} is not reachable: ${(answer.stderr || answer.error?.message || 'no answer').trim()}`;
   return null;
 }
