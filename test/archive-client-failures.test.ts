@@ -373,9 +373,9 @@ describe("the spec's timeouts, on a client given none", () => {
    * faked), not by a count of turns that a loaded machine's I/O can outlast.
    */
   async function until(done: () => boolean, what: string): Promise<void> {
-    const givenUp = performance.now() + 20_000;
+    const givenUp = performance.now() + 120_000;
     while (!done()) {
-      if (performance.now() > givenUp) throw new Error(`${what} did not happen within 20 s of real time`);
+      if (performance.now() > givenUp) throw new Error(`${what} did not happen within 120 s of real time`);
       await turn();
     }
   }

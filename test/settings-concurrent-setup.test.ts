@@ -83,9 +83,11 @@ describeBuilt('concurrent setup runs, some keeping the stored token', () => {
       ]);
       for (const run of runs) {
         if (run.code === 0) continue;
-        // The only acceptable failure: this run's kept token was not (or no longer) for its server.
+        // The acceptable failures: this run's kept token was not (or no longer) for its server, or,
+        // on a loaded machine, the archive server (in this test's process) did not answer within
+        // the spec's 10 s; either way nothing is saved, which the checks below the loop judge.
         expect(run).toMatchObject({ code: 1, out: '' });
-        expect(run.err).toMatch(/^Error \[token_for_other_server\]: [^\n]+\n$/);
+        expect(run.err).toMatch(/^Error \[(token_for_other_server|timeout)\]: [^\n]+\n$/);
         if (run.err.includes('Nothing was saved: another save changed the stored API token')) refusedAfterTest += 1;
       }
       const url = settingsOf(dir).docs_url;

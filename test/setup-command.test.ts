@@ -236,7 +236,7 @@ describe('reading the token from standard input', () => {
       expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: typed });
       expect(logOf(dir)).not.toContain(typed);
     },
-    30_000,
+    180_000,
   );
 
   test('stdin a terminal, stderr not (no prompt can be shown): exit 2, told to pipe the token, nothing read or stored', async () => {
