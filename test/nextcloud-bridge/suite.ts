@@ -22,6 +22,7 @@ import { startArchiveEmulator } from '../support/archive-emulator/index.js';
 import type { ArchiveEmulator } from '../support/archive-emulator/types.js';
 import { BUILT_CLI } from '../support/cli-process.js';
 import { doc } from '../support/http-harness.js';
+import { issueBridgeChallenge } from '../../src/core/bridge/signature.js';
 import { BrowserSession } from '../support/real-nextcloud/browser-session.js';
 import {
   ADMIN_PASSWORD,
@@ -773,7 +774,7 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
   );
 
   test(
-    "with something else on serve's address, Nextcloud passes on none of its links, controls, shapes or size",
+    "with something else on serve's address: no signed call reaches it, and from a service holding the secret Nextcloud passes on none of its links, controls, shapes or size",
     async () => {
       await stopServe(serve.child); // the test before stops it too; either may run alone
       // serve's address, whatever a test before left (the Chromium one points it at another serve).
@@ -792,9 +793,20 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         shape: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: ['a string'], cursor: null } } }),
         big: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: [], pad: 'p'.repeat(3 * 1024 * 1024) } } }),
       };
+      // Without the secret the listener gets challenge requests only (issue 23, row 2); holding it
+      // (a service gone wrong, not a stranger) it gets the calls, and the app checks its answers.
+      let holdsSecret = false;
+      const received: { url: string; signed: boolean }[] = [];
       const rogue = createServer((request, response) => {
-        const term = new URL(request.url ?? '/', 'http://rogue').searchParams.get('term') ?? '';
+        const url = new URL(request.url ?? '/', 'http://rogue');
+        received.push({ url: url.pathname, signed: request.headers['x-dus-bridge-signature'] !== undefined });
         response.setHeader('content-type', 'application/json');
+        if (url.pathname === '/bridge/challenge') {
+          const mine = issueBridgeChallenge(holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret', url.searchParams.get('c') ?? '', Date.now());
+          response.end(JSON.stringify(mine));
+          return;
+        }
+        const term = url.searchParams.get('term') ?? '';
         response.end(answers[term] ?? JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: [] } }));
       });
       await new Promise<void>((resolve) => rogue.listen(Number(new URL(serve.url).port), '127.0.0.1', resolve));
@@ -810,6 +822,12 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
             .filter((line) => line.includes('"app":"docs_unified_search"'));
           return { entries: ocs<SearchData>(answer).entries, lines };
         };
+        const stranger = await searched('evil');
+        expect([stranger.entries, stranger.lines.length]).toEqual([[], 1]);
+        expect(stranger.lines[0]).toContain('did not prove the bridge secret');
+        expect(received.length).toBeGreaterThan(0);
+        expect(received.filter((one) => one.signed || one.url !== '/bridge/challenge')).toEqual([]);
+        holdsSecret = true;
         const evil = await searched('evil');
         expect(evil.entries).toHaveLength(1);
         expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });
