@@ -6,10 +6,17 @@
  * The challenge route and its single use and expiry are checked against `serve` directly.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseListenAddress, serve } from '../src/commands/serve.js';
 import { bridgeHeaders, BRIDGE_CHALLENGE_SECONDS, challengeProof } from '../src/core/bridge/signature.js';
+import { DusError } from '../src/core/errors.js';
+import { prepareSocketPath } from '../src/http/listen.js';
+import { captureIO } from './support/capture-io.js';
 import { call, startHarness, type CallResult, type Harness } from './support/http-harness.js';
 import { phpMissing, runAppPhpAsync } from './support/php-app/index.js';
 
@@ -291,5 +298,112 @@ describe('the challenge', () => {
     } finally {
       await bare.close();
     }
+  });
+});
+
+describe('serve on a unix socket (docs/bridge.md: the transport)', () => {
+  const waitFor = async (check: () => boolean): Promise<void> => {
+    const until = Date.now() + 10_000;
+    while (!check()) {
+      if (Date.now() > until) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  withPhp('the app calls serve over the socket; the socket is 0660', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'dus-run-')); // 0700, as systemd's RuntimeDirectory with 0750 keeps strangers out
+    const socket = join(runDir, 'serve.sock');
+    const configDir = join(h.configDir, 'config');
+    writeFileSync(join(configDir, 'bridge-secret'), `${SECRET}\n`, { mode: 0o600 });
+    const io = captureIO({ env: { DUS_SECRET: 'http-test-instance-secret' } });
+    let stop = (): void => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stop = resolve;
+    });
+    const globals = { configDir, hostDb: h.fixture.dbUrl, logFile: join(runDir, 'host.log'), color: false };
+    const running = serve({ listen: `unix:${socket}` }, { io, globals }, { stopped, release: () => undefined });
+    try {
+      await waitFor(() => io.out().includes('Listening on'));
+      expect(io.out()).toContain(`Listening on unix:${socket}`);
+      expect(statSync(socket).mode & 0o777).toBe(0o660);
+      const run = (await runAppPhpAsync(`
+        Fake::$serviceUrl = 'unix://${socket}';
+        Fake::$secret = '${SECRET}';
+        $answer = Fake::httpBridge()->call('GET', '/apps/docs_unified_search/settings', [], 'admin');
+        echo json_encode(['status' => $answer['status'] ?? null, 'url' => $answer['body']['url'] ?? null, 'logs' => Fake::$logs]);
+      `)) as { status: number | null; url: string | null; logs: string[] };
+      // The settings as the signed administrator sees them: the call went through, challenge and all.
+      expect(run).toEqual({ status: 200, url: h.emulator.url, logs: [] });
+    } finally {
+      stop();
+      await running;
+      rmSync(runDir, { recursive: true, force: true });
+    }
+    expect(io.out()).toContain('Stopped.');
+  });
+
+  test('--listen unix: takes an absolute path that fits a socket name', () => {
+    expect(parseListenAddress('unix:/run/docs-unified-search/serve.sock')).toEqual({ kind: 'unix', path: '/run/docs-unified-search/serve.sock' });
+    expect(parseListenAddress('127.0.0.1:8080')).toEqual({ kind: 'tcp', host: '127.0.0.1', port: 8080 });
+    expect(() => parseListenAddress('unix:serve.sock')).toThrow(DusError);
+    expect(() => parseListenAddress(`unix:/${'d'.repeat(107)}`)).toThrow(/at most 107 bytes/);
+  });
+
+  test('a directory another account may write, or owns, is refused: whoever writes it can take the name', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'dus-run-'));
+    try {
+      for (const mode of [0o770, 0o757, 0o777]) {
+        chmodSync(runDir, mode);
+        await expect(prepareSocketPath(join(runDir, 'serve.sock'))).rejects.toThrow(/writable by its group or by others/);
+      }
+      chmodSync(runDir, 0o750);
+      await expect(prepareSocketPath(join(runDir, 'serve.sock'))).resolves.toBeUndefined();
+      if (process.getuid?.() === 0) {
+        chownSync(runDir, 65534, 65534);
+        await expect(prepareSocketPath(join(runDir, 'serve.sock'))).rejects.toThrow(/belongs to another account/);
+        chownSync(runDir, 0, 0);
+      }
+      await expect(prepareSocketPath(join(runDir, 'missing', 'serve.sock'))).rejects.toThrow(/is not a directory/);
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a socket left by a process that ended is replaced; a live one, or a file, stays and serve does not start', async () => {
+    const runDir = mkdtempSync(join(tmpdir(), 'dus-run-'));
+    const path = join(runDir, 'serve.sock');
+    try {
+      const live = createNetServer();
+      await new Promise<void>((resolve) => live.listen(path, resolve));
+      await expect(prepareSocketPath(path)).rejects.toThrow(/another process answers on that socket already/);
+      await new Promise<void>((resolve) => live.close(() => resolve()));
+      // A process that ends without closing its server leaves the name behind, as a killed serve does.
+      const ended = spawnSync(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path)}, () => process.exit(0))`]);
+      expect(ended.status).toBe(0);
+      expect(statSync(path).isSocket()).toBe(true);
+      await expect(prepareSocketPath(path)).resolves.toBeUndefined();
+      expect(() => statSync(path)).toThrow();
+      mkdirSync(join(runDir, 'sub'), { mode: 0o700 });
+      writeFileSync(join(runDir, 'sub', 'serve.sock'), 'a file');
+      await expect(prepareSocketPath(join(runDir, 'sub', 'serve.sock'))).rejects.toThrow(/something other than a socket/);
+    } finally {
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the socket unit (docs/docs-unified-search-socket.service)', () => {
+  test("runs the TCP unit's serve on a socket in the directory systemd makes 0750 for it", () => {
+    const socketUnit = readFileSync('docs/docs-unified-search-socket.service', 'utf8');
+    const tcpUnit = readFileSync('docs/docs-unified-search.service', 'utf8');
+    const setting = (unit: string, key: string): string => new RegExp(`^${key}=(.+)$`, 'm').exec(unit)?.[1] ?? '';
+    const words = setting(socketUnit, 'ExecStart').split(/\s+/);
+    const listen = parseListenAddress(words[words.indexOf('--listen') + 1] ?? '');
+    expect(listen).toEqual({ kind: 'unix', path: `/run/${setting(socketUnit, 'RuntimeDirectory')}/serve.sock` });
+    expect(setting(socketUnit, 'RuntimeDirectoryMode')).toBe('0750');
+    // The same command, account and hardening as the TCP unit: only the address differs.
+    expect(setting(socketUnit, 'ExecStart').replace(/--listen \S+/, '')).toBe(setting(tcpUnit, 'ExecStart').replace(/--listen \S+/, ''));
+    for (const key of ['User', 'Group', 'UMask', 'Restart', 'NoNewPrivileges', 'ProtectSystem'])
+      expect([key, setting(socketUnit, key)]).toEqual([key, setting(tcpUnit, key)]);
   });
 });

@@ -51,6 +51,13 @@ class BridgeClient {
 	 */
 	public function call(string $method, string $path, array $query, string $userId, bool $confirmed = false, ?array $body = null, int $timeout = 10): ?array {
 		$base = $this->serviceUrl();
+		$socket = null;
+		if (str_starts_with($base, 'unix://')) {
+			// `unix:///run/docs-unified-search/serve.sock`: the socket only the web server's and the
+			// service's accounts can reach; the URL then names no host of its own.
+			$socket = substr($base, strlen('unix://'));
+			$base = 'http://localhost';
+		}
 		$secret = $this->config->getValueString(Application::APP_ID, 'bridge_secret', '', true);
 		if ($base === '' || $secret === '') {
 			return $this->failed('the service_url or the bridge secret is not set');
@@ -61,7 +68,7 @@ class BridgeClient {
 		}
 		$target = '/bridge' . $path . ($pairs === [] ? '' : '?' . implode('&', $pairs));
 		$payload = $body === null ? '' : json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
-		$challenge = $this->challenge($base, $secret, $timeout);
+		$challenge = $this->challenge($base, $socket, $secret, $timeout);
 		if ($challenge === null) {
 			return null;
 		}
@@ -81,7 +88,7 @@ class BridgeClient {
 		if ($body !== null) {
 			$headers['Content-Type'] = 'application/json';
 		}
-		$answer = $this->send($method, $base . $target, $headers, $payload, $timeout, self::MAX_ANSWER_BYTES, '2 MiB');
+		$answer = $this->send($method, $base . $target, $socket, $headers, $payload, $timeout, self::MAX_ANSWER_BYTES, '2 MiB');
 		if (is_string($answer)) {
 			return $this->failed($answer);
 		}
@@ -96,9 +103,9 @@ class BridgeClient {
 	 * A challenge of the service for one call, once the service proved the secret over a fresh
 	 * value of ours; null (logged) when whatever answered could not.
 	 */
-	private function challenge(string $base, string $secret, int $timeout): ?string {
+	private function challenge(string $base, ?string $socket, string $secret, int $timeout): ?string {
 		$mine = bin2hex(random_bytes(16));
-		$answer = $this->send('GET', $base . '/bridge/challenge?c=' . $mine, ['Accept' => 'application/json'], '', $timeout, self::MAX_CHALLENGE_BYTES, '4 KiB');
+		$answer = $this->send('GET', $base . '/bridge/challenge?c=' . $mine, $socket, ['Accept' => 'application/json'], '', $timeout, self::MAX_CHALLENGE_BYTES, '4 KiB');
 		if (is_string($answer)) {
 			return $this->failed($answer);
 		}
@@ -121,11 +128,16 @@ class BridgeClient {
 	 * @param array<string, string> $headers
 	 * @return array{status: int, text: string}|string
 	 */
-	private function send(string $method, string $url, array $headers, string $payload, int $timeout, int $limit, string $limitText): array|string {
+	private function send(string $method, string $url, ?string $socket, array $headers, string $payload, int $timeout, int $limit, string $limitText): array|string {
+		$options = [];
+		if ($socket !== null) {
+			// Guzzle hands `curl` options to the handle as they are; Nextcloud's client keeps them.
+			$options['curl'] = [CURLOPT_UNIX_SOCKET_PATH => $socket];
+		}
 		try {
 			// A client of its own per request: Nextcloud gives each client its own curl handler, so
 			// a signed call never rides the connection its challenge came on.
-			$response = $this->clients->newClient()->request($method, $url, [
+			$response = $this->clients->newClient()->request($method, $url, $options + [
 				'headers' => $headers,
 				'body' => $payload,
 				'timeout' => $timeout,
