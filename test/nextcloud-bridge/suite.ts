@@ -117,12 +117,21 @@ function readmeInstallBlock(): string {
   return block;
 }
 
-/** The unit file's ExecStart with this machine's paths: the CLI, the settings and Nextcloud directories, a free port. */
-function unitExecStart(serverDir: string, configDir: string): string[] {
-  const line = /^ExecStart=(.+)$/m.exec(readFileSync('docs/docs-unified-search.service', 'utf8'))?.[1] ?? '';
+/**
+ * The unit file's ExecStart with this machine's paths: the CLI, the settings and Nextcloud
+ * directories, a free port, or for the socket unit a socket in `socketDir`.
+ */
+function unitExecStart(serverDir: string, configDir: string, socketDir?: string): string[] {
+  const unit = socketDir === undefined ? 'docs/docs-unified-search.service' : 'docs/docs-unified-search-socket.service';
+  const line = /^ExecStart=(.+)$/m.exec(readFileSync(unit, 'utf8'))?.[1] ?? '';
   const [binary, ...args] = line.trim().split(/\s+/);
   if (binary === undefined || !binary.endsWith('/dus')) throw new Error(`unexpected ExecStart: ${line}`);
-  const ours: Record<string, string> = { '/var/www/nextcloud': serverDir, '/var/lib/docs-unified-search': configDir, '127.0.0.1:8080': '127.0.0.1:0' };
+  const ours: Record<string, string> = {
+    '/var/www/nextcloud': serverDir,
+    '/var/lib/docs-unified-search': configDir,
+    '127.0.0.1:8080': '127.0.0.1:0',
+    'unix:/run/docs-unified-search/serve.sock': `unix:${socketDir ?? ''}/serve.sock`,
+  };
   return [BUILT_CLI, ...args.map((arg) => ours[arg] ?? arg)];
 }
 
@@ -130,10 +139,10 @@ function unitExecStart(serverDir: string, configDir: string): string[] {
  * Starts `serve` as the unit file does; resolves with the process and its address once it
  * prints it, rejects as soon as it exits without (bounded by serve, not by a clock).
  */
-async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset?: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset?: string, socketDir?: string): Promise<{ child: ChildProcess; url: string }> {
   const configDir = env.DUS_CONFIG_DIR;
   if (configDir === undefined) throw new Error('serve is started with the settings directory of the test (DUS_CONFIG_DIR)');
-  const command = [process.execPath, ...unitExecStart(serverDir, configDir)];
+  const command = [process.execPath, ...unitExecStart(serverDir, configDir, socketDir)];
   const [file = process.execPath, ...args] = clockOffset === undefined ? command : ['faketime', '-f', clockOffset, ...command];
   // faketime runs serve as its own child: a process group of their own, ended together.
   const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: clockOffset !== undefined });
@@ -141,8 +150,9 @@ async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match?.[1] !== undefined) resolve(match[1]);
+      // A socket's address is the service_url the app takes for it: unix:///path.
+      const match = /Listening on (http:\/\/[^\s]+|unix:[^\s]+)/.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1].replace(/^unix:/, 'unix://'));
     });
     child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', (error) => reject(new Error(`serve did not start: ${error.message}`)));
@@ -724,6 +734,27 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         expect(asAlice.status).toBe(403);
       } finally {
         await server.stop();
+      }
+    },
+    5 * MINUTES,
+  );
+
+  test(
+    "over the socket unit's unix socket: Nextcloud's own HTTP client reaches serve there, with the same results",
+    async () => {
+      const overTcp = documentIds((await searchAs('alice', 'term=invoice&limit=25')).entries);
+      const socketDir = mkdtempSync(join(tmpdir(), 'dus-run-')); // 0700: systemd's RuntimeDirectory, mode 0750
+      const overSocket = await startServe(env, nc.serverDir, undefined, socketDir);
+      try {
+        expect(overSocket.url).toBe(`unix://${socketDir}/serve.sock`);
+        await nc.setAppConfig('docs_unified_search', 'service_url', overSocket.url);
+        const answered = documentIds((await searchAs('alice', 'term=invoice&limit=25')).entries);
+        expect(answered.length).toBeGreaterThan(0);
+        expect(answered).toEqual(overTcp);
+      } finally {
+        await nc.setAppConfig('docs_unified_search', 'service_url', serve.url);
+        await stopServe(overSocket.child);
+        rmSync(socketDir, { recursive: true, force: true });
       }
     },
     5 * MINUTES,
