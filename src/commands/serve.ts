@@ -129,7 +129,15 @@ async function listenOn(
       await app.listen({ host: address.host, port: address.port });
     }
   } catch (error: unknown) {
+    if (error instanceof DusError) throw error;
     const code = (error as { code?: unknown }).code;
+    if (address.kind === 'unix' && typeof code === 'string') {
+      // The port-specific advice does not fit a socket: the directory's access is what to check.
+      throw new DusError(
+        'listen_failed',
+        `serve cannot listen on ${given} (${code}): check that its directory exists and serve's account may write it; the bridge's service_url must then name the new address.`,
+      );
+    }
     const why = typeof code === 'string' ? LISTEN_FAILURES[code] : undefined;
     if (why === undefined || typeof code !== 'string') throw error;
     throw new DusError('listen_failed', `serve cannot listen on ${given} (${code}): ${why}; the bridge's service_url must then name the new address.`);
