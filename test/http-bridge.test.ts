@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bridgeHeaders, BRIDGE_ALLOWED_SKEW_SECONDS, BRIDGE_WINDOW_SECONDS, verifyBridgeCall } from '../src/core/bridge/signature.js';
+import { bridgeHeaders, BRIDGE_ALLOWED_SKEW_SECONDS, BRIDGE_WINDOW_SECONDS, issueBridgeChallenge, verifyBridgeCall } from '../src/core/bridge/signature.js';
 import { MemoryCache } from '../src/core/cache/memory-cache.js';
 import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { call, PASSWORDS, startHarness, type CallResult, type Harness } from './support/http-harness.js';
@@ -28,6 +28,12 @@ interface Signed {
   readonly secret?: string;
   readonly time?: string;
   readonly nonce?: string;
+  readonly challenge?: string;
+}
+
+/** A challenge as `serve` issues it (test/bridge-transport.test.ts asks the route itself). */
+function challengeAt(nowMs: number, secret = SECRET): string {
+  return issueBridgeChallenge(secret, 'the-app-s-own-fresh-value', nowMs).challenge;
 }
 
 function signedHeaders(method: string, path: string, o: Signed = {}): Record<string, string> {
@@ -39,6 +45,7 @@ function signedHeaders(method: string, path: string, o: Signed = {}): Record<str
     confirmed: o.confirmed ?? false,
     body,
     time: o.time ?? String(Math.floor(h.clock.now / 1000)),
+    challenge: o.challenge ?? challengeAt(h.clock.now, o.secret),
     ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
   });
 }
@@ -227,7 +234,14 @@ describe('administrators and password confirmation', () => {
     try {
       const path = `${SEARCH}?term=invoice`;
       const result = await call(bare, 'GET', path, {
-        headers: bridgeHeaders(SECRET, { method: 'GET', pathWithQuery: path, user: 'alice', confirmed: false, body: Buffer.alloc(0) }),
+        headers: bridgeHeaders(SECRET, {
+          method: 'GET',
+          pathWithQuery: path,
+          user: 'alice',
+          confirmed: false,
+          body: Buffer.alloc(0),
+          challenge: challengeAt(Date.now()),
+        }),
       });
       expect(result.status).toBe(401);
       expect(readFileSync(join(bare.configDir, 'host.log'), 'utf8')).toContain('"reason":"no_secret"');
@@ -246,7 +260,14 @@ withRedis('several serve processes', () => {
     const two = await startHarness({ bridgeSecret: SECRET, cache: caches[1] });
     try {
       const path = `${SEARCH}?term=invoice`;
-      const headers = bridgeHeaders(SECRET, { method: 'GET', pathWithQuery: path, user: 'alice', confirmed: false, body: Buffer.alloc(0) });
+      const headers = bridgeHeaders(SECRET, {
+        method: 'GET',
+        pathWithQuery: path,
+        user: 'alice',
+        confirmed: false,
+        body: Buffer.alloc(0),
+        challenge: challengeAt(Date.now()),
+      });
       const answers = await Promise.all([call(one, 'GET', path, { headers }), call(two, 'GET', path, { headers })]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
     } finally {
@@ -262,16 +283,23 @@ describe('nonces are kept as long as any process within the allowed skew could a
     const shared = new MemoryCache({ now: () => real }); // the cache's own time is real time (Redis)
     const body = Buffer.alloc(0);
     const pathWithQuery = '/bridge/ocs/v2.php/search/providers';
-    const headers = bridgeHeaders(SECRET, { method: 'GET', pathWithQuery, user: 'alice', confirmed: false, body, time: String(real / 1000) });
-    const presented = {
-      user: headers['x-dus-bridge-user'],
-      time: headers['x-dus-bridge-time'],
-      nonce: headers['x-dus-bridge-nonce'],
-      confirmed: headers['x-dus-bridge-confirmed'],
-      signature: headers['x-dus-bridge-signature'],
+    const time = String(real / 1000);
+    const nonce = 'one-nonce-for-every-call-below';
+    // Each verdict a call with the same nonce and a challenge of its own, valid all along: the
+    // nonce alone must refuse it (the challenge's own single use is test/bridge-transport's).
+    const verdict = (clockOffsetMs: number) => {
+      const challenge = challengeAt(1_800_000_000_000 + 400_000);
+      const headers = bridgeHeaders(SECRET, { method: 'GET', pathWithQuery, user: 'alice', confirmed: false, body, time, nonce, challenge });
+      const presented = {
+        user: headers['x-dus-bridge-user'],
+        time: headers['x-dus-bridge-time'],
+        nonce: headers['x-dus-bridge-nonce'],
+        confirmed: headers['x-dus-bridge-confirmed'],
+        challenge: headers['x-dus-bridge-challenge'],
+        signature: headers['x-dus-bridge-signature'],
+      };
+      return verifyBridgeCall({ secret: SECRET, method: 'GET', pathWithQuery, headers: presented, body, nowMs: real + clockOffsetMs, cache: shared });
     };
-    const verdict = (clockOffsetMs: number) =>
-      verifyBridgeCall({ secret: SECRET, method: 'GET', pathWithQuery, headers: presented, body, nowMs: real + clockOffsetMs, cache: shared });
     const lagging = -70_000;
     expect(await verdict(0)).toEqual({ ok: true });
     expect(await verdict(lagging)).toEqual({ ok: false, reason: 'stale' }); // 70 s in its future

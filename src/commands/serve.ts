@@ -8,6 +8,7 @@ import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';
 import type { WrapperOptions } from '../http/server.js';
+import { prepareSocketPath, restrictSocket, type ListenAddress } from '../http/listen.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { openService, reportFailure, serviceOptionsOf } from '../cli/shared-options.js';
 import type { CommandContext, CommandDefinition } from '../cli/types.js';
@@ -27,6 +28,20 @@ export function parseListen(value: string): { host: string; port: number } {
     throw new DusError('usage', `--listen takes HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080, not "${value}".`);
   }
   return { host, port };
+}
+
+/** `unix:/absolute/path` (a unix socket, for the bridge on the same machine) or HOST:PORT. */
+export function parseListenAddress(value: string): ListenAddress {
+  if (!value.startsWith('unix:')) return { kind: 'tcp', ...parseListen(value) };
+  const path = value.slice('unix:'.length);
+  // 107 bytes is the longest name a unix socket takes on Linux (sun_path).
+  if (!path.startsWith('/') || Buffer.byteLength(path) > 107 || /[\x00-\x1f]/.test(path)) {
+    throw new DusError(
+      'usage',
+      `--listen unix: takes an absolute path of at most 107 bytes, for example unix:/run/docs-unified-search/serve.sock, not "${value}".`,
+    );
+  }
+  return { kind: 'unix', path };
 }
 
 /** `true`/`false`, a hop count, or a comma-separated list of proxy addresses and CIDR ranges. */
@@ -100,11 +115,29 @@ const LISTEN_FAILURES: Readonly<Record<string, string>> = {
   EADDRNOTAVAIL: 'this machine has no such address; give serve --listen one of its addresses (127.0.0.1 for the bridge on the same machine)',
 };
 
-async function listenOn(app: { listen(options: { host: string; port: number }): Promise<unknown> }, host: string, port: number, given: string): Promise<void> {
+async function listenOn(
+  app: { listen(options: { host: string; port: number } | { path: string }): Promise<unknown> },
+  address: ListenAddress,
+  given: string,
+): Promise<void> {
   try {
-    await app.listen({ host, port });
+    if (address.kind === 'unix') {
+      await prepareSocketPath(address.path);
+      await app.listen({ path: address.path });
+      await restrictSocket(address.path);
+    } else {
+      await app.listen({ host: address.host, port: address.port });
+    }
   } catch (error: unknown) {
+    if (error instanceof DusError) throw error;
     const code = (error as { code?: unknown }).code;
+    if (address.kind === 'unix' && typeof code === 'string') {
+      // The port-specific advice does not fit a socket: the directory's access is what to check.
+      throw new DusError(
+        'listen_failed',
+        `serve cannot listen on ${given} (${code}): check that its directory exists and serve's account may write it; the bridge's service_url must then name the new address.`,
+      );
+    }
     const why = typeof code === 'string' ? LISTEN_FAILURES[code] : undefined;
     if (why === undefined || typeof code !== 'string') throw error;
     throw new DusError('listen_failed', `serve cannot listen on ${given} (${code}): ${why}; the bridge's service_url must then name the new address.`);
@@ -119,7 +152,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
   // which grows V8's young generation for good; held until warm-up ends (docs/serve.md).
   const startUp = holdYoungGeneration();
   try {
-    const { host, port } = parseListen(options.listen);
+    const listenAddress = parseListenAddress(options.listen);
     const trustProxy = parseTrustProxy(options.trustProxy);
     cache = await openCache(options.cache, options.cachePrefix);
     const given = serviceOptionsOf(context);
@@ -131,13 +164,13 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     // The HTTP stack and the warm-up are loaded by serve alone, not by every command's start.
     const [{ buildServer }, { warmUp }] = await Promise.all([import('../http/server.js'), import('../core/search/warm-up.js')]);
     const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret });
-    await listenOn(app, host, port, options.listen);
+    await listenOn(app, listenAddress, options.listen);
     const address = app.server.address();
     const shown =
       typeof address === 'object' && address !== null
-        ? `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+        ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
         : options.listen;
-    io.stdout.write(`Listening on http://${shown}\n`);
+    io.stdout.write(`Listening on ${shown}\n`);
     const prepared = warmUp(service, (said) => void io.stderr.write(`${said}\n`)).finally(startUp);
     await until.stopped;
     await app.close();
@@ -158,6 +191,7 @@ export const command: CommandDefinition = {
   summary: 'Serve the provider calls, settings routes and the admin page over HTTP',
   examples: [
     'docs-unified-search serve --listen 127.0.0.1:8080',
+    'docs-unified-search serve --listen unix:/run/docs-unified-search/serve.sock',
     'docs-unified-search serve --listen 0.0.0.0:8080 --cache redis://127.0.0.1:6379/0 --trust-proxy 10.0.0.0/8',
   ],
   notes:
@@ -173,7 +207,12 @@ export const command: CommandDefinition = {
   ],
   configure: (command) => {
     command
-      .addOption(new Option('--listen <host:port>', 'address to listen on').default('127.0.0.1:8080', '127.0.0.1:8080'))
+      .addOption(
+        new Option(
+          '--listen <host:port>',
+          'address to listen on, or unix:/path for a unix socket (mode 0660, in a directory no other account may write)',
+        ).default('127.0.0.1:8080', '127.0.0.1:8080'),
+      )
       .option('--cache <url>', 'shared cache for several processes: redis://host:port[/db]')
       .option('--cache-prefix <prefix>', 'key prefix in the shared cache (default docs_unified_search:); one per installation')
       .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)');

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator } from '../core/auth/authenticator.js';
-import { BRIDGE_HEADERS, verifyBridgeCall, type BridgeRefusal } from '../core/bridge/signature.js';
+import { BRIDGE_HEADERS, issueBridgeChallenge, validClientNonce, verifyBridgeCall, type BridgeRefusal } from '../core/bridge/signature.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { settingsResponse } from '../core/admin/settings-response.js';
 import { HttpError } from './http-error.js';
@@ -10,7 +10,7 @@ import { registerDashboardRoutes } from './routes/dashboard.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerSettingsTools } from './routes/settings-tools.js';
-import { ADMIN_READ } from './route-config.js';
+import { ADMIN_READ, PUBLIC } from './route-config.js';
 
 /** Every route of the Nextcloud bridge app lives under this prefix, and no other caller's route does. */
 export const BRIDGE_PREFIX = '/bridge';
@@ -53,6 +53,23 @@ async function readBody(payload: NodeJS.ReadableStream): Promise<Buffer> {
  */
 export async function registerBridgeRoutes(app: FastifyInstance, services: BridgeServices): Promise<void> {
   const { context } = services;
+
+  // The challenge every signed call is bound to (docs/bridge.md, "The transport"). Anyone may ask:
+  // without the secret a challenge is worth nothing, and issuing one stores nothing. The proof
+  // over the app's fresh `c` is what tells the app it reached `serve` and not a stranger on its
+  // address, before it sends anything signed.
+  app.get(`${BRIDGE_PREFIX}/challenge`, { config: { dus: PUBLIC } }, async (request, reply) => {
+    const secret = services.secret();
+    const query = request.query as Record<string, unknown>;
+    const clientNonce = typeof query.c === 'string' ? query.c : '';
+    const reason = secret === null ? 'no_secret' : validClientNonce(clientNonce) ? null : 'malformed';
+    if (secret === null || reason !== null) {
+      context.logger.warn({ code: 'bridge_refused', reason, route: request.routeOptions.url }, 'a call to the bridge routes was refused');
+      throw refused();
+    }
+    void reply.header('cache-control', 'no-store');
+    return issueBridgeChallenge(secret, clientNonce, services.now());
+  });
   await app.register(
     async (scope) => {
       scope.addHook('onRoute', (route) => {
@@ -67,6 +84,7 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
           time: header(request, BRIDGE_HEADERS.time),
           nonce: header(request, BRIDGE_HEADERS.nonce),
           confirmed: header(request, BRIDGE_HEADERS.confirmed),
+          challenge: header(request, BRIDGE_HEADERS.challenge),
           signature: header(request, BRIDGE_HEADERS.signature),
         };
         const verdict = await verifyBridgeCall({

@@ -22,6 +22,7 @@ import { startArchiveEmulator } from '../support/archive-emulator/index.js';
 import type { ArchiveEmulator } from '../support/archive-emulator/types.js';
 import { BUILT_CLI } from '../support/cli-process.js';
 import { doc } from '../support/http-harness.js';
+import { issueBridgeChallenge } from '../../src/core/bridge/signature.js';
 import { BrowserSession } from '../support/real-nextcloud/browser-session.js';
 import {
   ADMIN_PASSWORD,
@@ -116,12 +117,21 @@ function readmeInstallBlock(): string {
   return block;
 }
 
-/** The unit file's ExecStart with this machine's paths: the CLI, the settings and Nextcloud directories, a free port. */
-function unitExecStart(serverDir: string, configDir: string): string[] {
-  const line = /^ExecStart=(.+)$/m.exec(readFileSync('docs/docs-unified-search.service', 'utf8'))?.[1] ?? '';
+/**
+ * The unit file's ExecStart with this machine's paths: the CLI, the settings and Nextcloud
+ * directories, a free port, or for the socket unit a socket in `socketDir`.
+ */
+function unitExecStart(serverDir: string, configDir: string, socketDir?: string): string[] {
+  const unit = socketDir === undefined ? 'docs/docs-unified-search.service' : 'docs/docs-unified-search-socket.service';
+  const line = /^ExecStart=(.+)$/m.exec(readFileSync(unit, 'utf8'))?.[1] ?? '';
   const [binary, ...args] = line.trim().split(/\s+/);
   if (binary === undefined || !binary.endsWith('/dus')) throw new Error(`unexpected ExecStart: ${line}`);
-  const ours: Record<string, string> = { '/var/www/nextcloud': serverDir, '/var/lib/docs-unified-search': configDir, '127.0.0.1:8080': '127.0.0.1:0' };
+  const ours: Record<string, string> = {
+    '/var/www/nextcloud': serverDir,
+    '/var/lib/docs-unified-search': configDir,
+    '127.0.0.1:8080': '127.0.0.1:0',
+    'unix:/run/docs-unified-search/serve.sock': `unix:${socketDir ?? ''}/serve.sock`,
+  };
   return [BUILT_CLI, ...args.map((arg) => ours[arg] ?? arg)];
 }
 
@@ -129,10 +139,10 @@ function unitExecStart(serverDir: string, configDir: string): string[] {
  * Starts `serve` as the unit file does; resolves with the process and its address once it
  * prints it, rejects as soon as it exits without (bounded by serve, not by a clock).
  */
-async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset?: string): Promise<{ child: ChildProcess; url: string }> {
+async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset?: string, socketDir?: string): Promise<{ child: ChildProcess; url: string }> {
   const configDir = env.DUS_CONFIG_DIR;
   if (configDir === undefined) throw new Error('serve is started with the settings directory of the test (DUS_CONFIG_DIR)');
-  const command = [process.execPath, ...unitExecStart(serverDir, configDir)];
+  const command = [process.execPath, ...unitExecStart(serverDir, configDir, socketDir)];
   const [file = process.execPath, ...args] = clockOffset === undefined ? command : ['faketime', '-f', clockOffset, ...command];
   // faketime runs serve as its own child: a process group of their own, ended together.
   const child = spawn(file, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: clockOffset !== undefined });
@@ -140,8 +150,9 @@ async function startServe(env: NodeJS.ProcessEnv, serverDir: string, clockOffset
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /Listening on (http:\/\/[^\s]+)/.exec(out);
-      if (match?.[1] !== undefined) resolve(match[1]);
+      // A socket's address is the service_url the app takes for it: unix:///path.
+      const match = /Listening on (http:\/\/[^\s]+|unix:[^\s]+)/.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1].replace(/^unix:/, 'unix://'));
     });
     child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', (error) => reject(new Error(`serve did not start: ${error.message}`)));
@@ -729,6 +740,27 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
   );
 
   test(
+    "over the socket unit's unix socket: Nextcloud's own HTTP client reaches serve there, with the same results",
+    async () => {
+      const overTcp = documentIds((await searchAs('alice', 'term=invoice&limit=25')).entries);
+      const socketDir = mkdtempSync(join(tmpdir(), 'dus-run-')); // 0700: systemd's RuntimeDirectory, mode 0750
+      const overSocket = await startServe(env, nc.serverDir, undefined, socketDir);
+      try {
+        expect(overSocket.url).toBe(`unix://${socketDir}/serve.sock`);
+        await nc.setAppConfig('docs_unified_search', 'service_url', overSocket.url);
+        const answered = documentIds((await searchAs('alice', 'term=invoice&limit=25')).entries);
+        expect(answered.length).toBeGreaterThan(0);
+        expect(answered).toEqual(overTcp);
+      } finally {
+        await nc.setAppConfig('docs_unified_search', 'service_url', serve.url);
+        await stopServe(overSocket.child);
+        rmSync(socketDir, { recursive: true, force: true });
+      }
+    },
+    5 * MINUTES,
+  );
+
+  test(
     'the secret is in no answer, no log and not in the package',
     async () => {
       const logs = readFileSync(join(nc.dataDir, 'nextcloud.log'), 'utf8') + readFileSync(join(work, 'config', 'docs_unified_search.log'), 'utf8');
@@ -773,7 +805,7 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
   );
 
   test(
-    "with something else on serve's address, Nextcloud passes on none of its links, controls, shapes or size",
+    "with something else on serve's address: no signed call reaches it, and from a service holding the secret Nextcloud passes on none of its links, controls, shapes or size",
     async () => {
       await stopServe(serve.child); // the test before stops it too; either may run alone
       // serve's address, whatever a test before left (the Chromium one points it at another serve).
@@ -792,9 +824,20 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         shape: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: ['a string'], cursor: null } } }),
         big: JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: { name: 'Archive', entries: [], pad: 'p'.repeat(3 * 1024 * 1024) } } }),
       };
+      // Without the secret the listener gets challenge requests only (issue 23, row 2); holding it
+      // (a service gone wrong, not a stranger) it gets the calls, and the app checks its answers.
+      let holdsSecret = false;
+      const received: { url: string; signed: boolean }[] = [];
       const rogue = createServer((request, response) => {
-        const term = new URL(request.url ?? '/', 'http://rogue').searchParams.get('term') ?? '';
+        const url = new URL(request.url ?? '/', 'http://rogue');
+        received.push({ url: url.pathname, signed: request.headers['x-dus-bridge-signature'] !== undefined });
         response.setHeader('content-type', 'application/json');
+        if (url.pathname === '/bridge/challenge') {
+          const mine = issueBridgeChallenge(holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret', url.searchParams.get('c') ?? '', Date.now());
+          response.end(JSON.stringify(mine));
+          return;
+        }
+        const term = url.searchParams.get('term') ?? '';
         response.end(answers[term] ?? JSON.stringify({ ocs: { meta: { statuscode: 200 }, data: [] } }));
       });
       await new Promise<void>((resolve) => rogue.listen(Number(new URL(serve.url).port), '127.0.0.1', resolve));
@@ -810,6 +853,12 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
             .filter((line) => line.includes('"app":"docs_unified_search"'));
           return { entries: ocs<SearchData>(answer).entries, lines };
         };
+        const stranger = await searched('evil');
+        expect([stranger.entries, stranger.lines.length]).toEqual([[], 1]);
+        expect(stranger.lines[0]).toContain('did not prove the bridge secret');
+        expect(received.length).toBeGreaterThan(0);
+        expect(received.filter((one) => one.signed || one.url !== '/bridge/challenge')).toEqual([]);
+        holdsSecret = true;
         const evil = await searched('evil');
         expect(evil.entries).toHaveLength(1);
         expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });

@@ -145,11 +145,19 @@ namespace {
 			require __DIR__ . '/../../../nextcloud-app/docs_unified_search/lib/' . str_replace('\\', '/', substr($class, strlen($prefix))) . '.php';
 		}
 	});
-	/** The service's answer every call gets; what was sent, and what was logged, for the test to read. */
+	/**
+	 * The service's answer every call gets; what was sent, and what was logged, for the test to
+	 * read. The fake service holds the secret: it answers each challenge request (kept apart, in
+	 * $challenges) as `serve` does, so the app goes on to its call.
+	 */
 	final class Fake {
 		public static int $status = 200;
 		public static string $body = '{}';
 		public static array $sent = [];
+		public static array $challenges = [];
+		/** What `Fake::bridge()` is configured with; `Fake::httpBridge()` calls that URL for real. */
+		public static string $serviceUrl = 'http://127.0.0.1:9';
+		public static string $secret = 'harness-secret';
 		public static array $logs = [];
 		public static array $session = [];
 		public static int $now = 1_800_000_000;
@@ -164,33 +172,88 @@ namespace {
 				public function newClient(): object {
 					return new class {
 						public function request(string $method, string $url, array $options): object {
+							if (preg_match('#/bridge/challenge\?c=([0-9a-f]+)$#', $url, $match) === 1) {
+								Fake::$challenges[] = ['method' => $method, 'url' => $url, 'headers' => $options['headers']];
+								$random = bin2hex(random_bytes(16));
+								$expires = (string)(time() + 30);
+								$challenge = $expires . '.' . $random . '.' . hash_hmac('sha256', "dus-bridge-issued\n" . $expires . "\n" . $random, Fake::$secret);
+								$proof = hash_hmac('sha256', "dus-bridge-challenge\n" . $match[1] . "\n" . $challenge, Fake::$secret);
+								return Fake::response(200, json_encode(['challenge' => $challenge, 'proof' => $proof]));
+							}
 							Fake::$sent[] = ['method' => $method, 'url' => $url, 'headers' => $options['headers']];
-							return new class {
-								public function getStatusCode(): int {
-									return Fake::$status;
-								}
-								public function getBody(): mixed {
-									$stream = fopen('php://memory', 'r+');
-									fwrite($stream, Fake::$body);
-									rewind($stream);
-									return $stream;
-								}
-							};
+							return Fake::response(Fake::$status, Fake::$body);
 						}
 					};
 				}
 			};
-			$config = new class implements \OCP\IAppConfig {
-				public function getValueString(string $app, string $key, string $default = '', bool $lazy = false): string {
-					return ['service_url' => 'http://127.0.0.1:9', 'bridge_secret' => 'harness-secret'][$key] ?? $default;
+			return new \OCA\DocsUnifiedSearch\Bridge\BridgeClient($clients, self::config(), self::logger());
+		}
+
+		/** The app's client over real HTTP (PHP's curl) to Fake::$serviceUrl, as Nextcloud's client calls it. */
+		public static function httpBridge(): \OCA\DocsUnifiedSearch\Bridge\BridgeClient {
+			$clients = new class implements \OCP\Http\Client\IClientService {
+				public function newClient(): object {
+					return new class {
+						public function request(string $method, string $url, array $options): object {
+							$headers = [];
+							foreach ($options['headers'] as $name => $value) {
+								// curl drops `Name:` with no value; `Name;` sends it empty, as Guzzle does.
+								$headers[] = $value === '' ? $name . ';' : $name . ': ' . $value;
+							}
+							$handle = curl_init($url);
+							curl_setopt_array($handle, [
+								CURLOPT_CUSTOMREQUEST => $method,
+								CURLOPT_HTTPHEADER => $headers,
+								CURLOPT_RETURNTRANSFER => true,
+								CURLOPT_TIMEOUT => $options['timeout'],
+								CURLOPT_CONNECTTIMEOUT => $options['connect_timeout'],
+								CURLOPT_FOLLOWLOCATION => false,
+							] + ($options['curl'] ?? []));
+							if ($options['body'] !== '') {
+								curl_setopt($handle, CURLOPT_POSTFIELDS, $options['body']);
+							}
+							$body = curl_exec($handle);
+							if (!is_string($body)) {
+								throw new \RuntimeException(curl_error($handle));
+							}
+							return Fake::response((int)curl_getinfo($handle, CURLINFO_RESPONSE_CODE), $body);
+						}
+					};
 				}
 			};
-			$logger = new class implements \Psr\Log\LoggerInterface {
+			return new \OCA\DocsUnifiedSearch\Bridge\BridgeClient($clients, self::config(), self::logger());
+		}
+
+		public static function response(int $status, string $body): object {
+			return new class($status, $body) {
+				public function __construct(private int $status, private string $body) {
+				}
+				public function getStatusCode(): int {
+					return $this->status;
+				}
+				public function getBody(): mixed {
+					$stream = fopen('php://memory', 'r+');
+					fwrite($stream, $this->body);
+					rewind($stream);
+					return $stream;
+				}
+			};
+		}
+
+		private static function config(): \OCP\IAppConfig {
+			return new class implements \OCP\IAppConfig {
+				public function getValueString(string $app, string $key, string $default = '', bool $lazy = false): string {
+					return ['service_url' => Fake::$serviceUrl, 'bridge_secret' => Fake::$secret][$key] ?? $default;
+				}
+			};
+		}
+
+		private static function logger(): \Psr\Log\LoggerInterface {
+			return new class implements \Psr\Log\LoggerInterface {
 				public function __call(string $level, array $arguments): void {
 					Fake::$logs[] = $level . ': ' . $arguments[0];
 				}
 			};
-			return new \OCA\DocsUnifiedSearch\Bridge\BridgeClient($clients, $config, $logger);
 		}
 
 		public static function user(string $uid = 'alice'): \OCP\IUser {

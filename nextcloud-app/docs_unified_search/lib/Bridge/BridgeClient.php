@@ -11,9 +11,14 @@ use Psr\Log\LoggerInterface;
 
 /**
  * The signed channel to the docs-unified-search service (docs/bridge.md in its repository):
- * every call names the acting Nextcloud user, the time, a nonce and whether Nextcloud confirmed
- * the password, and carries an HMAC-SHA256 of those, the method, the path with its query and
- * the body's SHA-256, keyed with the shared secret. Nothing is decided here.
+ * every call names the acting Nextcloud user, the time, a nonce, a challenge the service issued
+ * and whether Nextcloud confirmed the password, and carries an HMAC-SHA256 of those, the method,
+ * the path with its query and the body's SHA-256, keyed with the shared secret. Nothing is
+ * decided here.
+ *
+ * Before each call the app asks the service for a challenge with a fresh value of its own and
+ * sends the call only when the answer proves the secret over that value: whatever else listens
+ * on `service_url` (the service down, a local account on its port) gets no signed call to replay.
  */
 class BridgeClient {
 	/** A failing service is logged once per request, however many calls fail. */
@@ -25,6 +30,8 @@ class BridgeClient {
 	 * capped texts) is far smaller, and whatever answers there instead must not fill PHP's memory.
 	 */
 	public const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+	/** A challenge answer is a few hundred bytes; more is not the service. */
+	private const MAX_CHALLENGE_BYTES = 4096;
 
 	public function __construct(
 		private IClientService $clients,
@@ -44,6 +51,13 @@ class BridgeClient {
 	 */
 	public function call(string $method, string $path, array $query, string $userId, bool $confirmed = false, ?array $body = null, int $timeout = 10): ?array {
 		$base = $this->serviceUrl();
+		$socket = null;
+		if (str_starts_with($base, 'unix://')) {
+			// `unix:///run/docs-unified-search/serve.sock`: the socket only the web server's and the
+			// service's accounts can reach; the URL then names no host of its own.
+			$socket = substr($base, strlen('unix://'));
+			$base = 'http://localhost';
+		}
 		$secret = $this->config->getValueString(Application::APP_ID, 'bridge_secret', '', true);
 		if ($base === '' || $secret === '') {
 			return $this->failed('the service_url or the bridge secret is not set');
@@ -54,23 +68,76 @@ class BridgeClient {
 		}
 		$target = '/bridge' . $path . ($pairs === [] ? '' : '?' . implode('&', $pairs));
 		$payload = $body === null ? '' : json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
+		$challenge = $this->challenge($base, $socket, $secret, $timeout);
+		if ($challenge === null) {
+			return null;
+		}
 		$time = (string)time();
 		$nonce = bin2hex(random_bytes(16));
 		$flag = $confirmed ? '1' : '0';
-		$text = implode("\n", ['dus-bridge-v1', $method, $target, $userId, $time, $nonce, $flag, hash('sha256', $payload)]);
+		$text = implode("\n", ['dus-bridge-v2', $method, $target, $userId, $time, $nonce, $challenge, $flag, hash('sha256', $payload)]);
 		$headers = [
 			'Accept' => 'application/json',
 			'X-DUS-Bridge-User' => $userId,
 			'X-DUS-Bridge-Time' => $time,
 			'X-DUS-Bridge-Nonce' => $nonce,
 			'X-DUS-Bridge-Confirmed' => $flag,
-			'X-DUS-Bridge-Signature' => 'v1=' . hash_hmac('sha256', $text, $secret),
+			'X-DUS-Bridge-Challenge' => $challenge,
+			'X-DUS-Bridge-Signature' => 'v2=' . hash_hmac('sha256', $text, $secret),
 		];
 		if ($body !== null) {
 			$headers['Content-Type'] = 'application/json';
 		}
+		$answer = $this->send($method, $base . $target, $socket, $headers, $payload, $timeout, self::MAX_ANSWER_BYTES, '2 MiB');
+		if (is_string($answer)) {
+			return $this->failed($answer);
+		}
+		$decoded = json_decode($answer['text'], true);
+		if (!is_array($decoded)) {
+			return $this->failed('the answer was not JSON (HTTP ' . $answer['status'] . ')');
+		}
+		return ['status' => $answer['status'], 'body' => $decoded];
+	}
+
+	/**
+	 * A challenge of the service for one call, once the service proved the secret over a fresh
+	 * value of ours; null (logged) when whatever answered could not.
+	 */
+	private function challenge(string $base, ?string $socket, string $secret, int $timeout): ?string {
+		$mine = bin2hex(random_bytes(16));
+		$answer = $this->send('GET', $base . '/bridge/challenge?c=' . $mine, $socket, ['Accept' => 'application/json'], '', $timeout, self::MAX_CHALLENGE_BYTES, '4 KiB');
+		if (is_string($answer)) {
+			return $this->failed($answer);
+		}
+		$decoded = json_decode($answer['text'], true);
+		$challenge = is_array($decoded) ? ($decoded['challenge'] ?? null) : null;
+		$proof = is_array($decoded) ? ($decoded['proof'] ?? null) : null;
+		$proven = $answer['status'] === 200 && is_string($challenge) && is_string($proof)
+			&& preg_match('/^\d{1,12}\.[0-9a-f]{32}\.[0-9a-f]{64}$/', $challenge) === 1
+			&& hash_equals(hash_hmac('sha256', "dus-bridge-challenge\n" . $mine . "\n" . $challenge, $secret), $proof);
+		if (!$proven) {
+			// Not the service, or not one holding this instance's secret: nothing signed goes there.
+			return $this->failed('the answer at service_url did not prove the bridge secret (HTTP ' . $answer['status'] . '), no signed call was sent');
+		}
+		return $challenge;
+	}
+
+	/**
+	 * One request; its status and at most $limit bytes of its body, or why there is none.
+	 *
+	 * @param array<string, string> $headers
+	 * @return array{status: int, text: string}|string
+	 */
+	private function send(string $method, string $url, ?string $socket, array $headers, string $payload, int $timeout, int $limit, string $limitText): array|string {
+		$options = [];
+		if ($socket !== null) {
+			// Guzzle hands `curl` options to the handle as they are; Nextcloud's client keeps them.
+			$options['curl'] = [CURLOPT_UNIX_SOCKET_PATH => $socket];
+		}
 		try {
-			$response = $this->clients->newClient()->request($method, $base . $target, [
+			// A client of its own per request: Nextcloud gives each client its own curl handler, so
+			// a signed call never rides the connection its challenge came on.
+			$response = $this->clients->newClient()->request($method, $url, $options + [
 				'headers' => $headers,
 				'body' => $payload,
 				'timeout' => $timeout,
@@ -83,21 +150,17 @@ class BridgeClient {
 				'nextcloud' => ['allow_local_address' => true],
 			]);
 		} catch (\Throwable $e) {
-			return $this->failed(get_class($e));
+			return get_class($e);
 		}
 		$raw = $response->getBody();
-		$text = is_string($raw) ? $raw : (string)stream_get_contents($raw, self::MAX_ANSWER_BYTES + 1);
+		$text = is_string($raw) ? $raw : (string)stream_get_contents($raw, $limit + 1);
 		if (is_resource($raw)) {
 			fclose($raw);
 		}
-		if (strlen($text) > self::MAX_ANSWER_BYTES) {
-			return $this->failed('the answer was over 2 MiB, refused');
+		if (strlen($text) > $limit) {
+			return 'the answer was over ' . $limitText . ', refused';
 		}
-		$decoded = json_decode($text, true);
-		if (!is_array($decoded)) {
-			return $this->failed('the answer was not JSON (HTTP ' . $response->getStatusCode() . ')');
-		}
-		return ['status' => $response->getStatusCode(), 'body' => $decoded];
+		return ['status' => $response->getStatusCode(), 'text' => $text];
 	}
 
 	/** The `data` of an OCS answer with status 200, else null. */
