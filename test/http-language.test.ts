@@ -1,0 +1,72 @@
+/**
+ * The settings routes answer in the administrator's language as Nextcloud stores it: the
+ * account's `core`/`lang`, else config.php's `default_language`, else English; `force_language`
+ * over both. The code never changes; English is exactly the text the other tests compare.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { join } from 'node:path';
+import { ARCHIVE_TOKEN, call, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
+
+const SETTINGS = '/apps/docs_unified_search/settings';
+const ADMIN = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };
+const ENGLISH_SCHEME = 'The archive server URL must start with http:// or https://, not ftp:.';
+const GERMAN_SCHEME = 'Die URL des Archivservers muss mit http:// oder https:// beginnen, nicht mit ftp:.';
+
+let h: Harness;
+
+beforeAll(async () => {
+  // The host is read from a Nextcloud directory, so config.php's language keys count; it is
+  // opened at the first request, after config.php is written again below.
+  h = await startHarness({ configured: false, viaNextcloudDir: true });
+  await h.fixture.writeNextcloudDir(join(h.configDir, 'nextcloud'), { default_language: 'de_DE' });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const saveAs = (form: Record<string, string>) => call(h, 'POST', SETTINGS, { ...ADMIN, form });
+
+describe("a refused save is answered in the administrator's language", () => {
+  test("no own language: the instance's default_language (de_DE) gives German, the code unchanged", async () => {
+    const answer = await saveAs({ url: 'ftp://archive.example', token: ARCHIVE_TOKEN });
+    expect(answer.status).toBe(400);
+    expect(answer.json()).toEqual({ code: 'unsupported_scheme', message: GERMAN_SCHEME });
+  });
+
+  test('the account chose English: English, word for word', async () => {
+    await h.fixture.setUserPreference('admin', 'core', 'lang', 'en');
+    const answer = await saveAs({ url: 'ftp://archive.example', token: ARCHIVE_TOKEN });
+    expect(answer.json()).toEqual({ code: 'unsupported_scheme', message: ENGLISH_SCHEME });
+  });
+
+  test('the account chose German (informal de): German for the URL rules, the token rule, the form and the archive server', async () => {
+    await h.fixture.setUserPreference('admin', 'core', 'lang', 'de');
+    expect((await saveAs({ url: 'ftp://archive.example', token: ARCHIVE_TOKEN })).json().message).toBe(GERMAN_SCHEME);
+    expect((await saveAs({ url: h.emulator.url })).json()).toEqual({
+      code: 'token_required',
+      message: 'Es ist kein API-Token gespeichert: das API-Token des Kontos auf dem Archivserver eingeben, mit dem gesucht werden soll.',
+    });
+    expect((await saveAs({ token: ARCHIVE_TOKEN })).json()).toEqual({ code: 'usage', message: 'Das Formularfeld url ist erforderlich.' });
+    const refused = await saveAs({ url: h.emulator.url, token: 'wrong-token-value' });
+    expect(refused.json().code).toBe('unauthorized');
+    expect(refused.json().message).toMatch(/^Der Archivserver hat das API-Token abgelehnt \(HTTP 401\)\./);
+    const ghost = await saveAs({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'ghost' });
+    expect(ghost.json()).toEqual({
+      code: 'unknown_archive_account',
+      message:
+        'Das Archivkonto „ghost“ gibt es in Nextcloud nicht: die ID eines vorhandenen Kontos angeben oder das Feld leer lassen, um das Konto der Synchronisierungs-App zu verwenden.',
+    });
+  });
+
+  test("a user's refusal of an administrators' route follows that user's language", async () => {
+    await h.fixture.setUserPreference('alice', 'core', 'lang', 'de');
+    const answer = await call(h, 'GET', SETTINGS, { basic: ['alice', PASSWORDS.alice] });
+    expect(answer.json()).toEqual({ code: 'forbidden', message: 'Das darf nur die Administration.' });
+  });
+
+  test('a caller not logged in is answered in English: no account, no language', async () => {
+    const answer = await call(h, 'GET', SETTINGS, { basic: ['admin', 'wrong'] });
+    expect(answer.json()).toEqual({ code: 'unauthenticated', message: 'Log in with your login and password or an app password.' });
+  });
+});
