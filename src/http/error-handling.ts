@@ -85,7 +85,9 @@ export function registerErrorHandling(app: FastifyInstance, context: ServiceCont
     reply.removeHeader('location');
     return reply.status(failure.status).send(bodyOf(request.url, failure));
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send(bodyOf(request.url, { status: 404, code: 'not_found', message: render(msg('not_found.route')) })));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(bodyOf(request.url, { status: 404, code: 'not_found', message: render(msg('not_found.route')) })),
+  );
 
   // The last look before Node writes the head: a header value Node would refuse makes it throw
   // inside fastify's send, and the request then never gets an answer. A Location is made ASCII

@@ -116,9 +116,7 @@ export function wordedFor(surface: Surface, message: string): string {
 }
 
 export function localAddressRefused(host: string, byRedirect: boolean): DusError {
-  const message = byRedirect
-    ? msg('local_address.forward', { host })
-    : msg('local_address.address', { host, turnOn: msg('local_switch.page.turn_on') });
+  const message = byRedirect ? msg('local_address.forward', { host }) : msg('local_address.address', { host, turnOn: msg('local_switch.page.turn_on') });
   return new DusError('local_address', message, { beforeConnection: true });
 }
 

@@ -27,7 +27,7 @@ export const CATALOGS: Readonly<Record<string, Catalog>> = { en, de };
 
 /** A message of `key`; its parameters are checked against the English text's placeholders. */
 export function msg<K extends MessageKey>(key: K, ...params: keyof ParamsOf<K> extends never ? [] : [ParamsOf<K>]): Message {
-  return { key, params: (params[0] ?? {}) as Readonly<Record<string, MessageParam>> };
+  return { key, params: params[0] ?? {} };
 }
 
 export function isMessage(value: unknown): value is Message {
@@ -41,7 +41,10 @@ export function isMessage(value: unknown): value is Message {
  */
 export function catalogLanguage(code: string | null | undefined): string | null {
   if (code === null || code === undefined) return null;
-  const tag = code.trim().replace(/[.@].*$/, '').replace(/-/g, '_');
+  const tag = code
+    .trim()
+    .replace(/[.@].*$/, '')
+    .replace(/-/g, '_');
   if (tag === '' || tag === 'C' || tag === 'POSIX') return null;
   if (Object.hasOwn(CATALOGS, tag)) return tag;
   const base = tag.split('_')[0]?.toLowerCase() ?? '';

@@ -13,8 +13,7 @@ export const de: Catalog = {
   'invalid_url.no_host': 'Die URL des Archivservers enthält keinen Hostnamen.',
   'invalid_url.unparsable': 'Die URL des Archivservers ist keine URL: Hostname und Port prüfen.',
   'unsupported_scheme.scheme': 'Die URL des Archivservers muss mit http:// oder https:// beginnen, nicht mit {scheme}:.',
-  'url_extras.query':
-    'Die URL des Archivservers darf weder eine Abfrage (?…) noch ein Fragment (#…) enthalten: nur Schema, Host, Port und Pfad angeben.',
+  'url_extras.query': 'Die URL des Archivservers darf weder eine Abfrage (?…) noch ein Fragment (#…) enthalten: nur Schema, Host, Port und Pfad angeben.',
   'url_extras.credentials':
     'Die URL des Archivservers darf keinen Benutzernamen und kein Passwort enthalten: den Teil vor dem @ entfernen und das API-Token im eigenen Feld angeben.',
   'host_not_ascii.host': 'Der Host in der URL des Archivservers ist nicht in ASCII geschrieben: den Namen in der Form xn--… (Punycode) eingeben.',
@@ -53,7 +52,8 @@ export const de: Catalog = {
   'tls_handshake.failed_code':
     'Eine verschlüsselte Verbindung zu {host}:{port} konnte nicht aufgebaut werden ({code}). Prüfen, ob der Archivserver auf diesem Port HTTPS spricht; falls nicht, http:// verwenden.',
   'unreachable.failed': 'Die Verbindung zu {host}:{port} ist fehlgeschlagen. Prüfen, ob der Archivserver läuft und von Nextcloud aus erreichbar ist.',
-  'unreachable.failed_code': 'Die Verbindung zu {host}:{port} ist fehlgeschlagen ({code}). Prüfen, ob der Archivserver läuft und von Nextcloud aus erreichbar ist.',
+  'unreachable.failed_code':
+    'Die Verbindung zu {host}:{port} ist fehlgeschlagen ({code}). Prüfen, ob der Archivserver läuft und von Nextcloud aus erreichbar ist.',
   'timeout.archive': 'Der Archivserver hat nicht rechtzeitig geantwortet. Prüfen, ob er läuft und nicht überlastet ist, dann erneut versuchen.',
   'unknown_host.host': 'Der Hostname {host} des Archivservers lässt sich nicht auflösen. Die URL prüfen.',
   'local_address.forward':
@@ -78,8 +78,7 @@ export const de: Catalog = {
   'not_found.path':
     'Der Archivserver hat für {path} mit HTTP 404 geantwortet: Der Pfad der URL ist falsch. Die Adresse eingeben, unter der sich die Weboberfläche des Archivservers öffnet.',
   'http.status': 'Der Archivserver hat mit HTTP {status} geantwortet. Prüfen, ob er ordnungsgemäß läuft, dann erneut versuchen.',
-  'not_paperless.answer':
-    'Die Antwort ist keine Dokumentliste des Archivservers ({reason}). Prüfen, ob die URL die Adresse von Paperless-ngx ist.',
+  'not_paperless.answer': 'Die Antwort ist keine Dokumentliste des Archivservers ({reason}). Prüfen, ob die URL die Adresse von Paperless-ngx ist.',
   'unsupported_version.newer':
     'Der Archivserver ist neuer, als diese Version unterstützt: Er hat {announced} angekündigt und nimmt API-Version {version}, die diese Version spricht, nicht mehr an (HTTP 406). docs-unified-search aktualisieren.',
   'unsupported_version.older':

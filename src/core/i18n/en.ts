@@ -44,7 +44,8 @@ export const en = {
 
   // The archive server's failures
   'tls.untrusted': 'The certificate of {host} is not trusted ({code}). Give the archive server a certificate the host trusts, or import its CA certificate.',
-  'tls_handshake.failed': 'An encrypted connection to {host}:{port} could not be set up. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.',
+  'tls_handshake.failed':
+    'An encrypted connection to {host}:{port} could not be set up. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.',
   'tls_handshake.failed_code':
     'An encrypted connection to {host}:{port} could not be set up ({code}). Check that the archive server speaks HTTPS on this port, or use http:// if it does not.',
   'unreachable.failed': 'The connection to {host}:{port} failed. Check that the archive server runs and that the host can reach it.',
@@ -71,7 +72,8 @@ export const en = {
   'not_paperless.answer': 'The answer is not a list of documents of the archive server ({reason}). Check that the URL is the address of Paperless-ngx.',
   'unsupported_version.newer':
     'The archive server is newer than this release supports: it announced {announced} and no longer accepts API version {version}, the version this release speaks (HTTP 406). Update docs-unified-search.',
-  'unsupported_version.older': 'The archive server does not speak version {version} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.',
+  'unsupported_version.older':
+    'The archive server does not speak version {version} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.',
   'unsupported_version.unknown':
     'The archive server does not accept version {version} of its API (HTTP 406): it is older than Paperless-ngx 2.16 (update the archive server), or newer than this release supports and no longer speaks version {version} (update docs-unified-search).',
 
