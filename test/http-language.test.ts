@@ -12,6 +12,13 @@ const ADMIN = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apir
 const ENGLISH_SCHEME = 'The archive server URL must start with http:// or https://, not ftp:.';
 const GERMAN_SCHEME = 'Die URL des Archivservers muss mit http:// oder https:// beginnen, nicht mit ftp:.';
 
+interface OcsList {
+  ocs: { data: { name?: string; title?: string }[] };
+}
+interface OcsWidgets {
+  ocs: { data: Record<string, { title: string; buttons: { text: string }[] }> };
+}
+
 let h: Harness;
 
 beforeAll(async () => {
@@ -63,6 +70,24 @@ describe("a refused save is answered in the administrator's language", () => {
     await h.fixture.setUserPreference('alice', 'core', 'lang', 'de');
     const answer = await call(h, 'GET', SETTINGS, { basic: ['alice', PASSWORDS.alice] });
     expect(answer.json()).toEqual({ code: 'forbidden', message: 'Das darf nur die Administration.' });
+  });
+
+  test("names the user sees follow the user's language: provider, smart picker, widget", async () => {
+    await h.fixture.setUserPreference('admin', 'core', 'lang', 'en');
+    expect((await saveAs({ url: h.emulator.url, token: ARCHIVE_TOKEN, archiveOwner: 'archive' })).status).toBe(200);
+    const ocs = { headers: { 'ocs-apirequest': 'true' } };
+    const names = async (user: 'alice' | 'bob' | 'admin') => {
+      const basic = [user, PASSWORDS[user]] as const;
+      const providers = (await call(h, 'GET', '/ocs/v2.php/search/providers?format=json', { basic, ...ocs })).json<OcsList>().ocs.data;
+      const pickers = (await call(h, 'GET', '/ocs/v2.php/references/providers?format=json', { basic, ...ocs })).json<OcsList>().ocs.data;
+      const widgets = (await call(h, 'GET', '/ocs/v2.php/apps/dashboard/api/v1/widgets?format=json', { basic, ...ocs })).json<OcsWidgets>().ocs.data;
+      const widget = widgets['docs_unified_search-recent'];
+      return [providers[0]?.name, pickers[0]?.title, widget?.title, widget?.buttons[0]?.text];
+    };
+    // alice chose de; bob chose nothing, so the instance's default_language (de_DE); admin chose en.
+    expect(await names('alice')).toEqual(['Archivdokumente', 'Archivdokumente', 'Neu im Archiv', 'Für mich freigegebene Dateien']);
+    expect(await names('bob')).toEqual(['Archivdokumente', 'Archivdokumente', 'Neu im Archiv', 'Für mich freigegebene Dateien']);
+    expect(await names('admin')).toEqual(['Archive documents', 'Archive documents', 'New in the archive', 'Files shared with you']);
   });
 
   test('a caller not logged in is answered in English: no account, no language', async () => {

@@ -13,7 +13,7 @@ import { en } from '../src/core/i18n/en.js';
 
 const I18N_DIR = join(import.meta.dirname, '..', 'src', 'core', 'i18n');
 /** The wrapper's own codes (src/http/http-error.ts) and the prefixes of texts that are not refusals. */
-const OTHER_PREFIXES = ['unauthenticated', 'forbidden', 'password_confirmation_required', 'csrf', 'throttled', 'local_switch', 'page', 'why', 'cli'];
+const OTHER_PREFIXES = ['unauthenticated', 'forbidden', 'password_confirmation_required', 'csrf', 'throttled', 'local_switch', 'names', 'page', 'why', 'cli'];
 
 /** Differences of a catalog from English: keys missing, keys extra, keys whose parameters differ. */
 function differences(catalog: Readonly<Record<string, string>>): string[] {

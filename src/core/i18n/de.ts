@@ -103,4 +103,10 @@ export const de: Catalog = {
   'usage.form_not_flag': '{field} muss true oder false sein.',
   'usage.form_missing': 'Die Einstellungen als Formularfelder senden: url, token, archiveOwner, allowLocal, alwaysSearch.',
   'usage.form_url_required': 'Das Formularfeld url ist erforderlich.',
+
+  'names.provider': 'Archivdokumente',
+  'names.widget': 'Neu im Archiv',
+  'names.widget_more': 'Für mich freigegebene Dateien',
+  'names.widget_empty': 'Keine neuen Dokumente im Archiv, auf die Zugriff besteht.',
+  'names.widget_unreachable': 'Der Archivserver ist derzeit nicht erreichbar.',
 };

@@ -95,6 +95,13 @@ export const en = {
   'usage.form_not_flag': '{field} must be true or false.',
   'usage.form_missing': 'Send the settings as form fields: url, token, archiveOwner, allowLocal, alwaysSearch.',
   'usage.form_url_required': 'The form field url is required.',
+
+  // Names the searching user sees (provider, smart picker, widget), in that user's language
+  'names.provider': 'Archive documents',
+  'names.widget': 'New in the archive',
+  'names.widget_more': 'Files shared with you',
+  'names.widget_empty': 'No new documents in the archive that you can open.',
+  'names.widget_unreachable': 'The archive server is currently unreachable.',
 } as const;
 
 export type MessageKey = keyof typeof en;
