@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
-import { ARCHIVE_TOKEN, call, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
+import { ARCHIVE_TOKEN, call, login, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
 
 const SETTINGS = '/apps/docs_unified_search/settings';
 const ADMIN = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };
@@ -88,6 +88,24 @@ describe("a refused save is answered in the administrator's language", () => {
     expect(await names('alice')).toEqual(['Archivdokumente', 'Archivdokumente', 'Neu im Archiv', 'Für mich freigegebene Dateien']);
     expect(await names('bob')).toEqual(['Archivdokumente', 'Archivdokumente', 'Neu im Archiv', 'Für mich freigegebene Dateien']);
     expect(await names('admin')).toEqual(['Archive documents', 'Archive documents', 'New in the archive', 'Files shared with you']);
+  });
+
+  test("the admin page's texts are in the administrator's language, its values as stored", async () => {
+    await h.fixture.setUserPreference('admin', 'core', 'lang', 'de_DE');
+    const { cookie } = await login(h, 'admin', PASSWORDS.admin);
+    const page = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<html lang="de">');
+    expect(page.text).toContain('<title>Suche im Dokumentarchiv – Administration</title>');
+    expect(page.text).toContain('<label for="dus-url">URL des Archivservers</label>');
+    expect(page.text).toContain('<span class="badge" id="dus-token-state">Ein Token ist gespeichert</span>');
+    expect(page.text).toContain('>Archivserver läuft in meinem lokalen Netzwerk</label>');
+    expect(page.text).toContain(`value="${h.emulator.url}"`);
+    expect(page.text).not.toMatch(/>(Save|Disconnect|Archive server URL)</);
+    await h.fixture.setUserPreference('admin', 'core', 'lang', 'en');
+    const english = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie });
+    expect(english.text).toContain('<html lang="en">');
+    expect(english.text).toContain('<label for="dus-url">Archive server URL</label>');
   });
 
   test('a caller not logged in is answered in English: no account, no language', async () => {
