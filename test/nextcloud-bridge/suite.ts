@@ -541,7 +541,7 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
   );
 
   test(
-    "an administrator whose Nextcloud speaks German gets a German refusal; a user with German reads German names",
+    'an administrator whose Nextcloud speaks German gets a German refusal; a user with German reads German names',
     async () => {
       await nc.occOk(['user:setting', 'admin', 'core', 'lang', 'de']);
       await nc.occOk(['user:setting', 'alice', 'core', 'lang', 'de_DE']);

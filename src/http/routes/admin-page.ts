@@ -19,7 +19,11 @@ export function registerAdminPage(app: FastifyInstance, context: ServiceContext)
     if (!principal.admin) {
       const title = escapeHtml(render(msg('page.admins_only'), language));
       const body = `<main><section><h2>${title}</h2><p>${escapeHtml(render(msg('page.admins_only_text', { uid: principal.uid }), language))}</p></section></main>`;
-      return reply.status(403).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(layout(render(msg('page.admins_only'), language), body, '', catalogLanguage(language) ?? 'en'));
+      return reply
+        .status(403)
+        .headers(PAGE_SECURITY_HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(layout(render(msg('page.admins_only'), language), body, '', catalogLanguage(language) ?? 'en'));
     }
     const session = request.session;
     if (session === null) {
