@@ -86,6 +86,22 @@ export const de: Catalog = {
   'unsupported_version.unknown':
     'Der Archivserver nimmt Version {version} seiner API nicht an (HTTP 406): Er ist älter als Paperless-ngx 2.16 (den Archivserver aktualisieren) oder neuer, als diese Version unterstützt, und spricht Version {version} nicht mehr (docs-unified-search aktualisieren).',
 
+  'config_access.read': '{path} kann nicht gelesen werden ({code}). {remedy}',
+  'config_access.write': '{path} kann nicht geschrieben werden ({code}). {remedy}',
+  'config_access.create': 'Das Verzeichnis {path} kann nicht angelegt werden ({code}). {remedy}',
+  'config_access.elsewhere': 'oder mit --config-dir DIR (oder DUS_CONFIG_DIR) ein Verzeichnis angeben, das diesem Benutzer gehört',
+  'config_access.this_user': 'dieser Benutzer',
+  'config_access.runs_as': 'Dieser Befehl läuft als {me}: ihm Zugriff geben {elsewhere}.',
+  'config_access.owned_by':
+    '{found} gehört {owner} mit den Rechten {mode}, und dieser Befehl läuft als {me}: ihn als Eigentümer ausführen, {me} Zugriff geben (chown/chmod) {elsewhere}.',
+  'config_access.read_only': 'Das Dateisystem ist nur lesbar eingehängt: es beschreibbar einhängen {elsewhere}, auf einem beschreibbaren Dateisystem.',
+  'config_access.is_directory': '{path} ist ein Verzeichnis, wo eine Datei erwartet wird: es beiseiteschieben (die Datei wird dann angelegt).',
+  'config_access.not_directory': 'Ein Teil des Pfads {path} ist eine Datei, wo ein Verzeichnis erwartet wird: sie beiseiteschieben {elsewhere}.',
+  'config_access.file_in_the_way':
+    '{path} ist kein Verzeichnis: mit --config-dir DIR (oder DUS_CONFIG_DIR) ein Verzeichnis angeben, das diesem Benutzer gehört (oder die Datei beiseiteschieben, wenn sie dort nicht hingehört).',
+  'config_access.full': 'Der Datenträger oder das Kontingent ist voll: Platz schaffen.',
+  'config_access.check': 'Den Pfad und seine Rechte prüfen {elsewhere}.',
+
   unauthenticated: 'Mit Anmeldename und Passwort oder einem App-Passwort anmelden.',
   forbidden: 'Das darf nur die Administration.',
   password_confirmation_required: 'Zuerst das Passwort bestätigen: Die letzte Bestätigung liegt mehr als 30 Minuten zurück.',

@@ -77,6 +77,23 @@ export const en = {
   'unsupported_version.unknown':
     'The archive server does not accept version {version} of its API (HTTP 406): it is older than Paperless-ngx 2.16 (update the archive server), or newer than this release supports and no longer speaks version {version} (update docs-unified-search).',
 
+  // The config directory's files (config_access: settings, secret, credentials, audit log)
+  'config_access.read': 'Cannot read {path} ({code}). {remedy}',
+  'config_access.write': 'Cannot write {path} ({code}). {remedy}',
+  'config_access.create': 'Cannot create the directory {path} ({code}). {remedy}',
+  'config_access.elsewhere': 'or give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns',
+  'config_access.this_user': 'this user',
+  'config_access.runs_as': 'This command runs as {me}: give it access, {elsewhere}.',
+  'config_access.owned_by':
+    '{found} is owned by {owner} with mode {mode}, and this command runs as {me}: run it as the owner, give {me} access (chown/chmod), {elsewhere}.',
+  'config_access.read_only': 'The file system holding it is read-only: mount it writable, {elsewhere} on a writable file system.',
+  'config_access.is_directory': '{path} is a directory where a file is expected: move it out of the way (the suite creates the file).',
+  'config_access.not_directory': 'A part of the path {path} is a file where a directory is expected: move it out of the way, {elsewhere}.',
+  'config_access.file_in_the_way':
+    '{path} is not a directory: give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns (or move that file away if it is stray).',
+  'config_access.full': 'The disk or the quota is full: free some space.',
+  'config_access.check': 'Check the path and its permissions, {elsewhere}.',
+
   // Refusals of the HTTP wrapper
   unauthenticated: 'Log in with your login and password or an app password.',
   forbidden: 'Only administrators may do this.',
