@@ -8,6 +8,7 @@ import { describe, expect, test } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARCHIVE_ERROR_CODES, DusError, LOCAL_ERROR_CODES, localizedMessage, SETTINGS_ERROR_CODES } from '../src/core/errors.js';
+import { fileAccessError } from '../src/core/settings/file-access.js';
 import { CATALOGS, catalogLanguage, msg, placeholdersOf, render, type Catalog } from '../src/core/i18n/catalog.js';
 import { en } from '../src/core/i18n/en.js';
 
@@ -100,6 +101,14 @@ describe('lookup', () => {
     expect(localizedMessage(error, 'de')).toBe('Der Hostname archive.invalid des Archivservers lässt sich nicht auflösen. Die URL prüfen.');
     // A message without a catalog entry stays as it was written.
     expect(localizedMessage(new DusError('usage', 'plain English'), 'de')).toBe('plain English');
+  });
+
+  test('a nested remedy is written in the language of its sentence (config_access)', () => {
+    const error = fileAccessError(Object.assign(new Error('no space'), { code: 'ENOSPC' }), '/srv/dus/settings.json', 'write');
+    expect(error?.message).toBe('Cannot write /srv/dus/settings.json (ENOSPC). The disk or the quota is full: free some space.');
+    expect(localizedMessage(error, 'de')).toBe(
+      '/srv/dus/settings.json kann nicht geschrieben werden (ENOSPC). Der Datenträger oder das Kontingent ist voll: Platz schaffen.',
+    );
   });
 
   test('the compiler checks the parameters of a key', () => {

@@ -8,8 +8,8 @@ import type { Catalog } from './en.js';
  * Archivserver, Archivkonto.
  */
 export const de: Catalog = {
-  'invalid_url.no_scheme': 'Die URL des Archivservers ist keine URL: sie mit Schema angeben, zum Beispiel https://paperless.example.com.',
-  'invalid_url.no_authority': 'Die URL des Archivservers ist keine URL: sie in der Form http(s)://host[:port][/pfad] angeben.',
+  'invalid_url.no_scheme': 'Die URL des Archivservers ist keine URL: mit Schema angeben, zum Beispiel https://paperless.example.com.',
+  'invalid_url.no_authority': 'Die URL des Archivservers ist keine URL: in der Form http(s)://host[:port][/pfad] angeben.',
   'invalid_url.no_host': 'Die URL des Archivservers enthält keinen Hostnamen.',
   'invalid_url.unparsable': 'Die URL des Archivservers ist keine URL: Hostname und Port prüfen.',
   'unsupported_scheme.scheme': 'Die URL des Archivservers muss mit http:// oder https:// beginnen, nicht mit {scheme}:.',
@@ -42,7 +42,7 @@ export const de: Catalog = {
   'unknown_archive_account.none_set':
     'Es ist kein Archivkonto festgelegt (archive_owner), und die Synchronisierungs-App nennt auch keines (docs_sync target_user): {advice}',
   'unknown_archive_account.advice_why': 'eines mit setup --archive-account=ID festlegen oder target_user der Synchronisierungs-App setzen.',
-  'unknown_archive_account.advice_warm_up': 'Suchen finden kein Dokument, bis es eines gibt (setup --archive-account=ID).',
+  'unknown_archive_account.advice_warm_up': 'Suchen finden kein Dokument, solange keines festgelegt ist (setup --archive-account=ID).',
   'unknown_archive_account.advice_coverage': 'setup --archive-account=ID ausführen oder target_user der Synchronisierungs-App setzen.',
 
   'tls.untrusted':
@@ -90,11 +90,11 @@ export const de: Catalog = {
   'config_access.write': '{path} kann nicht geschrieben werden ({code}). {remedy}',
   'config_access.create': 'Das Verzeichnis {path} kann nicht angelegt werden ({code}). {remedy}',
   'config_access.elsewhere': 'oder mit --config-dir DIR (oder DUS_CONFIG_DIR) ein Verzeichnis angeben, das diesem Benutzer gehört',
-  'config_access.this_user': 'dieser Benutzer',
+  'config_access.this_user': 'der aktuelle Benutzer',
   'config_access.runs_as': 'Dieser Befehl läuft als {me}: ihm Zugriff geben {elsewhere}.',
   'config_access.owned_by':
     '{found} gehört {owner} mit den Rechten {mode}, und dieser Befehl läuft als {me}: ihn als Eigentümer ausführen, {me} Zugriff geben (chown/chmod) {elsewhere}.',
-  'config_access.read_only': 'Das Dateisystem ist nur lesbar eingehängt: es beschreibbar einhängen {elsewhere}, auf einem beschreibbaren Dateisystem.',
+  'config_access.read_only': 'Das Dateisystem ist nur lesbar eingehängt: es beschreibbar einhängen {elsewhere} (auf einem beschreibbaren Dateisystem).',
   'config_access.is_directory': '{path} ist ein Verzeichnis, wo eine Datei erwartet wird: es beiseiteschieben (die Datei wird dann angelegt).',
   'config_access.not_directory': 'Ein Teil des Pfads {path} ist eine Datei, wo ein Verzeichnis erwartet wird: sie beiseiteschieben {elsewhere}.',
   'config_access.file_in_the_way':
@@ -133,7 +133,7 @@ export const de: Catalog = {
   'page.owner_missing': 'Das Archivkonto gibt es nicht: ein vorhandenes Konto angeben.',
   'page.archive_server': 'Archivserver',
   'page.url': 'URL des Archivservers',
-  'page.url_hint': 'Mit Pfad, falls der Archivserver unter einem läuft. Ein anderer Server braucht erneut sein Token.',
+  'page.url_hint': 'Mit Pfad, falls der Archivserver unter einem Unterpfad läuft. Ein anderer Server braucht erneut sein Token.',
   'page.token': 'API-Token',
   'page.token_keep': 'Leer lassen, um das gespeicherte Token zu behalten',
   'page.token_placeholder': 'Token des Kontos auf dem Archivserver, mit dem gesucht wird',
