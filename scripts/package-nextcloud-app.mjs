@@ -27,7 +27,7 @@ if (declared !== version) {
 const stage = mkdtempSync(join(tmpdir(), 'dus-nc-app-'));
 try {
   const target = join(stage, 'docs_unified_search');
-  for (const part of ['appinfo', 'lib', 'templates', 'img', 'js', 'css']) cpSync(join(appDir, part), join(target, part), { recursive: true });
+  for (const part of ['appinfo', 'lib', 'templates', 'img', 'js', 'css', 'l10n']) cpSync(join(appDir, part), join(target, part), { recursive: true });
   const outDir = join(root, 'dist-nextcloud-app');
   mkdirSync(outDir, { recursive: true });
   const archive = join(outDir, `docs_unified_search-${version}.tar.gz`);

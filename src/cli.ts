@@ -10,6 +10,7 @@ import { redactUsageError } from './cli/shared-options.js';
 import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './cli/help-layout.js';
 import { commandNamed, helpRequestOf, usageHint } from './cli/help-request.js';
 import { EXIT_OK, EXIT_USAGE } from './cli/exit-codes.js';
+import { argvLanguageOption, cliLanguageOf, type CliLanguage } from './cli/language.js';
 
 function register(program: Command, spec: CommandSpec, io: CommandIO, exit: RunState): void {
   const command = program.command(spec.name).summary(spec.summary).description(spec.summary);
@@ -118,8 +119,16 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
       if (json !== null) io.stdout.write(jsonText(errorJson('usage', exit.usage ?? error.message), json));
       return EXIT_USAGE;
     }
-    io.stderr.write(`${formatError(error)}\n`);
-    if (json !== null) io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error)), json));
+    // A --lang this release has no catalog for is itself the error, said in English.
+    let said: CliLanguage = { language: null, asked: false };
+    try {
+      said = cliLanguageOf(argvLanguageOption(argv), io.env);
+    } catch {
+      // keep English
+    }
+    io.stderr.write(`${formatError(error, said.language)}\n`);
+    if (json !== null)
+      io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error, said.asked ? said.language : null)), json));
     if (io.env.DUS_DEBUG === '1' && error instanceof Error && !isDusError(error)) io.stderr.write(`${error.stack ?? ''}\n`);
     return exitCodeOf(error);
   }

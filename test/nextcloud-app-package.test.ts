@@ -74,12 +74,14 @@ describe('npm run package:nextcloud-app', () => {
       const listing = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter((line) => line !== '');
-      expect(listing.every((entry) => /^docs_unified_search\/((appinfo|lib|templates|img|js|css)\/.*)?$/.test(entry))).toBe(true);
+      expect(listing.every((entry) => /^docs_unified_search\/((appinfo|lib|templates|img|js|css|l10n)\/.*)?$/.test(entry))).toBe(true);
       expect(listing).toEqual(
         expect.arrayContaining([
           'docs_unified_search/appinfo/info.xml',
           'docs_unified_search/lib/AppInfo/Application.php',
           'docs_unified_search/js/admin-settings.js',
+          'docs_unified_search/l10n/de.json',
+          'docs_unified_search/l10n/de_DE.js',
         ]),
       );
       const contents = spawnSync('tar', ['-xzOf', archive], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }).stdout;

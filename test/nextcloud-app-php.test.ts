@@ -20,7 +20,7 @@ describe('Save and Disconnect tell the service "confirmed" only after a typed pa
     runAppPhp(`
       Fake::$session = ${php(session)};
       Fake::answer(['url' => '']);
-      $controller = new OCA\\DocsUnifiedSearch\\Controller\\SettingsController(Fake::request(['url' => 'https://archive.example']), Fake::bridge(), Fake::userSession(), Fake::session(), Fake::time());
+      $controller = new OCA\\DocsUnifiedSearch\\Controller\\SettingsController(Fake::request(['url' => 'https://archive.example']), Fake::bridge(), Fake::userSession(), Fake::session(), Fake::time(), Fake::l10n());
       $controller->${action}();
       echo json_encode(Fake::$sent[0]['headers']['X-DUS-Bridge-Confirmed']);
     `);
@@ -50,7 +50,7 @@ describe("the app passes on no more of the service's answers than of any other s
   const search = (answer: unknown, times = 1): { results: { name: string; cursor: string | null; entries: Record<string, unknown>[] }[]; logs: string[] } =>
     runAppPhp(`
       Fake::answer(${typeof answer === 'string' ? `'${answer}'` : php(answer)});
-      $provider = new OCA\\DocsUnifiedSearch\\Search\\DocumentsProvider(Fake::bridge(), Fake::userSession(), new class implements OCP\\IDateTimeZone {}, Fake::urls('${OWN}'));
+      $provider = new OCA\\DocsUnifiedSearch\\Search\\DocumentsProvider(Fake::bridge(), Fake::userSession(), new class implements OCP\\IDateTimeZone {}, Fake::urls('${OWN}'), Fake::l10n());
       $query = new class implements OCP\\Search\\ISearchQuery {
         public function getTerm(): string { return 'invoice'; }
         public function getLimit(): int { return 10; }
@@ -109,7 +109,8 @@ describe("the app passes on no more of the service's answers than of any other s
       }),
     );
     const [shown] = results[0]?.entries ?? [];
-    expect(results[0]?.name).toBe('Archive');
+    // The result's name is the app's own (IL10N, the user's language): the service's control characters never reach it.
+    expect(results[0]?.name).toBe('Archive documents');
     expect(shown?.title).toBe(`gnp.exe[2J ${'é'.repeat(500 - 11)}`);
     expect(shown?.subline).toBe(`a b cdef ${'x'.repeat(1000 - 9)}`);
     expect((shown?.attributes as Record<string, string>).excerpt).toBe(`]0;owned${'y'.repeat(1000 - 8)}`);
@@ -146,12 +147,12 @@ describe("the app passes on no more of the service's answers than of any other s
 
   withPhp("the dashboard's items and buttons and the smart picker's reference get the same rules", () => {
     const out = runAppPhp(`
-      $widget = new OCA\\DocsUnifiedSearch\\Dashboard\\RecentWidget(Fake::bridge(), Fake::urls('${OWN}'), Fake::userSession());
+      $widget = new OCA\\DocsUnifiedSearch\\Dashboard\\RecentWidget(Fake::bridge(), Fake::urls('${OWN}'), Fake::userSession(), Fake::l10n());
       Fake::answer(${php(ocs({ 'docs_unified_search-recent': { items: [{ title: '\u202Eevil', subtitle: 's', link: 'javascript:alert(1)', iconUrl: 'https://evil.example/i.png', sinceId: 7, overlayIconUrl: '/o.svg' }], emptyContentMessage: 'None' } }))});
       $items = $widget->getItemsV2('alice');
       Fake::answer(${php(ocs({ 'docs_unified_search-recent': { items: [['not', 'an', 'item']] } }))});
       $wrong = $widget->getItemsV2('alice');
-      $provider = new OCA\\DocsUnifiedSearch\\Reference\\DocumentsReferenceProvider(Fake::bridge(), Fake::urls('${OWN}'), Fake::userSession());
+      $provider = new OCA\\DocsUnifiedSearch\\Reference\\DocumentsReferenceProvider(Fake::bridge(), Fake::urls('${OWN}'), Fake::userSession(), Fake::l10n());
       $link = '${OWN}/f/7';
       Fake::answer(${php(ocs({ references: { [`${OWN}/f/7`]: { accessible: true, richObjectType: 'file', richObject: { id: '7', name: 'a\u001Bb', link: 'https://evil.example/f/7' }, openGraphObject: { name: 'n', description: null, thumb: 'https://evil.example/t.png', link: 'javascript:x' } } } }))});
       $reference = $provider->resolveReference($link);

@@ -24,6 +24,13 @@ export const ENVIRONMENT: readonly Entry[] = [
   },
   { name: 'DUS_DEBUG', meaning: '1 adds the stack of an unexpected (internal) error to its one-line message' },
   { name: 'NEXTCLOUD_CONFIG_DIR', meaning: "Nextcloud's own: the directory config.php is read from, instead of <nextcloud>/config" },
+  {
+    name: 'LC_ALL',
+    meaning:
+      'the language of messages, as --lang (which wins): the first of LC_ALL, LC_MESSAGES and LANG that is set; en or de (de_DE.UTF-8 counts as de), anything else English; JSON output stays English unless --lang is given',
+  },
+  { name: 'LC_MESSAGES', meaning: 'the language of messages where LC_ALL is not set (see LC_ALL)' },
+  { name: 'LANG', meaning: 'the language of messages where neither LC_ALL nor LC_MESSAGES is set (see LC_ALL)' },
   { name: 'NO_COLOR', meaning: 'any value: no colours (as --no-color); colours are only used on a terminal anyway' },
   { name: 'XDG_CONFIG_HOME', meaning: 'the default settings directory is $XDG_CONFIG_HOME/docs-unified-search' },
   {

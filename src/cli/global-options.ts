@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { cliLanguageOf } from './language.js';
 import type { CommandIO, GlobalOptions } from './types.js';
 
 /**
@@ -14,6 +15,7 @@ export const GLOBAL_OPTIONS: readonly (readonly [flags: string, description: str
   ['--table-prefix <prefix>', 'Nextcloud table prefix (env DUS_TABLE_PREFIX; default oc_)'],
   ['--host-url <url>', 'Nextcloud base URL for links (env DUS_HOST_URL; default overwrite.cli.url)'],
   ['--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)'],
+  ['--lang <code>', 'language of messages: en or de (default: from LC_ALL, LC_MESSAGES or LANG, else English)'],
   ['--no-color', 'no colours (also NO_COLOR)'],
 ];
 
@@ -34,8 +36,10 @@ export function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     tablePrefix?: string;
     hostUrl?: string;
     logFile?: string;
+    lang?: string;
     color?: boolean;
   }>();
+  const { language, asked } = cliLanguageOf(o.lang, io.env);
   const color = o.color !== false && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
   const width = io.stdout.isTTY === true && typeof io.stdout.columns === 'number' && io.stdout.columns > 0 ? io.stdout.columns : undefined;
   return {
@@ -47,6 +51,8 @@ export function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     logFile: o.logFile ?? io.env.DUS_LOG_FILE,
     color,
     ...(width === undefined ? {} : { width }),
+    language,
+    languageAsked: asked,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { wordedFor } from '../core/archive/failures.js';
-import { DusError, isDusError, messageOf } from '../core/errors.js';
+import { DusError, isDusError, localizedMessage, messageOf } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_USAGE } from './exit-codes.js';
 import { safeText } from './terminal-text.js';
 import { line, prose, type Piece } from './format.js';
@@ -16,13 +16,13 @@ export type OutputFormat = 'plain' | 'json' | 'json_pretty';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['plain', 'json', 'json_pretty'];
 
 /** The message of a failure in the command line's words (`--allow-local`, not the admin page's switch). */
-export function cliMessageOf(error: unknown): string {
-  return wordedFor('cli', messageOf(error));
+export function cliMessageOf(error: unknown, language: string | null = null): string {
+  return language === null ? wordedFor('cli', messageOf(error)) : localizedMessage(error, language, 'cli');
 }
 
 /** One line naming the error code and what to correct; never a stack trace, never a control character. */
-export function formatError(error: unknown): string {
-  return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(cliMessageOf(error))}`;
+export function formatError(error: unknown, language: string | null = null): string {
+  return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(cliMessageOf(error, language))}`;
 }
 
 export function exitCodeOf(error: unknown): number {
@@ -85,9 +85,11 @@ function formatOf(options: Record<string, unknown>): OutputFormat {
 
 function outputOf(format: OutputFormat, context: CommandContext): Output {
   const { io, globals } = context;
+  const language = globals.language ?? null;
   const fail = (error: unknown): number => {
-    io.stderr.write(`${formatError(error)}\n`);
-    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error)), format));
+    io.stderr.write(`${formatError(error, language)}\n`);
+    const said = cliMessageOf(error, globals.languageAsked === true ? language : null);
+    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', said), format));
     return exitCodeOf(error);
   };
   return {

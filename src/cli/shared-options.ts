@@ -59,8 +59,8 @@ export async function withService<T>(context: CommandContext, options: { repair:
 }
 
 /** Prints a failure as one coded line and returns its exit code (2 for a wrong call, else 1). */
-export function reportFailure(io: CommandIO, error: unknown): number {
-  io.stderr.write(`${formatError(error)}\n`);
+export function reportFailure(io: CommandIO, error: unknown, language: string | null = null): number {
+  io.stderr.write(`${formatError(error, language)}\n`);
   return exitCodeOf(error);
 }
 

@@ -20,6 +20,10 @@ export interface GlobalOptions {
   readonly color: boolean;
   /** Columns of the terminal stdout is; absent when stdout is not a terminal (whole values are printed). */
   readonly width?: number;
+  /** The language of messages (`--lang`, else the locale; src/cli/language.ts); absent or null: English. */
+  readonly language?: string | null;
+  /** Whether `--lang` gave it: only then are messages inside JSON output translated. */
+  readonly languageAsked?: boolean;
 }
 
 export interface CommandContext {

@@ -178,7 +178,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     io.stdout.write('Stopped.\n');
     return EXIT_OK;
   } catch (error: unknown) {
-    return reportFailure(io, error);
+    return reportFailure(io, error, context.globals.language ?? null);
   } finally {
     startUp();
     until.release();

@@ -3,6 +3,7 @@
  * Every failure that reaches a user carries exactly one of these codes; commands and
  * routes turn it into a message, an exit code or an HTTP status, never a stack trace.
  */
+import { render, type Message, type Surface } from './i18n/catalog.js';
 export const ARCHIVE_ERROR_CODES = [
   'unauthorized',
   'not_found',
@@ -55,9 +56,12 @@ export class DusError extends Error {
   readonly status: number | undefined;
   /** Whether the failure happened before a connection was established (second-try rule). */
   readonly beforeConnection: boolean;
+  /** The message as a catalog entry, where it has one: routes and commands write it in their reader's language. `message` is its English. */
+  readonly localizable: Message | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { status?: number; beforeConnection?: boolean; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: ErrorCode, message: string | Message, options: { status?: number; beforeConnection?: boolean; cause?: unknown } = {}) {
+    super(typeof message === 'string' ? message : render(message), options.cause === undefined ? undefined : { cause: options.cause });
+    this.localizable = typeof message === 'string' ? undefined : message;
     this.name = 'DusError';
     this.code = code;
     this.status = options.status;
@@ -68,6 +72,12 @@ export class DusError extends Error {
 /** What a command that asks the archive server says before setup has stored its address and a readable token. */
 export function archiveNotConfigured(): DusError {
   return new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
+}
+
+/** An error's message in `language` (a Nextcloud language code; null = English) where the catalog has it, else its English. */
+export function localizedMessage(error: unknown, language: string | null, surface: Surface = 'page'): string {
+  if (error instanceof DusError && error.localizable !== undefined) return render(error.localizable, language, surface);
+  return messageOf(error);
 }
 
 export function isDusError(value: unknown): value is DusError {

@@ -124,7 +124,9 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
       registerSettingsRoutes(scope, context);
       registerSettingsTools(scope, context);
       // The settings section's form, rendered once here and shown by Nextcloud's admin page.
-      scope.get('/settings/admin/form', { config: { dus: ADMIN_READ } }, async () => ({ html: adminSettingsForm(await settingsResponse(context)) }));
+      scope.get('/settings/admin/form', { config: { dus: ADMIN_READ } }, async (request) => ({
+        html: adminSettingsForm(await settingsResponse(context), request.principal?.language ?? null),
+      }));
     },
     { prefix: BRIDGE_PREFIX },
   );

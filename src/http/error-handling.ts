@@ -2,7 +2,8 @@ import { STATUS_CODES, validateHeaderValue } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../core/context-types.js';
-import { isDusError, messageOf } from '../core/errors.js';
+import { isDusError, localizedMessage, messageOf } from '../core/errors.js';
+import { msg, render } from '../core/i18n/catalog.js';
 import { HttpError } from './http-error.js';
 import { isOcsPath, ocsFailure } from './ocs.js';
 import { asciiLocation } from './redirect.js';
@@ -35,11 +36,14 @@ function statusOfCore(code: string): number {
   return 400;
 }
 
-const INTERNAL: Failure = { status: 500, code: 'internal', message: 'Internal error; the host log has the detail.' };
-
-function classify(error: unknown): Failure {
-  if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
-  if (isDusError(error)) return { status: statusOfCore(error.code), code: error.code, message: error.message };
+/**
+ * A failure is answered in the caller's language (the account's Nextcloud language, as the
+ * host stores it), where its message has a catalog entry; an unknown caller gets English.
+ */
+function classify(error: unknown, language: string | null = null): Failure {
+  if (error instanceof HttpError)
+    return { status: error.status, code: error.code, message: error.localizable === undefined ? error.message : render(error.localizable, language) };
+  if (isDusError(error)) return { status: statusOfCore(error.code), code: error.code, message: localizedMessage(error, language) };
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.validation !== undefined)
     return { status: 400, code: 'usage', message: `Invalid input: ${fastifyError.message ?? 'see the route description'}` };
@@ -47,7 +51,7 @@ function classify(error: unknown): Failure {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, code: status === 413 ? 'too_large' : 'usage', message: fastifyError.message ?? 'Bad request' };
   }
-  return INTERNAL;
+  return { status: 500, code: 'internal', message: render(msg('internal.wrapper'), language) };
 }
 
 function bodyOf(url: string, failure: Failure): unknown {
@@ -68,10 +72,11 @@ export function registerErrorHandling(app: FastifyInstance, context: ServiceCont
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const classified = classify(error);
+    const language = request.principal?.language ?? null;
+    const classified = classify(error, language);
     const failure =
       classified.status === 500 && readingBody.has(request) && request.isMultipart()
-        ? { status: 400, code: 'usage', message: 'The multipart form could not be read.' }
+        ? { status: 400, code: 'usage', message: render(msg('usage.multipart'), language) }
         : classified;
     if (failure.status >= 500) {
       context.logger.error({ code: failure.code, route: request.routeOptions.url, detail: messageOf(error) }, 'request of the HTTP wrapper failed');
@@ -80,7 +85,9 @@ export function registerErrorHandling(app: FastifyInstance, context: ServiceCont
     reply.removeHeader('location');
     return reply.status(failure.status).send(bodyOf(request.url, failure));
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send(bodyOf(request.url, { status: 404, code: 'not_found', message: 'No such route.' })));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send(bodyOf(request.url, { status: 404, code: 'not_found', message: render(msg('not_found.route')) })),
+  );
 
   // The last look before Node writes the head: a header value Node would refuse makes it throw
   // inside fastify's send, and the request then never gets an answer. A Location is made ASCII

@@ -1,3 +1,5 @@
+import { msg, render, type Message } from '../core/i18n/catalog.js';
+
 /**
  * A refusal of the wrapper itself (authentication, CSRF, input), with an HTTP status and a
  * code. Codes of the wrapper: `unauthenticated` 401, `forbidden` 403,
@@ -5,21 +7,23 @@
  * `not_found` 404, `internal` 500. Failures of the core keep the spec's codes.
  */
 export class HttpError extends Error {
+  /** The message as a catalog entry, where it has one: the answer is written in the caller's language. */
+  readonly localizable: Message | undefined;
+
   constructor(
     readonly status: number,
     readonly code: string,
-    message: string,
+    message: string | Message,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : render(message));
     this.name = 'HttpError';
+    this.localizable = typeof message === 'string' ? undefined : message;
   }
 }
 
-export const unauthenticated = (): HttpError => new HttpError(401, 'unauthenticated', 'Log in with your login and password or an app password.');
-export const forbidden = (): HttpError => new HttpError(403, 'forbidden', 'Only administrators may do this.');
-export const confirmationRequired = (): HttpError =>
-  new HttpError(403, 'password_confirmation_required', 'Confirm your password first: it was last confirmed more than 30 minutes ago.');
-export const csrfFailed = (): HttpError =>
-  new HttpError(412, 'csrf', 'CSRF check failed: send the request token of your session, or log in with HTTP Basic and the header OCS-APIRequest: true.');
-export const throttled = (): HttpError => new HttpError(429, 'throttled', 'Too many failed logins from your address. Try again later.');
-export const badInput = (message: string): HttpError => new HttpError(400, 'usage', message);
+export const unauthenticated = (): HttpError => new HttpError(401, 'unauthenticated', msg('unauthenticated'));
+export const forbidden = (): HttpError => new HttpError(403, 'forbidden', msg('forbidden'));
+export const confirmationRequired = (): HttpError => new HttpError(403, 'password_confirmation_required', msg('password_confirmation_required'));
+export const csrfFailed = (): HttpError => new HttpError(412, 'csrf', msg('csrf'));
+export const throttled = (): HttpError => new HttpError(429, 'throttled', msg('throttled'));
+export const badInput = (message: string | Message): HttpError => new HttpError(400, 'usage', message);

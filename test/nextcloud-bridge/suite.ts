@@ -65,6 +65,7 @@ interface Entry {
   attributes: Record<string, string>;
 }
 interface SearchData {
+  name: string;
   entries: Entry[];
   cursor: string | number | null;
   isPaginated: boolean;
@@ -546,6 +547,35 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
           .map((d) => d.id)
           .sort(),
       ).toEqual(OPENS.bob);
+    },
+    5 * MINUTES,
+  );
+
+  test(
+    'an administrator whose Nextcloud speaks German gets a German refusal; a user with German reads German names',
+    async () => {
+      await nc.occOk(['user:setting', 'admin', 'core', 'lang', 'de']);
+      await nc.occOk(['user:setting', 'alice', 'core', 'lang', 'de_DE']);
+      try {
+        const session = await BrowserSession.logIn(nc.url, 'admin', ADMIN_PASSWORD);
+        await session.page('/index.php/settings/admin/docs_unified_search');
+        const refused = await session.request('POST', SETTINGS, {
+          body: new URLSearchParams({ url: 'ftp://archive.example', archiveOwner: 'archive' }),
+          headers: { ...json, requesttoken: session.requestToken },
+        });
+        expect(refused.status).toBe(400);
+        expect(JSON.parse(refused.body)).toEqual({
+          code: 'unsupported_scheme',
+          message: 'Die URL des Archivservers muss mit http:// oder https:// beginnen, nicht mit ftp:.',
+        });
+        // Nextcloud's own list, the app's IL10N catalog: German for alice, English for bob.
+        expect((await providersOf('alice')).find((p) => p.id === PROVIDER)?.name).toBe('Archivdokumente');
+        expect((await providersOf('bob')).find((p) => p.id === PROVIDER)?.name).toBe('Archive documents');
+        expect((await searchAs('alice', 'term=invoice')).name).toBe('Archivdokumente');
+      } finally {
+        await nc.occOk(['user:setting', '--delete', 'admin', 'core', 'lang']);
+        await nc.occOk(['user:setting', '--delete', 'alice', 'core', 'lang']);
+      }
     },
     5 * MINUTES,
   );

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError, messageOf } from '../errors.js';
+import { msg } from '../i18n/catalog.js';
 import { LOG_MESSAGES } from '../log.js';
 import { DISCONNECT_KEYS } from '../settings/types.js';
 
@@ -15,10 +16,7 @@ export function disconnect(context: ServiceContext): void {
     });
   } catch (error: unknown) {
     // A file that cannot be written names itself; anything else is a bug to look up in the log.
-    const failure =
-      isDusError(error) && error.code === 'config_access'
-        ? error
-        : new DusError('internal', 'The settings could not be deleted. The host log has the detail.', { cause: error });
+    const failure = isDusError(error) && error.code === 'config_access' ? error : new DusError('internal', msg('internal.not_deleted'), { cause: error });
     context.logger.error({ detail: messageOf(error) }, LOG_MESSAGES.saveFailed(failure.code));
     throw failure;
   }

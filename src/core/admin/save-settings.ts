@@ -3,6 +3,7 @@ import { logConnectionTestFailed } from '../archive/connection-test-log.js';
 import type { ArchiveConnection, ArchiveVersions } from '../archive/types.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError, messageOf, type ErrorCode } from '../errors.js';
+import { msg, type Message } from '../i18n/catalog.js';
 import type { HostLocation } from '../host/types.js';
 import { LOG_MESSAGES } from '../log.js';
 import { hostLocationPatch } from '../settings/host-location.js';
@@ -42,7 +43,7 @@ async function testConnection(context: ServiceContext, connection: ArchiveConnec
     const result = await client.testConnection();
     return result.versions;
   } catch (error: unknown) {
-    const failure = isDusError(error) ? error : new DusError('internal', 'The connection test failed unexpectedly; see the host log.', { cause: error });
+    const failure = isDusError(error) ? error : new DusError('internal', msg('internal.connection_test'), { cause: error });
     logConnectionTestFailed(context.logger, failure);
     throw failure;
   } finally {
@@ -59,14 +60,11 @@ async function resolveArchiveOwner(context: ServiceContext, owner: string): Prom
     if (owner === '') return undefined;
     const account = await host.findAccount(owner);
     if (account === null) {
-      throw new DusError(
-        'unknown_archive_account',
-        `The archive account "${owner}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on's account.`,
-      );
+      throw new DusError('unknown_archive_account', msg('unknown_archive_account.given', { account: owner }));
     }
     return account.uid;
   } catch (error: unknown) {
-    throw failedAfterTest(context, error, `Nothing was saved: ${hostFailureOf(error)}. The host log has the detail.`);
+    throw failedAfterTest(context, error, msg('internal.not_saved_host', { reason: hostFailureOf(error) }));
   }
 }
 
@@ -74,17 +72,17 @@ async function resolveArchiveOwner(context: ServiceContext, owner: string): Prom
  * What went wrong with the host, for the administrator: the code tells the cases apart, and
  * the host's own message stays in the log, as it names files, servers and database names.
  */
-function hostFailureOf(error: unknown): string {
-  if (!isDusError(error)) return 'reading the host (Nextcloud) failed unexpectedly';
+function hostFailureOf(error: unknown): Message {
+  if (!isDusError(error)) return msg('internal.host_failed');
   switch (error.code) {
     case 'host_unreachable':
-      return "the host's database could not be opened or read (host_unreachable)";
+      return msg('host_unreachable.reason');
     case 'host_schema':
-      return "the host's database lacks a table or column this service reads (host_schema)";
+      return msg('host_schema.reason');
     case 'host_config':
-      return "the host's location (the Nextcloud directory, its config.php or the database URL) is not usable (host_config)";
+      return msg('host_config.reason');
     default:
-      return `reading the host's database failed (${error.code})`;
+      return msg('internal.host_read_failed', { code: error.code });
   }
 }
 
@@ -129,7 +127,7 @@ function checkKeptTokenUnchanged(context: ServiceContext, url: string): void {
     storedTokenFor(context.credentials.load(), url);
   } catch (error: unknown) {
     if (!isDusError(error)) throw error;
-    throw new DusError(error.code, `Nothing was saved: another save changed the stored API token while this one tested the connection. ${error.message}`, {
+    throw new DusError(error.code, msg('internal.token_changed', { detail: error.localizable ?? error.message }), {
       cause: error,
     });
   }
@@ -150,7 +148,7 @@ function store(context: ServiceContext, patchOver: (current: AppConfig) => Parti
       }
     });
   } catch (error: unknown) {
-    throw failedAfterTest(context, error, 'The settings could not be saved; nothing was changed. The host log has the detail.');
+    throw failedAfterTest(context, error, msg('internal.not_saved'));
   }
 }
 
@@ -163,7 +161,7 @@ const REFUSALS_AFTER_TEST: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unknown
  * names itself (`config_access`); anything else becomes `internal` with `message`. Both are
  * logged once, as the spec's Error line, with the original code and message as detail.
  */
-function failedAfterTest(context: ServiceContext, error: unknown, message: string): DusError {
+function failedAfterTest(context: ServiceContext, error: unknown, message: Message): DusError {
   if (isDusError(error) && REFUSALS_AFTER_TEST.has(error.code)) return error;
   const failure = isDusError(error) && error.code === 'config_access' ? error : new DusError('internal', message, { cause: error });
   context.logger.error({ detail: isDusError(error) ? `${error.code}: ${error.message}` : messageOf(error) }, LOG_MESSAGES.saveFailed(failure.code));

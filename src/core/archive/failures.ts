@@ -1,4 +1,5 @@
 import { DusError } from '../errors.js';
+import { msg } from '../i18n/catalog.js';
 import type { ConnectProgress } from '../net/pinned-connector.js';
 import type { ArchiveVersions } from './types.js';
 
@@ -68,35 +69,31 @@ export function networkFailure(error: unknown, progress: ConnectProgress, where:
     return timeoutFailure(beforeConnection);
   }
   if (code !== null && UNTRUSTED_CERTIFICATE_CODES.has(code)) {
-    return new DusError(
-      'tls',
-      `The certificate of ${where.host} is not trusted (${code}). Give the archive server a certificate the host trusts, or import its CA certificate.`,
-      options,
-    );
+    return new DusError('tls', msg('tls.untrusted', { host: where.host, code }), options);
   }
   if (progress.tlsStarted && !progress.ready) {
-    return new DusError(
-      'tls_handshake',
-      `An encrypted connection to ${where.host}:${where.port} could not be set up${code === null ? '' : ` (${code})`}. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.`,
-      options,
-    );
+    const message =
+      code === null
+        ? msg('tls_handshake.failed', { host: where.host, port: where.port })
+        : msg('tls_handshake.failed_code', { host: where.host, port: where.port, code });
+    return new DusError('tls_handshake', message, options);
   }
   if (code !== null && UNKNOWN_HOST_CODES.has(code)) {
     return unknownHost(where.host, error);
   }
-  return new DusError(
-    'unreachable',
-    `The connection to ${where.host}:${where.port} failed${code === null ? '' : ` (${code})`}. Check that the archive server runs and that the host can reach it.`,
-    options,
-  );
+  const message =
+    code === null
+      ? msg('unreachable.failed', { host: where.host, port: where.port })
+      : msg('unreachable.failed_code', { host: where.host, port: where.port, code });
+  return new DusError('unreachable', message, options);
 }
 
 export function timeoutFailure(beforeConnection: boolean): DusError {
-  return new DusError('timeout', 'The archive server did not answer in time. Check that it runs and is not overloaded, then try again.', { beforeConnection });
+  return new DusError('timeout', msg('timeout.archive'), { beforeConnection });
 }
 
 export function unknownHost(host: string, cause?: unknown): DusError {
-  return new DusError('unknown_host', `The host name ${host} of the archive server does not resolve. Check the URL.`, { beforeConnection: true, cause });
+  return new DusError('unknown_host', msg('unknown_host.host', { host }), { beforeConnection: true, cause });
 }
 
 /**
@@ -119,17 +116,15 @@ export function wordedFor(surface: Surface, message: string): string {
 }
 
 export function localAddressRefused(host: string, byRedirect: boolean): DusError {
-  const message = byRedirect
-    ? `The archive server forwards the request to ${host}, an address in the local network; the host never follows a forward there.`
-    : `The address of ${host} is in the local network, which the host refuses. If the archive server runs in your local network, ${LOCAL_SWITCH.page.turnOn}.`;
+  const message = byRedirect ? msg('local_address.forward', { host }) : msg('local_address.address', { host, turnOn: msg('local_switch.page.turn_on') });
   return new DusError('local_address', message, { beforeConnection: true });
 }
 
 export function redirectRefused(reason: 'local_switch' | 'too_many' | 'bad_target', status: number): DusError {
   const messages = {
-    local_switch: `The URL forwards elsewhere (HTTP ${status}); ${LOCAL_SWITCH.page.whenOn}, no forward is followed. Enter the address the archive server forwards to.`,
-    too_many: `The URL forwards more than 5 times (HTTP ${status}). Enter the final address of the archive server.`,
-    bad_target: `The URL forwards to an address that is not plain HTTP or HTTPS, or carries credentials (HTTP ${status}). Enter the final address of the archive server.`,
+    local_switch: msg('redirect.local_switch', { status, whenOn: msg('local_switch.page.when_on') }),
+    too_many: msg('redirect.too_many', { status }),
+    bad_target: msg('redirect.bad_target', { status }),
   } as const;
   return new DusError('redirect', messages[reason], { status });
 }
@@ -140,44 +135,25 @@ export const SPOKEN_API_VERSION = '9';
 export function statusFailure(status: number, path: string, foreignHost: string | null = null, known: ArchiveVersions = NO_VERSIONS): DusError {
   if ((status === 401 || status === 403) && foreignHost !== null) {
     // The token was left out on the way: a new token would not help, the address would.
-    return new DusError(
-      'unauthorized',
-      `The URL forwards to ${foreignHost}, another server (scheme, host or port), which gets no token and refused the request (HTTP ${status}). Enter the address the archive server forwards to.`,
-      { status },
-    );
+    return new DusError('unauthorized', msg('unauthorized.foreign_host', { host: foreignHost, status }), { status });
   }
   if (status === 401 || status === 403) {
-    return new DusError(
-      'unauthorized',
-      `The archive server refused the API token (HTTP ${status}). Enter the token of an archive-server account that may view documents.`,
-      { status },
-    );
+    return new DusError('unauthorized', msg('unauthorized.token', { status }), { status });
   }
   if (status === 404) {
-    return new DusError(
-      'not_found',
-      `The archive server answered HTTP 404 for ${path}: the path of the URL is wrong. Enter the address under which the archive server's web interface opens.`,
-      { status },
-    );
+    return new DusError('not_found', msg('not_found.path', { path }), { status });
   }
   if (status === 406) return versionRefused(known);
-  return new DusError('http', `The archive server answered HTTP ${status}. Check that it runs properly, then try again.`, { status });
+  return new DusError('http', msg('http.status', { status }), { status });
 }
 
 export function notPaperless(reason: string, status?: number): DusError {
-  return new DusError(
-    'not_paperless',
-    `The answer is not a list of documents of the archive server (${reason}). Check that the URL is the address of Paperless-ngx.`,
-    status === undefined ? {} : { status },
-  );
+  return new DusError('not_paperless', msg('not_paperless.answer', { reason }), status === undefined ? {} : { status });
 }
 
 /** A token no archive server could accept: refused here, before anything is sent. */
 export function unsendableToken(): DusError {
-  return new DusError(
-    'unauthorized',
-    'The API token contains spaces, line breaks or other characters an archive-server token never has. Enter the token again.',
-  );
+  return new DusError('unauthorized', msg('unauthorized.unsendable'));
 }
 
 const NO_VERSIONS: ArchiveVersions = { version: null, apiVersion: null };
@@ -195,24 +171,12 @@ function versionRefused(known: ArchiveVersions): DusError {
     const announced = [known.apiVersion === null ? null : `API version ${known.apiVersion}`, known.version === null ? null : `Paperless-ngx ${known.version}`]
       .filter((part) => part !== null)
       .join(', ');
-    return new DusError(
-      'unsupported_version',
-      `The archive server is newer than this release supports: it announced ${announced} and no longer accepts API version ${SPOKEN_API_VERSION}, the version this release speaks (HTTP 406). Update docs-unified-search.`,
-      { status: 406 },
-    );
+    return new DusError('unsupported_version', msg('unsupported_version.newer', { announced, version: SPOKEN_API_VERSION }), { status: 406 });
   }
   if (known.apiVersion !== null || known.version !== null) {
-    return new DusError(
-      'unsupported_version',
-      `The archive server does not speak version ${SPOKEN_API_VERSION} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.`,
-      { status: 406 },
-    );
+    return new DusError('unsupported_version', msg('unsupported_version.older', { version: SPOKEN_API_VERSION }), { status: 406 });
   }
-  return new DusError(
-    'unsupported_version',
-    `The archive server does not accept version ${SPOKEN_API_VERSION} of its API (HTTP 406): it is older than Paperless-ngx 2.16 (update the archive server), or newer than this release supports and no longer speaks version ${SPOKEN_API_VERSION} (update docs-unified-search).`,
-    { status: 406 },
-  );
+  return new DusError('unsupported_version', msg('unsupported_version.unknown', { version: SPOKEN_API_VERSION }), { status: 406 });
 }
 
 /**

@@ -15,6 +15,8 @@ export interface Principal {
    * changed password (a new hash) ends the sessions started with the old one, as the host does.
    */
   readonly passwordFingerprint?: string;
+  /** The language Nextcloud shows this account in (forced, its own `core`/`lang`, else `default_language`); null: none set. */
+  readonly language?: string | null;
 }
 
 function fingerprintOf(storedHash: string): string {
@@ -163,6 +165,6 @@ export class Authenticator {
   private async principal(uid: string, via: Principal['via']): Promise<Principal | null> {
     const account = await this.host.findAccount(uid);
     if (account === null || !account.enabled) return null;
-    return { uid: account.uid, admin: await this.host.isAdmin(account.uid), via };
+    return { uid: account.uid, admin: await this.host.isAdmin(account.uid), via, language: account.language };
   }
 }

@@ -2,6 +2,7 @@ import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured } from '../errors.js';
+import { msg } from '../i18n/catalog.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
@@ -43,7 +44,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   progress?.step('archive account', ctx.settings.get('archive_owner') ?? '');
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
-    throw await archiveAccountMissing(ctx, "run setup --archive-account=ID, or set the synchronization add-on's target_user.");
+    throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_coverage'));
   }
   progress?.step('marked files', archiveAccount);
   const host = await ctx.host();

@@ -2,6 +2,7 @@ import type { SearchHit, SearchRejection } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { archiveNotConfigured, DusError } from '../errors.js';
+import { msg } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
@@ -197,7 +198,7 @@ async function parties(ctx: ServiceContext, user: string): Promise<{ host: HostA
 export async function requiredArchiveAccount(ctx: ServiceContext): Promise<string> {
   const archiveAccount = await ctx.archiveAccount();
   if (archiveAccount === null) {
-    throw await archiveAccountMissing(ctx, "set one with setup --archive-account=ID, or set the synchronization add-on's target_user.");
+    throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_why'));
   }
   return archiveAccount;
 }

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, messageOf } from '../errors.js';
+import { msg } from '../i18n/catalog.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 
 /**
@@ -14,7 +15,7 @@ export async function warmUp(ctx: ServiceContext, warn: (said: string) => void =
     const host = await ctx.host();
     const archiveAccount = await ctx.archiveAccount();
     if (archiveAccount === null) {
-      const missing = await archiveAccountMissing(ctx, 'searches find no document until one exists (setup --archive-account=ID).');
+      const missing = await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_warm_up'));
       warn(`Warning: Error [${missing.code}]: ${missing.message}`);
       return;
     }

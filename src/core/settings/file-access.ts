@@ -2,6 +2,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { DusError } from '../errors.js';
+import { msg, type Message } from '../i18n/catalog.js';
 
 /**
  * The one answer to "a file of the config directory cannot be read or written": code
@@ -33,13 +34,13 @@ function accountName(uid: number): string {
   return `uid ${uid}`;
 }
 
-function runningAs(): string {
+function runningAs(): string | Message {
   const uid = process.getuid?.();
   if (uid === undefined) {
     try {
       return userInfo().username;
     } catch {
-      return 'this user';
+      return msg('config_access.this_user');
     }
   }
   return accountName(uid);
@@ -57,35 +58,35 @@ function nearestExisting(path: string): { readonly path: string; readonly stat: 
 }
 
 /** Whose permissions are wrong: the owner and mode of what blocks, and who runs. */
-function permissionAdvice(path: string, action: FileAction, elsewhere: string): string {
+function permissionAdvice(path: string, action: FileAction, elsewhere: Message): Message {
   // Writing a file of the config directory creates or renames a file in its directory.
   const found = nearestExisting(action === 'read' ? path : dirname(path));
   const me = runningAs();
-  if (found === null) return `This command runs as ${me}: give it access, ${elsewhere}.`;
+  if (found === null) return msg('config_access.runs_as', { me, elsewhere });
   const owner = accountName(found.stat.uid);
   const mode = (found.stat.mode & 0o777).toString(8).padStart(4, '0');
-  return `${found.path} is owned by ${owner} with mode ${mode}, and this command runs as ${me}: run it as the owner, give ${me} access (chown/chmod), ${elsewhere}.`;
+  return msg('config_access.owned_by', { found: found.path, owner, mode, me, elsewhere });
 }
 
-function remedy(code: string, path: string, action: FileAction): string {
-  const elsewhere = 'or give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns';
+function remedy(code: string, path: string, action: FileAction): Message {
+  const elsewhere = msg('config_access.elsewhere');
   switch (code) {
     case 'EACCES':
     case 'EPERM':
       return permissionAdvice(path, action, elsewhere);
     case 'EROFS':
-      return `The file system holding it is read-only: mount it writable, ${elsewhere} on a writable file system.`;
+      return msg('config_access.read_only', { elsewhere });
     case 'EISDIR':
-      return `${path} is a directory where a file is expected: move it out of the way (the suite creates the file).`;
+      return msg('config_access.is_directory', { path });
     case 'ENOTDIR':
-      return `A part of the path ${path} is a file where a directory is expected: move it out of the way, ${elsewhere}.`;
+      return msg('config_access.not_directory', { path, elsewhere });
     case 'EEXIST':
-      return `${path} is not a directory: give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns (or move that file away if it is stray).`;
+      return msg('config_access.file_in_the_way', { path });
     case 'ENOSPC':
     case 'EDQUOT':
-      return 'The disk or the quota is full: free some space.';
+      return msg('config_access.full');
     default:
-      return `Check the path and its permissions, ${elsewhere}.`;
+      return msg('config_access.check', { elsewhere });
   }
 }
 
@@ -98,8 +99,8 @@ export function fileAccessError(error: unknown, path: string, action: FileAction
   // A directory that cannot be created because a file holds its name; elsewhere EEXIST is the caller's (a lost race).
   const blocked = code === 'EEXIST' && action === 'create';
   if (code === undefined || (!ACCESS_CODES.has(code) && !blocked)) return null;
-  const verb = action === 'create' ? 'create the directory' : action;
-  return new DusError('config_access', `Cannot ${verb} ${path} (${code}). ${remedy(code, path, action)}`, { cause: error });
+  const key = action === 'create' ? 'config_access.create' : action === 'read' ? 'config_access.read' : 'config_access.write';
+  return new DusError('config_access', msg(key, { path, code, remedy: remedy(code, path, action) }), { cause: error });
 }
 
 /** Runs `work` on a file of the config directory; an access failure becomes `config_access`. */

@@ -1,4 +1,5 @@
 import { DusError } from '../errors.js';
+import { msg } from '../i18n/catalog.js';
 import type { StoredToken } from './types.js';
 import { originOf } from './url-rules.js';
 
@@ -8,16 +9,13 @@ import { originOf } from './url-rules.js';
  */
 export function storedTokenFor(stored: StoredToken, url: string): string {
   if (stored.status === 'none') {
-    throw new DusError('token_required', 'No API token is stored: enter the API token of the archive server account the search should use.');
+    throw new DusError('token_required', msg('token_required.none'));
   }
   if (stored.status === 'unreadable') {
-    throw new DusError('token_required', "The stored API token can't be decrypted (the instance secret changed): enter the API token again.");
+    throw new DusError('token_required', msg('token_required.unreadable'));
   }
   if (stored.origin !== originOf(url)) {
-    throw new DusError(
-      'token_for_other_server',
-      'The stored API token was saved for another server (scheme, host or port differ): enter the token for this server.',
-    );
+    throw new DusError('token_for_other_server', msg('token_for_other_server.origin'));
   }
   return stored.token;
 }

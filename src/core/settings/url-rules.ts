@@ -1,4 +1,5 @@
 import { DusError } from '../errors.js';
+import { msg, type Message } from '../i18n/catalog.js';
 
 /**
  * The spec's rules for the archive server URL ("Settings", "Errors"). The stored form has no
@@ -13,7 +14,7 @@ import { DusError } from '../errors.js';
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 
-function fail(code: 'invalid_url' | 'unsupported_scheme' | 'url_extras' | 'host_not_ascii', message: string): never {
+function fail(code: 'invalid_url' | 'unsupported_scheme' | 'url_extras' | 'host_not_ascii', message: Message): never {
   throw new DusError(code, message);
 }
 
@@ -28,33 +29,33 @@ export function normalizeArchiveUrl(input: string): string {
   const text = input.trim();
   const scheme = SCHEME.exec(text);
   if (scheme === null || scheme[1] === undefined) {
-    fail('invalid_url', 'The archive server URL is not a URL: give it with its scheme, for example https://paperless.example.com.');
+    fail('invalid_url', msg('invalid_url.no_scheme'));
   }
   const name = scheme[1].toLowerCase();
   if (name !== 'http' && name !== 'https') {
-    fail('unsupported_scheme', `The archive server URL must start with http:// or https://, not ${name}:.`);
+    fail('unsupported_scheme', msg('unsupported_scheme.scheme', { scheme: name }));
   }
   const afterScheme = text.slice(scheme[0].length);
   if (!afterScheme.startsWith('//')) {
-    fail('invalid_url', 'The archive server URL is not a URL: write it as http(s)://host[:port][/path].');
+    fail('invalid_url', msg('invalid_url.no_authority'));
   }
   if (text.includes('?') || text.includes('#')) {
-    fail('url_extras', 'The archive server URL must not have a query (?…) or a fragment (#…): give only scheme, host, port and path.');
+    fail('url_extras', msg('url_extras.query'));
   }
   const authority = rawAuthority(afterScheme);
   if (authority.includes('@')) {
-    fail('url_extras', 'The archive server URL must not carry a user name or password: remove the part before @ and give the API token separately.');
+    fail('url_extras', msg('url_extras.credentials'));
   }
   const host = authority.replace(/:[^:\]]*$/, '');
-  if (host === '') fail('invalid_url', 'The archive server URL has no host name.');
+  if (host === '') fail('invalid_url', msg('invalid_url.no_host'));
   if (/[^\x00-\x7f]/.test(host)) {
-    fail('host_not_ascii', 'The host of the archive server URL is not in ASCII form: enter the xn-- (punycode) form of the name.');
+    fail('host_not_ascii', msg('host_not_ascii.host'));
   }
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    fail('invalid_url', 'The archive server URL is not a URL: check the host name and the port.');
+    fail('invalid_url', msg('invalid_url.unparsable'));
   }
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.protocol}//${url.host}${path}`;

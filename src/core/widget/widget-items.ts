@@ -6,7 +6,6 @@ import { clampLimit } from '../search/inputs.js';
 import { newestDocuments } from './newest-documents.js';
 
 export const WIDGET_ID = 'docs_unified_search-recent';
-export const WIDGET_TITLE = 'New in the archive';
 export const WIDGET_LIMIT_DEFAULT = 7;
 export const WIDGET_LIMIT_MAX = 30;
 

@@ -36,9 +36,10 @@ dialog::backdrop { background: rgba(0,0,0,.35); }
 .login { max-width: 380px; }
 `;
 
-export function layout(title: string, body: string, head = ''): string {
+/** A page; `lang` is the BCP 47 tag of its texts (a Nextcloud code such as de_DE is accepted). */
+export function layout(title: string, body: string, head = '', lang = 'en'): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang.replace(/_/g, '-'))}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

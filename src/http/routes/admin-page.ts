@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { settingsResponse } from '../../core/admin/settings-response.js';
+import { catalogLanguage, msg, render } from '../../core/i18n/catalog.js';
 import { ADMIN_SCRIPT } from '../pages/admin-script.js';
 import { adminPage, ADMIN_SCRIPT_PATH } from '../pages/admin-page.js';
 import { escapeHtml, layout, PAGE_SECURITY_HEADERS } from '../pages/html.js';
@@ -14,16 +15,22 @@ const ADMIN_PAGE: RouteAccess = { access: 'user', csrf: 'none', page: true };
 export function registerAdminPage(app: FastifyInstance, context: ServiceContext): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = requirePrincipal(request.principal);
+    const language = principal.language ?? null;
     if (!principal.admin) {
-      const body = `<main><section><h2>Administrators only</h2><p>${escapeHtml(principal.uid)}, these settings are for administrators of the host.</p></section></main>`;
-      return reply.status(403).headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(layout('Administrators only', body));
+      const title = escapeHtml(render(msg('page.admins_only'), language));
+      const body = `<main><section><h2>${title}</h2><p>${escapeHtml(render(msg('page.admins_only_text', { uid: principal.uid }), language))}</p></section></main>`;
+      return reply
+        .status(403)
+        .headers(PAGE_SECURITY_HEADERS)
+        .type('text/html; charset=utf-8')
+        .send(layout(render(msg('page.admins_only'), language), body, '', catalogLanguage(language) ?? 'en'));
     }
     const session = request.session;
     if (session === null) {
       // The page's calls need a session's request token: Basic-auth visitors log in first.
       return reply.redirect(`/login?redirect_url=${encodeURIComponent(ADMIN_PAGE_PATH)}`, 303);
     }
-    const html = adminPage({ uid: principal.uid, requestToken: session.record.csrfToken, settings: await settingsResponse(context) });
+    const html = adminPage({ uid: principal.uid, requestToken: session.record.csrfToken, settings: await settingsResponse(context), language });
     return reply.headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(html);
   };
   app.get(ADMIN_PAGE_PATH, { config: { dus: ADMIN_PAGE } }, handler);

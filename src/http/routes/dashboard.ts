@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
-import { WIDGET_ID, WIDGET_LIMIT_MAX, WIDGET_TITLE, widgetItems, type WidgetItems } from '../../core/widget/widget-items.js';
+import { MESSAGE_EMPTY, MESSAGE_UNREACHABLE, WIDGET_ID, WIDGET_LIMIT_MAX, widgetItems, type WidgetItems } from '../../core/widget/widget-items.js';
 import { widgetOffer } from '../../core/widget/offer.js';
+import { msg, render } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
 import { requirePrincipal, USER_OCS } from '../route-config.js';
@@ -29,6 +30,13 @@ function sinceIdOf(query: Record<string, unknown>): string | undefined {
   return raw;
 }
 
+/** The widget's two messages in the user's language. */
+function inLanguage(message: string, language: string | null): string {
+  if (message === MESSAGE_EMPTY) return render(msg('names.widget_empty'), language);
+  if (message === MESSAGE_UNREACHABLE) return render(msg('names.widget_unreachable'), language);
+  return message;
+}
+
 /**
  * The dashboard API for the widget `docs_unified_search-recent`: the widgets list (v1) and
  * the items (v1 and v2). Without `widgets[]` the host returns the widgets of the user's
@@ -40,12 +48,13 @@ export function registerDashboardRoutes(app: FastifyInstance, context: ServiceCo
     const offer = await widgetOffer(context);
     if (offer === null) return ocsOk({});
     const host = await context.host();
-    const buttons =
-      principal.uid === offer.archiveAccount ? [] : [{ type: 'more', text: 'Files shared with you', link: `${host.hostUrl ?? ''}/apps/files/sharingin` }];
+    const language = principal.language ?? null;
+    const more = render(msg('names.widget_more'), language);
+    const buttons = principal.uid === offer.archiveAccount ? [] : [{ type: 'more', text: more, link: `${host.hostUrl ?? ''}/apps/files/sharingin` }];
     return ocsOk({
       [WIDGET_ID]: {
         id: WIDGET_ID,
-        title: WIDGET_TITLE,
+        title: render(msg('names.widget'), language),
         order: 50,
         icon_class: 'icon-docs_unified_search',
         icon_url: '',
@@ -58,7 +67,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: ServiceCo
     });
   });
 
-  const items = async (query: Record<string, unknown>, uid: string): Promise<Record<string, WidgetItems>> => {
+  const items = async (query: Record<string, unknown>, uid: string, language: string | null): Promise<Record<string, WidgetItems>> => {
     const wanted = requestedWidgets(query);
     if (wanted !== null && !wanted.includes(WIDGET_ID)) return {};
     const offer = await widgetOffer(context);
@@ -69,17 +78,18 @@ export function registerDashboardRoutes(app: FastifyInstance, context: ServiceCo
       { user: uid, limit, ...(sinceId === undefined ? {} : { sinceId }) },
       { cache: context.cache, host: await context.host(), archiveAccount: offer.archiveAccount, archiveUrl: offer.archiveUrl, client: context.archiveClient() },
     );
-    return { [WIDGET_ID]: result };
+    // The core's lists are kept per user in the cache: their messages are written per request.
+    return { [WIDGET_ID]: { ...result, emptyContentMessage: inLanguage(result.emptyContentMessage, language) } };
   };
 
   app.get('/ocs/v2.php/apps/dashboard/api/v2/widget-items', { config: { dus: USER_OCS }, schema: { querystring: itemsQuery } }, async (request) => {
     const principal = requirePrincipal(request.principal);
-    return ocsOk(await items(request.query as Record<string, unknown>, principal.uid));
+    return ocsOk(await items(request.query as Record<string, unknown>, principal.uid, principal.language ?? null));
   });
 
   app.get('/ocs/v2.php/apps/dashboard/api/v1/widget-items', { config: { dus: USER_OCS }, schema: { querystring: itemsQuery } }, async (request) => {
     const principal = requirePrincipal(request.principal);
-    const all = await items(request.query as Record<string, unknown>, principal.uid);
+    const all = await items(request.query as Record<string, unknown>, principal.uid, principal.language ?? null);
     return ocsOk(Object.fromEntries(Object.entries(all).map(([id, list]) => [id, list.items])));
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { archiveFileAccess, fileIdOfLink } from '../../core/auth/file-access.js';
 import type { ServiceContext } from '../../core/context-types.js';
 import { fileLink, previewUrl } from '../../core/search/entry-format.js';
@@ -6,13 +6,13 @@ import { PROVIDER_LIMIT_MAX } from '../../core/search/inputs.js';
 import { runSearch, type SearchEntry } from '../../core/search/pipeline.js';
 import { APP_ID } from '../../core/version.js';
 import { widgetOffer } from '../../core/widget/offer.js';
+import { msg, render } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
 import { requirePrincipal, USER_OCS } from '../route-config.js';
 
 export const PROVIDER_ID = 'docs_unified_search_documents';
 export const REFERENCE_PROVIDER_ID = 'docs_unified_search-documents';
-export const PROVIDER_NAME = 'Archive documents';
 
 const searchQuery = {
   type: 'object',
@@ -64,7 +64,10 @@ function resultEntry(entry: SearchEntry) {
  * always-search on the provider is not flagged external, so every search box includes it.
  */
 export function registerSearchRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.get('/ocs/v2.php/search/providers', { config: { dus: USER_OCS } }, async () => {
+  // The provider's name in the searching user's language, as the dates of its entries.
+  const nameFor = (request: FastifyRequest): string => render(msg('names.provider'), requirePrincipal(request.principal).language ?? null);
+
+  app.get('/ocs/v2.php/search/providers', { config: { dus: USER_OCS } }, async (request) => {
     // Offered as the widget is: only when settings name an archive server and an existing archive account.
     if ((await widgetOffer(context)) === null) return ocsOk([]);
     const alwaysSearch = context.settings.get('always_search') === true;
@@ -72,7 +75,7 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
       {
         id: PROVIDER_ID,
         appId: APP_ID,
-        name: PROVIDER_NAME,
+        name: nameFor(request),
         icon: '',
         order: 50,
         triggers: [PROVIDER_ID],
@@ -95,11 +98,11 @@ export function registerSearchRoutes(app: FastifyInstance, context: ServiceConte
       ...(query.since === undefined ? {} : { since: query.since }),
       ...(query.until === undefined ? {} : { until: query.until }),
     });
-    return ocsOk({ name: PROVIDER_NAME, isPaginated: true, entries: outcome.entries.map(resultEntry), cursor: outcome.cursor });
+    return ocsOk({ name: nameFor(request), isPaginated: true, entries: outcome.entries.map(resultEntry), cursor: outcome.cursor });
   });
 
-  app.get('/ocs/v2.php/references/providers', { config: { dus: USER_OCS } }, async () =>
-    ocsOk([{ id: REFERENCE_PROVIDER_ID, title: PROVIDER_NAME, icon_url: '', order: 50, search_providers_ids: [PROVIDER_ID] }]),
+  app.get('/ocs/v2.php/references/providers', { config: { dus: USER_OCS } }, async (request) =>
+    ocsOk([{ id: REFERENCE_PROVIDER_ID, title: nameFor(request), icon_url: '', order: 50, search_providers_ids: [PROVIDER_ID] }]),
   );
 
   /**

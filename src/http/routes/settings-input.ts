@@ -1,4 +1,5 @@
 import type { SaveSettingsInput } from '../../core/admin/save-settings.js';
+import { msg } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
 
 const MAX_FIELD = 4096;
@@ -7,10 +8,10 @@ const MAX_FIELD = 4096;
 function text(body: Record<string, unknown>, name: string): string | undefined {
   const value = body[name];
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) throw badInput(`${name} was given more than once.`);
+  if (Array.isArray(value)) throw badInput(msg('usage.form_repeated', { field: name }));
   const raw = Buffer.isBuffer(value) ? value.toString('utf8') : typeof value === 'string' ? value : typeof value === 'boolean' ? String(value) : undefined;
-  if (raw === undefined) throw badInput(`${name} must be text.`);
-  if (raw.length > MAX_FIELD) throw badInput(`${name} is longer than ${MAX_FIELD} characters.`);
+  if (raw === undefined) throw badInput(msg('usage.form_not_text', { field: name }));
+  if (raw.length > MAX_FIELD) throw badInput(msg('usage.form_too_long', { field: name, max: MAX_FIELD }));
   return raw;
 }
 
@@ -21,7 +22,7 @@ function flag(body: Record<string, unknown>, name: string): boolean | undefined 
   const value = raw.trim().toLowerCase();
   if (['true', '1', 'on', 'yes'].includes(value)) return true;
   if (['false', '0', 'off', 'no'].includes(value)) return false;
-  throw badInput(`${name} must be true or false.`);
+  throw badInput(msg('usage.form_not_flag', { field: name }));
 }
 
 /** The token as a file upload keeps its file's line end; like `--token-stdin` the first line counts. */
@@ -32,10 +33,10 @@ function tokenOf(body: Record<string, unknown>): string | undefined {
 }
 
 export function saveInputOf(body: unknown): SaveSettingsInput {
-  if (typeof body !== 'object' || body === null) throw badInput('Send the settings as form fields: url, token, archiveOwner, allowLocal, alwaysSearch.');
+  if (typeof body !== 'object' || body === null) throw badInput(msg('usage.form_missing'));
   const fields = body as Record<string, unknown>;
   const url = text(fields, 'url');
-  if (url === undefined) throw badInput('The form field url is required.');
+  if (url === undefined) throw badInput(msg('usage.form_url_required'));
   const token = tokenOf(fields);
   const archiveOwner = text(fields, 'archiveOwner');
   const allowLocal = flag(fields, 'allowLocal');

@@ -4,14 +4,15 @@ import { clearHistory, readHistory } from '../../core/diagnostics/history.js';
 import { overviewCheck } from '../../core/diagnostics/overview-check.js';
 import { decideVerdicts, explanationOf, rejectionMessage, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
 import { chainText, whoCanOpen } from '../../core/search/who.js';
+import { msg } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
 import { ADMIN_OVERVIEW, ADMIN_READ, ADMIN_STATE, requirePrincipal } from '../route-config.js';
 import { both, SETTINGS_PATH } from './settings.js';
 
 function field(body: unknown, name: string, max: number): string {
   const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw badInput(`The field ${name} is required.`);
-  if (value.length > max) throw badInput(`The field ${name} is longer than ${max} characters.`);
+  if (typeof value !== 'string' || value.trim() === '') throw badInput(msg('usage.field_required', { field: name }));
+  if (value.length > max) throw badInput(msg('usage.field_too_long', { field: name, max }));
   return value.trim();
 }
 
@@ -63,7 +64,7 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
   both(app, 'POST', `${SETTINGS_PATH}/who`, ADMIN_STATE, async (request) => {
     const principal = requirePrincipal(request.principal);
     const id = field(request.body, 'document', 32).replace(/^\[?P/i, '').replace(/\]$/, '');
-    if (!/^\d{1,15}$/.test(id) || Number(id) < 1) throw badInput('The field document is a document id: a whole number from 1 (412, or its marker [P412]).');
+    if (!/^\d{1,15}$/.test(id) || Number(id) < 1) throw badInput(msg('usage.document_id'));
     const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const includeBlocked = body.includeBlocked === true || body.includeBlocked === 'true' || body.includeBlocked === '1';
     const answer = await whoCanOpen(context, Number(id), { includeBlocked }, principal.uid);

@@ -29,6 +29,8 @@ namespace OCP {
 	}
 	interface IDateTimeZone {
 	}
+	interface IL10N {
+	}
 }
 
 namespace OCP\Http\Client {
@@ -300,6 +302,22 @@ namespace {
 				}
 				public function getUploadedFile(string $name): mixed {
 					return null;
+				}
+			};
+		}
+
+		/**
+		 * Nextcloud's IL10N for the app, in `$language`: the app's own l10n/<language>.json, as
+		 * Nextcloud's factory reads it; English is the text itself. Parameters as Nextcloud's t() (%s).
+		 */
+		public static function l10n(string $language = 'en'): \OCP\IL10N {
+			$file = __DIR__ . '/../../../nextcloud-app/docs_unified_search/l10n/' . $language . '.json';
+			$translations = $language === 'en' ? [] : json_decode((string)file_get_contents($file), true)['translations'];
+			return new class($translations) implements \OCP\IL10N {
+				public function __construct(private array $translations) {
+				}
+				public function t(string $text, array $parameters = []): string {
+					return vsprintf($this->translations[$text] ?? $text, $parameters);
 				}
 			};
 		}

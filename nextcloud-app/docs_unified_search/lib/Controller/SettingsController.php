@@ -11,6 +11,7 @@ use OCP\AppFramework\Http\Attribute\FrontpageRoute;
 use OCP\AppFramework\Http\Attribute\PasswordConfirmationRequired;
 use OCP\AppFramework\Http\JSONResponse;
 use OCP\AppFramework\Utility\ITimeFactory;
+use OCP\IL10N;
 use OCP\IRequest;
 use OCP\ISession;
 use OCP\IUserSession;
@@ -36,6 +37,7 @@ class SettingsController extends Controller {
 		private IUserSession $session,
 		private ISession $phpSession,
 		private ITimeFactory $time,
+		private IL10N $l10n,
 	) {
 		parent::__construct(Application::APP_ID, $request);
 	}
@@ -122,7 +124,7 @@ class SettingsController extends Controller {
 		$uid = $this->session->getUser()?->getUID() ?? '';
 		$answer = $this->bridge->call($method, self::PATH . $suffix, [], $uid, $confirmed, $body, 20);
 		if ($answer === null) {
-			return new JSONResponse(['message' => 'The docs-unified-search service did not answer.', 'code' => 'service_unreachable'], 502);
+			return new JSONResponse(['message' => $this->l10n->t('The docs-unified-search service did not answer.'), 'code' => 'service_unreachable'], 502);
 		}
 		return new JSONResponse($answer['body'], $answer['status']);
 	}

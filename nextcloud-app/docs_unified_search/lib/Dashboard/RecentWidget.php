@@ -14,6 +14,7 @@ use OCP\Dashboard\IReloadableWidget;
 use OCP\Dashboard\Model\WidgetButton;
 use OCP\Dashboard\Model\WidgetItem;
 use OCP\Dashboard\Model\WidgetItems;
+use OCP\IL10N;
 use OCP\IURLGenerator;
 use OCP\IUserSession;
 
@@ -33,6 +34,7 @@ class RecentWidget implements IReloadableWidget, IButtonWidget, IIconWidget, ICo
 		private BridgeClient $bridge,
 		private IURLGenerator $urls,
 		private IUserSession $session,
+		private IL10N $l10n,
 	) {
 	}
 
@@ -40,11 +42,11 @@ class RecentWidget implements IReloadableWidget, IButtonWidget, IIconWidget, ICo
 		return self::ID;
 	}
 
+	/** The app's own title, in the user's language (Nextcloud's IL10N, l10n/); the ID while the service does not offer the widget. */
 	public function getTitle(): string {
 		$user = $this->session->getUser();
 		$listing = $user === null ? false : $this->listing($user->getUID());
-		$title = is_array($listing) ? ($listing['title'] ?? self::ID) : self::ID;
-		return is_string($title) ? Answer::text($title, 'title', Answer::TITLE_LENGTH) : self::ID;
+		return is_array($listing) ? $this->l10n->t('New in the archive') : self::ID;
 	}
 
 	public function getOrder(): int {

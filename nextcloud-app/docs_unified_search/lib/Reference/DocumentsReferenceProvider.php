@@ -12,6 +12,7 @@ use OCP\Collaboration\Reference\ADiscoverableReferenceProvider;
 use OCP\Collaboration\Reference\IReference;
 use OCP\Collaboration\Reference\ISearchableReferenceProvider;
 use OCP\Collaboration\Reference\Reference;
+use OCP\IL10N;
 use OCP\IURLGenerator;
 use OCP\IUserSession;
 
@@ -29,6 +30,7 @@ class DocumentsReferenceProvider extends ADiscoverableReferenceProvider implemen
 		private BridgeClient $bridge,
 		private IURLGenerator $urls,
 		private IUserSession $session,
+		private IL10N $l10n,
 	) {
 	}
 
@@ -37,7 +39,7 @@ class DocumentsReferenceProvider extends ADiscoverableReferenceProvider implemen
 	}
 
 	public function getTitle(): string {
-		return 'Archive documents';
+		return $this->l10n->t('Archive documents');
 	}
 
 	public function getOrder(): int {

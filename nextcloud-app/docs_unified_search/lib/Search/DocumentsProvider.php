@@ -7,6 +7,7 @@ namespace OCA\DocsUnifiedSearch\Search;
 use OCA\DocsUnifiedSearch\Bridge\Answer;
 use OCA\DocsUnifiedSearch\Bridge\BridgeClient;
 use OCP\IDateTimeZone;
+use OCP\IL10N;
 use OCP\IURLGenerator;
 use OCP\IUser;
 use OCP\IUserSession;
@@ -33,6 +34,7 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 		private IUserSession $session,
 		private IDateTimeZone $timeZone,
 		private IURLGenerator $urls,
+		private IL10N $l10n,
 	) {
 	}
 
@@ -40,10 +42,9 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 		return self::ID;
 	}
 
+	/** The app's own name, in the user's language (Nextcloud's IL10N, l10n/); the ID while the service does not offer it. */
 	public function getName(): string {
-		$listing = $this->listing();
-		$name = is_array($listing) ? ($listing['name'] ?? self::ID) : self::ID;
-		return is_string($name) ? Answer::text($name, 'name', Answer::TITLE_LENGTH) : self::ID;
+		return is_array($this->listing()) ? $this->l10n->t('Archive documents') : self::ID;
 	}
 
 	public function getOrder(string $route, array $routeParameters): ?int {
@@ -88,7 +89,7 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 			return $this->result($data ?? []);
 		} catch (\UnexpectedValueException $problem) {
 			$this->bridge->wrongShape('search', $problem);
-			return SearchResult::complete($this->getName(), []);
+			return SearchResult::complete($this->l10n->t('Archive documents'), []);
 		}
 	}
 
@@ -112,7 +113,7 @@ class DocumentsProvider implements IFilteringProvider, IExternalProvider {
 			}
 			$entries[] = $result;
 		}
-		$name = Answer::text($data['name'] ?? $this->getName(), 'name', Answer::TITLE_LENGTH);
+		$name = $this->l10n->t('Archive documents');
 		$cursor = $data['cursor'] ?? null;
 		// No cursor: nothing left (Nextcloud 33+ types the cursor of a paginated result non-null).
 		return $cursor === null ? SearchResult::complete($name, $entries) : SearchResult::paginated($name, $entries, Answer::text($cursor, 'cursor', 100));

@@ -5,12 +5,14 @@ declare(strict_types=1);
 namespace OCA\DocsUnifiedSearch\Settings;
 
 use OCA\DocsUnifiedSearch\AppInfo\Application;
+use OCP\IL10N;
 use OCP\IURLGenerator;
 use OCP\Settings\IIconSection;
 
 class Section implements IIconSection {
 	public function __construct(
 		private IURLGenerator $urls,
+		private IL10N $l10n,
 	) {
 	}
 
@@ -19,7 +21,7 @@ class Section implements IIconSection {
 	}
 
 	public function getName(): string {
-		return 'Document archive search';
+		return $this->l10n->t('Document archive search');
 	}
 
 	public function getPriority(): int {

@@ -1,0 +1,166 @@
+import type { Catalog } from './en.js';
+
+/**
+ * German, for Nextcloud's `de` (du) and `de_DE` (Sie) alike: the texts address nobody
+ * directly (infinitives and impersonal forms, as many of Nextcloud's own German texts do), so
+ * one catalog fits both forms of address. Terms as Nextcloud's German catalogs use them:
+ * Konto, Freigabe, Gruppe, Administration, App-Passwort, Anmeldename; the spec's own terms:
+ * Archivserver, Archivkonto.
+ */
+export const de: Catalog = {
+  'invalid_url.no_scheme': 'Die URL des Archivservers ist keine URL: mit Schema angeben, zum Beispiel https://paperless.example.com.',
+  'invalid_url.no_authority': 'Die URL des Archivservers ist keine URL: in der Form http(s)://host[:port][/pfad] angeben.',
+  'invalid_url.no_host': 'Die URL des Archivservers enthält keinen Hostnamen.',
+  'invalid_url.unparsable': 'Die URL des Archivservers ist keine URL: Hostname und Port prüfen.',
+  'unsupported_scheme.scheme': 'Die URL des Archivservers muss mit http:// oder https:// beginnen, nicht mit {scheme}:.',
+  'url_extras.query': 'Die URL des Archivservers darf weder eine Abfrage (?…) noch ein Fragment (#…) enthalten: nur Schema, Host, Port und Pfad angeben.',
+  'url_extras.credentials':
+    'Die URL des Archivservers darf keinen Benutzernamen und kein Passwort enthalten: den Teil vor dem @ entfernen und das API-Token im eigenen Feld angeben.',
+  'host_not_ascii.host': 'Der Host in der URL des Archivservers ist nicht in ASCII geschrieben: den Namen in der Form xn--… (Punycode) eingeben.',
+
+  'token_required.none': 'Es ist kein API-Token gespeichert: das API-Token des Kontos auf dem Archivserver eingeben, mit dem gesucht werden soll.',
+  'token_required.unreadable':
+    'Das gespeicherte API-Token kann nicht entschlüsselt werden (das Geheimnis der Instanz hat sich geändert): das API-Token erneut eingeben.',
+  'token_for_other_server.origin':
+    'Das gespeicherte API-Token gehört zu einem anderen Server (Schema, Host oder Port weichen ab): das Token für diesen Server eingeben.',
+
+  'internal.connection_test': 'Der Verbindungstest ist unerwartet fehlgeschlagen; Einzelheiten stehen im Protokoll.',
+  'internal.not_saved_host': 'Es wurde nichts gespeichert: {reason}. Einzelheiten stehen im Protokoll.',
+  'internal.not_saved': 'Die Einstellungen konnten nicht gespeichert werden; nichts wurde geändert. Einzelheiten stehen im Protokoll.',
+  'internal.not_deleted': 'Die Einstellungen konnten nicht gelöscht werden. Einzelheiten stehen im Protokoll.',
+  'internal.token_changed':
+    'Es wurde nichts gespeichert: Während dieser Speichervorgang die Verbindung testete, hat ein anderer Speichervorgang das gespeicherte API-Token geändert. {detail}',
+  'internal.host_failed': 'das Lesen von Nextcloud ist unerwartet fehlgeschlagen',
+  'host_unreachable.reason': 'die Datenbank von Nextcloud konnte nicht geöffnet oder gelesen werden (host_unreachable)',
+  'host_schema.reason': 'in der Datenbank von Nextcloud fehlt eine Tabelle oder Spalte, die dieser Dienst liest (host_schema)',
+  'host_config.reason': 'der Ort von Nextcloud (das Nextcloud-Verzeichnis, seine config.php oder die Datenbank-URL) ist nicht verwendbar (host_config)',
+  'internal.host_read_failed': 'das Lesen der Datenbank von Nextcloud ist fehlgeschlagen ({code})',
+  'unknown_archive_account.given':
+    'Das Archivkonto „{account}“ gibt es in Nextcloud nicht: die ID eines vorhandenen Kontos angeben oder das Feld leer lassen, um das Konto der Synchronisierungs-App zu verwenden.',
+  'unknown_archive_account.archive_owner': 'Das Archivkonto „{account}“ (archive_owner) gibt es in Nextcloud nicht: {advice}',
+  'unknown_archive_account.target_user': 'Das Konto „{account}“ der Synchronisierungs-App (docs_sync target_user) gibt es in Nextcloud nicht: {advice}',
+  'unknown_archive_account.none_set':
+    'Es ist kein Archivkonto festgelegt (archive_owner), und die Synchronisierungs-App nennt auch keines (docs_sync target_user): {advice}',
+  'unknown_archive_account.advice_why': 'eines mit setup --archive-account=ID festlegen oder target_user der Synchronisierungs-App setzen.',
+  'unknown_archive_account.advice_warm_up': 'Suchen finden kein Dokument, solange keines festgelegt ist (setup --archive-account=ID).',
+  'unknown_archive_account.advice_coverage': 'setup --archive-account=ID ausführen oder target_user der Synchronisierungs-App setzen.',
+
+  'tls.untrusted':
+    'Dem Zertifikat von {host} wird nicht vertraut ({code}). Dem Archivserver ein Zertifikat geben, dem Nextcloud vertraut, oder das Zertifikat seiner Zertifizierungsstelle importieren.',
+  'tls_handshake.failed':
+    'Eine verschlüsselte Verbindung zu {host}:{port} konnte nicht aufgebaut werden. Prüfen, ob der Archivserver auf diesem Port HTTPS spricht; falls nicht, http:// verwenden.',
+  'tls_handshake.failed_code':
+    'Eine verschlüsselte Verbindung zu {host}:{port} konnte nicht aufgebaut werden ({code}). Prüfen, ob der Archivserver auf diesem Port HTTPS spricht; falls nicht, http:// verwenden.',
+  'unreachable.failed': 'Die Verbindung zu {host}:{port} ist fehlgeschlagen. Prüfen, ob der Archivserver läuft und von Nextcloud aus erreichbar ist.',
+  'unreachable.failed_code':
+    'Die Verbindung zu {host}:{port} ist fehlgeschlagen ({code}). Prüfen, ob der Archivserver läuft und von Nextcloud aus erreichbar ist.',
+  'timeout.archive': 'Der Archivserver hat nicht rechtzeitig geantwortet. Prüfen, ob er läuft und nicht überlastet ist, dann erneut versuchen.',
+  'unknown_host.host': 'Der Hostname {host} des Archivservers lässt sich nicht auflösen. Die URL prüfen.',
+  'local_address.forward':
+    'Der Archivserver leitet die Anfrage an {host} weiter, eine Adresse im lokalen Netzwerk; einer solchen Weiterleitung folgt Nextcloud nie.',
+  'local_address.address':
+    'Die Adresse von {host} liegt im lokalen Netzwerk, was Nextcloud ablehnt. Wenn der Archivserver im lokalen Netzwerk läuft: {turnOn}.',
+  'redirect.local_switch':
+    'Die URL leitet weiter (HTTP {status}); {whenOn} wird keiner Weiterleitung gefolgt. Die Adresse eingeben, an die der Archivserver weiterleitet.',
+  'redirect.too_many': 'Die URL leitet mehr als fünfmal weiter (HTTP {status}). Die endgültige Adresse des Archivservers eingeben.',
+  'redirect.bad_target':
+    'Die URL leitet an eine Adresse weiter, die nicht schlicht HTTP oder HTTPS ist oder Zugangsdaten enthält (HTTP {status}). Die endgültige Adresse des Archivservers eingeben.',
+  'local_switch.page.turn_on': '„Archivserver läuft in meinem lokalen Netzwerk“ einschalten',
+  'local_switch.page.when_on': 'mit eingeschaltetem „Archivserver läuft in meinem lokalen Netzwerk“',
+  'local_switch.cli.turn_on': 'setup erneut mit --allow-local ausführen',
+  'local_switch.cli.when_on': 'mit --allow-local',
+  'unauthorized.foreign_host':
+    'Die URL leitet an {host} weiter, einen anderen Server (Schema, Host oder Port), der kein Token erhält und die Anfrage abgelehnt hat (HTTP {status}). Die Adresse eingeben, an die der Archivserver weiterleitet.',
+  'unauthorized.token':
+    'Der Archivserver hat das API-Token abgelehnt (HTTP {status}). Das Token eines Kontos auf dem Archivserver eingeben, das Dokumente ansehen darf.',
+  'unauthorized.unsendable':
+    'Das API-Token enthält Leerzeichen, Zeilenumbrüche oder andere Zeichen, die ein Token des Archivservers nie enthält. Das Token erneut eingeben.',
+  'not_found.path':
+    'Der Archivserver hat für {path} mit HTTP 404 geantwortet: Der Pfad der URL ist falsch. Die Adresse eingeben, unter der sich die Weboberfläche des Archivservers öffnet.',
+  'http.status': 'Der Archivserver hat mit HTTP {status} geantwortet. Prüfen, ob er ordnungsgemäß läuft, dann erneut versuchen.',
+  'not_paperless.answer': 'Die Antwort ist keine Dokumentliste des Archivservers ({reason}). Prüfen, ob die URL die Adresse von Paperless-ngx ist.',
+  'unsupported_version.newer':
+    'Der Archivserver ist neuer, als diese Version unterstützt: Er hat {announced} angekündigt und nimmt API-Version {version}, die diese Version spricht, nicht mehr an (HTTP 406). docs-unified-search aktualisieren.',
+  'unsupported_version.older':
+    'Der Archivserver spricht Version {version} seiner API nicht (HTTP 406): Er ist älter als Paperless-ngx 2.16. Den Archivserver aktualisieren.',
+  'unsupported_version.unknown':
+    'Der Archivserver nimmt Version {version} seiner API nicht an (HTTP 406): Er ist älter als Paperless-ngx 2.16 (den Archivserver aktualisieren) oder neuer, als diese Version unterstützt, und spricht Version {version} nicht mehr (docs-unified-search aktualisieren).',
+
+  'config_access.read': '{path} kann nicht gelesen werden ({code}). {remedy}',
+  'config_access.write': '{path} kann nicht geschrieben werden ({code}). {remedy}',
+  'config_access.create': 'Das Verzeichnis {path} kann nicht angelegt werden ({code}). {remedy}',
+  'config_access.elsewhere': 'oder mit --config-dir DIR (oder DUS_CONFIG_DIR) ein Verzeichnis angeben, das diesem Benutzer gehört',
+  'config_access.this_user': 'der aktuelle Benutzer',
+  'config_access.runs_as': 'Dieser Befehl läuft als {me}: ihm Zugriff geben {elsewhere}.',
+  'config_access.owned_by':
+    '{found} gehört {owner} mit den Rechten {mode}, und dieser Befehl läuft als {me}: ihn als Eigentümer ausführen, {me} Zugriff geben (chown/chmod) {elsewhere}.',
+  'config_access.read_only': 'Das Dateisystem ist nur lesbar eingehängt: es beschreibbar einhängen {elsewhere} (auf einem beschreibbaren Dateisystem).',
+  'config_access.is_directory': '{path} ist ein Verzeichnis, wo eine Datei erwartet wird: es beiseiteschieben (die Datei wird dann angelegt).',
+  'config_access.not_directory': 'Ein Teil des Pfads {path} ist eine Datei, wo ein Verzeichnis erwartet wird: sie beiseiteschieben {elsewhere}.',
+  'config_access.file_in_the_way':
+    '{path} ist kein Verzeichnis: mit --config-dir DIR (oder DUS_CONFIG_DIR) ein Verzeichnis angeben, das diesem Benutzer gehört (oder die Datei beiseiteschieben, wenn sie dort nicht hingehört).',
+  'config_access.full': 'Der Datenträger oder das Kontingent ist voll: Platz schaffen.',
+  'config_access.check': 'Den Pfad und seine Rechte prüfen {elsewhere}.',
+
+  unauthenticated: 'Mit Anmeldename und Passwort oder einem App-Passwort anmelden.',
+  forbidden: 'Das darf nur die Administration.',
+  password_confirmation_required: 'Zuerst das Passwort bestätigen: Die letzte Bestätigung liegt mehr als 30 Minuten zurück.',
+  csrf: 'CSRF-Prüfung fehlgeschlagen: das Anfragetoken der Sitzung mitsenden oder mit HTTP Basic und dem Header OCS-APIRequest: true anmelden.',
+  throttled: 'Zu viele fehlgeschlagene Anmeldeversuche von dieser Adresse. Bitte später erneut versuchen.',
+  'internal.wrapper': 'Interner Fehler; Einzelheiten stehen im Protokoll.',
+  'usage.multipart': 'Das Multipart-Formular konnte nicht gelesen werden.',
+  'not_found.route': 'Diese Route gibt es nicht.',
+  'usage.field_required': 'Das Feld {field} ist erforderlich.',
+  'usage.field_too_long': 'Das Feld {field} ist länger als {max} Zeichen.',
+  'usage.document_id': 'Das Feld document ist eine Dokument-ID: eine ganze Zahl ab 1 (412 oder ihre Markierung [P412]).',
+  'usage.form_repeated': '{field} wurde mehr als einmal angegeben.',
+  'usage.form_not_text': '{field} muss Text sein.',
+  'usage.form_too_long': '{field} ist länger als {max} Zeichen.',
+  'usage.form_not_flag': '{field} muss true oder false sein.',
+  'usage.form_missing': 'Die Einstellungen als Formularfelder senden: url, token, archiveOwner, allowLocal, alwaysSearch.',
+  'usage.form_url_required': 'Das Formularfeld url ist erforderlich.',
+
+  'names.provider': 'Archivdokumente',
+  'names.widget': 'Neu im Archiv',
+  'names.widget_more': 'Für mich freigegebene Dateien',
+  'names.widget_empty': 'Keine neuen Dokumente im Archiv, auf die Zugriff besteht.',
+  'names.widget_unreachable': 'Der Archivserver ist derzeit nicht erreichbar.',
+
+  'page.token_unreadable': 'Das gespeicherte Token kann nicht entschlüsselt werden: es erneut eingeben',
+  'page.token_stored': 'Ein Token ist gespeichert',
+  'page.token_none': 'Kein Token gespeichert',
+  'page.versions': 'Archivserver {version}, API {api}',
+  'page.owner_missing': 'Das Archivkonto gibt es nicht: ein vorhandenes Konto angeben.',
+  'page.archive_server': 'Archivserver',
+  'page.url': 'URL des Archivservers',
+  'page.url_hint': 'Mit Pfad, falls der Archivserver unter einem Unterpfad läuft. Ein anderer Server braucht erneut sein Token.',
+  'page.token': 'API-Token',
+  'page.token_keep': 'Leer lassen, um das gespeicherte Token zu behalten',
+  'page.token_placeholder': 'Token des Kontos auf dem Archivserver, mit dem gesucht wird',
+  'page.owner': 'Archivkonto',
+  'page.owner_hint': 'Nextcloud-Konto, dessen Dateien für die Dokumente stehen. Leer bleibt es beim Konto der Synchronisierungs-App{sync}.',
+  'page.allow_local': 'Archivserver läuft in meinem lokalen Netzwerk',
+  'page.always_search': 'Archiv immer in die globale Suche einbeziehen',
+  'page.save': 'Speichern',
+  'page.disconnect': 'Trennen',
+  'page.history': 'Problemverlauf',
+  'page.loading': 'Wird geladen …',
+  'page.clear_history': 'Verlauf leeren',
+  'page.try': 'Suche ausprobieren',
+  'page.try_term': 'Suchbegriff',
+  'page.try_user': 'Suchen als Konto',
+  'page.try_run': 'Ausprobieren',
+  'page.who_document': 'Wer kann das Dokument öffnen',
+  'page.who_blocked': 'Auch Konten, die eine Freigabe erreicht, die es aber nicht öffnen können',
+  'page.who_run': 'Wer?',
+  'page.confirm_title': 'Passwort bestätigen',
+  'page.confirm_text': 'Diese Aktion erfordert das Passwort: Die letzte Bestätigung liegt mehr als 30 Minuten zurück.',
+  'page.password': 'Passwort',
+  'page.confirm': 'Bestätigen',
+  'page.cancel': 'Abbrechen',
+  'page.title': 'Suche im Dokumentarchiv – Administration',
+  'page.heading': 'Suche im Dokumentarchiv',
+  'page.log_out': 'Abmelden',
+  'page.admins_only': 'Nur für die Administration',
+  'page.admins_only_text': '{uid}, diese Einstellungen sind der Administration von Nextcloud vorbehalten.',
+};

@@ -1,0 +1,166 @@
+/**
+ * The English catalog: the source of the message keys, and the product's English wording.
+ * A key starts with the error code its message goes with (`invalid_url.no_scheme`); the keys
+ * of texts that are not refusals start with where they are shown (`page.`, `why.`).
+ * `{name}` is a parameter; every other catalog must use exactly the same ones per key
+ * (test/i18n-catalogs.test.ts). English texts are compared by many tests: change them here only
+ * on purpose.
+ */
+export const en = {
+  // URL rules (settings routes, setup)
+  'invalid_url.no_scheme': 'The archive server URL is not a URL: give it with its scheme, for example https://paperless.example.com.',
+  'invalid_url.no_authority': 'The archive server URL is not a URL: write it as http(s)://host[:port][/path].',
+  'invalid_url.no_host': 'The archive server URL has no host name.',
+  'invalid_url.unparsable': 'The archive server URL is not a URL: check the host name and the port.',
+  'unsupported_scheme.scheme': 'The archive server URL must start with http:// or https://, not {scheme}:.',
+  'url_extras.query': 'The archive server URL must not have a query (?…) or a fragment (#…): give only scheme, host, port and path.',
+  'url_extras.credentials': 'The archive server URL must not carry a user name or password: remove the part before @ and give the API token separately.',
+  'host_not_ascii.host': 'The host of the archive server URL is not in ASCII form: enter the xn-- (punycode) form of the name.',
+
+  // Token rule
+  'token_required.none': 'No API token is stored: enter the API token of the archive server account the search should use.',
+  'token_required.unreadable': "The stored API token can't be decrypted (the instance secret changed): enter the API token again.",
+  'token_for_other_server.origin': 'The stored API token was saved for another server (scheme, host or port differ): enter the token for this server.',
+
+  // Save and Disconnect
+  'internal.connection_test': 'The connection test failed unexpectedly; see the host log.',
+  'internal.not_saved_host': 'Nothing was saved: {reason}. The host log has the detail.',
+  'internal.not_saved': 'The settings could not be saved; nothing was changed. The host log has the detail.',
+  'internal.not_deleted': 'The settings could not be deleted. The host log has the detail.',
+  'internal.token_changed': 'Nothing was saved: another save changed the stored API token while this one tested the connection. {detail}',
+  'internal.host_failed': 'reading the host (Nextcloud) failed unexpectedly',
+  'host_unreachable.reason': "the host's database could not be opened or read (host_unreachable)",
+  'host_schema.reason': "the host's database lacks a table or column this service reads (host_schema)",
+  'host_config.reason': "the host's location (the Nextcloud directory, its config.php or the database URL) is not usable (host_config)",
+  'internal.host_read_failed': "reading the host's database failed ({code})",
+  'unknown_archive_account.given':
+    'The archive account "{account}" does not exist on the host: give the ID of an existing account, or leave it empty for the synchronization add-on\'s account.',
+  'unknown_archive_account.archive_owner': 'The archive account "{account}" (archive_owner) does not exist on the host: {advice}',
+  'unknown_archive_account.target_user': 'The synchronization add-on\'s account "{account}" (docs_sync target_user) does not exist on the host: {advice}',
+  'unknown_archive_account.none_set': 'No archive account is set (archive_owner) and the synchronization add-on names none (docs_sync target_user): {advice}',
+  'unknown_archive_account.advice_why': "set one with setup --archive-account=ID, or set the synchronization add-on's target_user.",
+  'unknown_archive_account.advice_warm_up': 'searches find no document until one exists (setup --archive-account=ID).',
+  'unknown_archive_account.advice_coverage': "run setup --archive-account=ID, or set the synchronization add-on's target_user.",
+
+  // The archive server's failures
+  'tls.untrusted': 'The certificate of {host} is not trusted ({code}). Give the archive server a certificate the host trusts, or import its CA certificate.',
+  'tls_handshake.failed':
+    'An encrypted connection to {host}:{port} could not be set up. Check that the archive server speaks HTTPS on this port, or use http:// if it does not.',
+  'tls_handshake.failed_code':
+    'An encrypted connection to {host}:{port} could not be set up ({code}). Check that the archive server speaks HTTPS on this port, or use http:// if it does not.',
+  'unreachable.failed': 'The connection to {host}:{port} failed. Check that the archive server runs and that the host can reach it.',
+  'unreachable.failed_code': 'The connection to {host}:{port} failed ({code}). Check that the archive server runs and that the host can reach it.',
+  'timeout.archive': 'The archive server did not answer in time. Check that it runs and is not overloaded, then try again.',
+  'unknown_host.host': 'The host name {host} of the archive server does not resolve. Check the URL.',
+  'local_address.forward': 'The archive server forwards the request to {host}, an address in the local network; the host never follows a forward there.',
+  'local_address.address': 'The address of {host} is in the local network, which the host refuses. If the archive server runs in your local network, {turnOn}.',
+  'redirect.local_switch': 'The URL forwards elsewhere (HTTP {status}); {whenOn}, no forward is followed. Enter the address the archive server forwards to.',
+  'redirect.too_many': 'The URL forwards more than 5 times (HTTP {status}). Enter the final address of the archive server.',
+  'redirect.bad_target':
+    'The URL forwards to an address that is not plain HTTP or HTTPS, or carries credentials (HTTP {status}). Enter the final address of the archive server.',
+  'local_switch.page.turn_on': 'switch on "archive server runs in my local network"',
+  'local_switch.page.when_on': 'with "archive server runs in my local network" on',
+  'local_switch.cli.turn_on': 'run setup again with --allow-local',
+  'local_switch.cli.when_on': 'with --allow-local',
+  'unauthorized.foreign_host':
+    'The URL forwards to {host}, another server (scheme, host or port), which gets no token and refused the request (HTTP {status}). Enter the address the archive server forwards to.',
+  'unauthorized.token': 'The archive server refused the API token (HTTP {status}). Enter the token of an archive-server account that may view documents.',
+  'unauthorized.unsendable': 'The API token contains spaces, line breaks or other characters an archive-server token never has. Enter the token again.',
+  'not_found.path':
+    "The archive server answered HTTP 404 for {path}: the path of the URL is wrong. Enter the address under which the archive server's web interface opens.",
+  'http.status': 'The archive server answered HTTP {status}. Check that it runs properly, then try again.',
+  'not_paperless.answer': 'The answer is not a list of documents of the archive server ({reason}). Check that the URL is the address of Paperless-ngx.',
+  'unsupported_version.newer':
+    'The archive server is newer than this release supports: it announced {announced} and no longer accepts API version {version}, the version this release speaks (HTTP 406). Update docs-unified-search.',
+  'unsupported_version.older':
+    'The archive server does not speak version {version} of its API (HTTP 406): it is older than Paperless-ngx 2.16. Update the archive server.',
+  'unsupported_version.unknown':
+    'The archive server does not accept version {version} of its API (HTTP 406): it is older than Paperless-ngx 2.16 (update the archive server), or newer than this release supports and no longer speaks version {version} (update docs-unified-search).',
+
+  // The config directory's files (config_access: settings, secret, credentials, audit log)
+  'config_access.read': 'Cannot read {path} ({code}). {remedy}',
+  'config_access.write': 'Cannot write {path} ({code}). {remedy}',
+  'config_access.create': 'Cannot create the directory {path} ({code}). {remedy}',
+  'config_access.elsewhere': 'or give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns',
+  'config_access.this_user': 'this user',
+  'config_access.runs_as': 'This command runs as {me}: give it access, {elsewhere}.',
+  'config_access.owned_by':
+    '{found} is owned by {owner} with mode {mode}, and this command runs as {me}: run it as the owner, give {me} access (chown/chmod), {elsewhere}.',
+  'config_access.read_only': 'The file system holding it is read-only: mount it writable, {elsewhere} on a writable file system.',
+  'config_access.is_directory': '{path} is a directory where a file is expected: move it out of the way (the suite creates the file).',
+  'config_access.not_directory': 'A part of the path {path} is a file where a directory is expected: move it out of the way, {elsewhere}.',
+  'config_access.file_in_the_way':
+    '{path} is not a directory: give --config-dir DIR (or DUS_CONFIG_DIR) naming a directory this user owns (or move that file away if it is stray).',
+  'config_access.full': 'The disk or the quota is full: free some space.',
+  'config_access.check': 'Check the path and its permissions, {elsewhere}.',
+
+  // Refusals of the HTTP wrapper
+  unauthenticated: 'Log in with your login and password or an app password.',
+  forbidden: 'Only administrators may do this.',
+  password_confirmation_required: 'Confirm your password first: it was last confirmed more than 30 minutes ago.',
+  csrf: 'CSRF check failed: send the request token of your session, or log in with HTTP Basic and the header OCS-APIRequest: true.',
+  throttled: 'Too many failed logins from your address. Try again later.',
+  'internal.wrapper': 'Internal error; the host log has the detail.',
+  'usage.multipart': 'The multipart form could not be read.',
+  'not_found.route': 'No such route.',
+  'usage.field_required': 'The field {field} is required.',
+  'usage.field_too_long': 'The field {field} is longer than {max} characters.',
+  'usage.document_id': 'The field document is a document id: a whole number from 1 (412, or its marker [P412]).',
+  'usage.form_repeated': '{field} was given more than once.',
+  'usage.form_not_text': '{field} must be text.',
+  'usage.form_too_long': '{field} is longer than {max} characters.',
+  'usage.form_not_flag': '{field} must be true or false.',
+  'usage.form_missing': 'Send the settings as form fields: url, token, archiveOwner, allowLocal, alwaysSearch.',
+  'usage.form_url_required': 'The form field url is required.',
+
+  // Names the searching user sees (provider, smart picker, widget), in that user's language
+  'names.provider': 'Archive documents',
+  'names.widget': 'New in the archive',
+  'names.widget_more': 'Files shared with you',
+  'names.widget_empty': 'No new documents in the archive that you can open.',
+  'names.widget_unreachable': 'The archive server is currently unreachable.',
+
+  // The admin page's form (serve's own page and the bridge's section), in the administrator's language
+  'page.token_unreadable': "The stored token can't be decrypted: enter it again",
+  'page.token_stored': 'A token is stored',
+  'page.token_none': 'No token stored',
+  'page.versions': 'Archive server {version}, API {api}',
+  'page.owner_missing': 'The archive account does not exist: name an existing account.',
+  'page.archive_server': 'Archive server',
+  'page.url': 'Archive server URL',
+  'page.url_hint': 'With its path if the archive server runs under one. Another server needs its token again.',
+  'page.token': 'API token',
+  'page.token_keep': 'Leave blank to keep the stored token',
+  'page.token_placeholder': 'Token of the archive account the search uses',
+  'page.owner': 'Archive account',
+  'page.owner_hint': "Host account whose files stand for documents. Blank takes the synchronization add-on's account{sync}.",
+  'page.allow_local': 'Archive server runs in my local network',
+  'page.always_search': 'Always include archive in global search',
+  'page.save': 'Save',
+  'page.disconnect': 'Disconnect',
+  'page.history': 'Problem history',
+  'page.loading': 'Loading…',
+  'page.clear_history': 'Clear history',
+  'page.try': 'Try a search',
+  'page.try_term': 'Search term',
+  'page.try_user': 'Search as user',
+  'page.try_run': 'Try',
+  'page.who_document': 'Who can open document',
+  'page.who_blocked': 'Also those a share reaches who cannot open it',
+  'page.who_run': 'Who?',
+  'page.confirm_title': 'Confirm your password',
+  'page.confirm_text': 'This action needs your password: it was last confirmed more than 30 minutes ago.',
+  'page.password': 'Password',
+  'page.confirm': 'Confirm',
+  'page.cancel': 'Cancel',
+  'page.title': 'Document archive search – Administration',
+  'page.heading': 'Document archive search',
+  'page.log_out': 'Log out',
+  'page.admins_only': 'Administrators only',
+  'page.admins_only_text': '{uid}, these settings are for administrators of the host.',
+} as const;
+
+export type MessageKey = keyof typeof en;
+
+/** Every key of the English catalog, each with a text in that language. */
+export type Catalog = Readonly<Record<MessageKey, string>>;
