@@ -41,8 +41,9 @@ export function splitRows(
         shares.push({
           id: num(row.a),
           shareType: num(row.b),
-          // The statement keeps only shares to the recipient or its groups; a group's id is not read.
-          shareWith: num(row.b) === 0 ? recipient : '',
+          // The statement keeps only shares to the recipient or its groups; a group's id is read
+          // only where a statement gives it (`gid`: who names the group), no rule needs it.
+          shareWith: num(row.b) === 0 ? recipient : (text(row.gid) ?? ''),
           fileSource: num(row.c),
           stime: num(row.d),
           permissions: num(row.e),

@@ -70,6 +70,8 @@ export interface Mount {
   readonly root: NodeRow;
   readonly owner: string;
   readonly target: string;
+  /** The rows of the super share, earliest (stime, id) first: the first gives owner and target (`who` names it). */
+  readonly rows: readonly ShareRow[];
 }
 
 /** A share the rules keep from mounting, and the rule that did. */
@@ -345,7 +347,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
       for (const share of rows) block(rule?.kind ?? 'broken share', share);
       continue;
     }
-    candidates.push({ mount: { root, owner: first.owner, target: first.target }, rows });
+    candidates.push({ mount: { root, owner: first.owner, target: first.target, rows }, rows });
   }
   for (const rule of rulesAt('mounts')) {
     const kept = new Set<Candidate>(candidates);
