@@ -46,7 +46,8 @@ async function bothWays(ctx: ServiceContext, ids: readonly number[], options: Om
   await whoAll(ctx, options, (r) => all.push(`${r.documentId} ${r.account} ${r.path} ${chainText(r.chain)}`));
   const union: string[] = [];
   for (const id of ids) {
-    for (const e of (await whoCanOpen(ctx, id, options)).accounts) union.push(`${id} ${e.account} ${e.path ?? ''} ${e.chain === null ? '' : chainText(e.chain)}`);
+    for (const e of (await whoCanOpen(ctx, id, options)).accounts)
+      union.push(`${id} ${e.account} ${e.path ?? ''} ${e.chain === null ? '' : chainText(e.chain)}`);
   }
   return [all, union];
 }
@@ -130,8 +131,14 @@ async function buildBigGroup(fx: HostFixture): Promise<void> {
   for (let i = 0; i < MEMBERS.length; i += 500) {
     const chunk = MEMBERS.slice(i, i + 500);
     const values = chunk.map(() => '(?, ?, ?)').join(', ');
-    await fx.exec(`INSERT INTO ${fx.prefix}users (uid, password, uid_lower) VALUES ${values}`, chunk.flatMap((uid) => [uid, '', uid]));
-    await fx.exec(`INSERT INTO ${fx.prefix}group_user (gid, uid) VALUES ${values.replaceAll('(?, ?, ?)', '(?, ?)')}`, chunk.flatMap((uid) => ['everyone', uid]));
+    await fx.exec(
+      `INSERT INTO ${fx.prefix}users (uid, password, uid_lower) VALUES ${values}`,
+      chunk.flatMap((uid) => [uid, '', uid]),
+    );
+    await fx.exec(
+      `INSERT INTO ${fx.prefix}group_user (gid, uid) VALUES ${values.replaceAll('(?, ?, ?)', '(?, ?)')}`,
+      chunk.flatMap((uid) => ['everyone', uid]),
+    );
   }
   await fx.exec(`INSERT INTO ${fx.prefix}groups (gid, displayname) VALUES ('everyone', 'everyone')`);
   await fx.setUserPreference(DISABLED, 'core', 'enabled', 'false');
@@ -158,7 +165,11 @@ describe.each(dialects)('who for a document shared with a group of 2 100 members
     expect(host.sql.queryCount - before).toBeLessThanOrEqual(12);
     const paths = new Map(answer.accounts.map((e) => [e.account, e.path]));
     expect(answer.accounts.map((e) => e.account)).toEqual([A, ...MEMBERS.filter((m) => !blocked.has(m))]);
-    expect([paths.get('m0000'), paths.get(MOVED), paths.get(DIRECT)]).toEqual(['/Shared/report [P900].pdf', '/Mine/report [P900].pdf', '/Shared/report [P900].pdf']);
+    expect([paths.get('m0000'), paths.get(MOVED), paths.get(DIRECT)]).toEqual([
+      '/Shared/report [P900].pdf',
+      '/Mine/report [P900].pdf',
+      '/Shared/report [P900].pdf',
+    ]);
     expect(answer.accounts.find((e) => e.account === 'm1999')?.chain).toMatchObject({ kind: 'group share', group: 'everyone', node: '/Shared' });
   });
 

@@ -98,13 +98,22 @@ export const command: CommandDefinition = {
       const includeBlocked = options.includeBlocked === true;
       if (options.all === true) {
         if (args[0] !== undefined) throw new DusError('usage', '--all lists every document: give no document id with it.');
-        if (includeBlocked) throw new DusError('usage', '--include-blocked cannot be combined with --all (a cause costs a statement per account and document): use who <id> --include-blocked.');
+        if (includeBlocked)
+          throw new DusError(
+            'usage',
+            '--include-blocked cannot be combined with --all (a cause costs a statement per account and document): use who <id> --include-blocked.',
+          );
         if (options.output === 'json_pretty') throw new DusError('usage', '--all prints one JSON object a line: use --json, not --output=json_pretty.');
         const json = options.json === true || options.output === 'json';
         return withService(context, { repair: true }, async (service) => {
           const { chainText, whoAll } = await import('../core/search/who.js');
           const filters = { ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) };
-          await printAll(out.io, json, (onRow, onDocument) => whoAll(service, filters, onRow, cliAdmin(), onDocument), (row) => chainText(row.chain));
+          await printAll(
+            out.io,
+            json,
+            (onRow, onDocument) => whoAll(service, filters, onRow, cliAdmin(), onDocument),
+            (row) => chainText(row.chain),
+          );
           return EXIT_OK;
         });
       }

@@ -282,7 +282,8 @@ class DatabaseHost implements HostAdapter {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return [];
-    const mounts = recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, this.#located.version);
+    const mounts =
+      recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, this.#located.version);
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
   }
 

@@ -103,7 +103,6 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
   return { shares, members, overrideTargets, files };
 }
 
-
 /** Accounts asked per statement: three parameters each, far below every dialect's limit, and a few statements for 10 000 members. */
 export const ACCOUNTS_PER_STATEMENT = 1000;
 
@@ -221,7 +220,8 @@ export class ReachIndex {
     const offer = (o: Opener): void => {
       const known = best.get(o.account);
       // Equal file and path through two mounts: the earliest share names it.
-      if (known === undefined || preferred(o, known) || (o.fileId === known.fileId && o.path === known.path && earlier(o.mount, known.mount))) best.set(o.account, o);
+      if (known === undefined || preferred(o, known) || (o.fileId === known.fileId && o.path === known.path && earlier(o.mount, known.mount)))
+        best.set(o.account, o);
     };
     for (const file of files) {
       const path = file.path ?? '';
