@@ -64,7 +64,7 @@ async function printAll(
 }
 
 export const command: CommandDefinition = {
-  summary: 'List every account that can open one document (or every document: --all), where it sees it and through what',
+  summary: 'List who can open one document (--all: every one), where and through what',
   examples: [
     'docs-unified-search who 412',
     'docs-unified-search who "[P412]" --include-blocked',
