@@ -35,11 +35,17 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
-function cliMs(args: readonly string[]): number {
+/** Wall time of a one-shot run, and its CPU time (user + system, by GNU time) in the same run: on a loaded machine the CPU time says what the run costs. */
+function cliMs(args: readonly string[]): { wall: number; cpu: number } {
   const started = performance.now();
-  const run = spawnSync(node, [bin, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', node, bin, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const wall = performance.now() - started;
   if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${String(run.status)}: ${run.stderr}`);
-  return performance.now() - started;
+  const cpu = (run.stderr.trim().split('\n').at(-1) ?? '')
+    .split(' ')
+    .map(Number)
+    .reduce((sum, seconds) => sum + seconds * 1000, 0);
+  return { wall, cpu };
 }
 
 console.log(`Node ${process.versions.node}, ${RUNS} runs each (medians), load average at start ${load()}`);
@@ -47,7 +53,9 @@ console.log(`Node ${process.versions.node}, ${RUNS} runs each (medians), load av
 if (wanted('one')) {
   const { openContext } = await import('../src/core/context.js');
   const { whoCanOpen } = await import('../src/core/search/who.js');
-  console.log('accounts  group members  who one-shot  why one-shot  --version  who/why  who in-process  accounts listed');
+  console.log(
+    'accounts  group members  who one-shot wall / cpu  why one-shot wall / cpu  --version wall / cpu  who/why (cpu)  who in-process wall / cpu  accounts listed',
+  );
   for (const accounts of [10, 1000, 10_000]) {
     const host = await buildWhoHost({ accounts, files: 100_000, folders: 500, spread: false });
     const dir = mkdtempSync(join(tmpdir(), 'dus-bench-who-'));
@@ -55,7 +63,12 @@ if (wanted('one')) {
       const global = ['--config-dir', dir, '--host-db', host.fx.dbUrl];
       const id = String(host.teamDocument);
       cliMs([...global, 'who', id]); // the marker index file is built by the first run, as after any first search
-      const samples = { who: [] as number[], why: [] as number[], version: [] as number[], inProcess: [] as number[] };
+      const samples = {
+        who: [] as { wall: number; cpu: number }[],
+        why: [] as { wall: number; cpu: number }[],
+        version: [] as { wall: number; cpu: number }[],
+        inProcess: [] as { wall: number; cpu: number }[],
+      };
       let listed = 0;
       for (let run = 0; run < RUNS; run += 1) {
         samples.who.push(cliMs([...global, 'who', id, '--json']));
@@ -63,13 +76,17 @@ if (wanted('one')) {
         samples.version.push(cliMs(['--version']));
         const ctx = openContext({ configDir: dir, env: {}, hostLocation: { dbUrl: host.fx.dbUrl } });
         const started = performance.now();
+        const cpuBefore = process.cpuUsage();
         listed = (await whoCanOpen(ctx, host.teamDocument)).accounts.length;
-        samples.inProcess.push(performance.now() - started);
+        const cpu = process.cpuUsage(cpuBefore);
+        samples.inProcess.push({ wall: performance.now() - started, cpu: (cpu.user + cpu.system) / 1000 });
         await ctx.close();
       }
-      const [who, why, version, inProcess] = [median(samples.who), median(samples.why), median(samples.version), median(samples.inProcess)];
+      const both = (list: readonly { wall: number; cpu: number }[]): string =>
+        `${median(list.map((x) => x.wall)).toFixed(0)} / ${median(list.map((x) => x.cpu)).toFixed(0)} ms`;
+      const ratio = median(samples.who.map((x) => x.cpu)) / median(samples.why.map((x) => x.cpu));
       console.log(
-        `${String(accounts).padStart(8)}  ${String(accounts).padStart(13)}  ${who.toFixed(0).padStart(9)} ms  ${why.toFixed(0).padStart(9)} ms  ${version.toFixed(0).padStart(6)} ms  ${(who / why).toFixed(2).padStart(7)}  ${inProcess.toFixed(1).padStart(11)} ms  ${String(listed).padStart(15)}`,
+        `${String(accounts).padStart(8)}  ${String(accounts).padStart(13)}  ${both(samples.who).padStart(23)}  ${both(samples.why).padStart(23)}  ${both(samples.version).padStart(20)}  ${ratio.toFixed(2).padStart(13)}  ${both(samples.inProcess).padStart(25)}  ${String(listed).padStart(15)}`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -89,7 +106,17 @@ function rssKb(pid: number): number {
   }
 }
 
-async function streamed(args: readonly string[]): Promise<{ ms: number; lines: number; bytes: number; rss: number[] }> {
+/** CPU time (user + system) of a process so far, from /proc (clock ticks of 10 ms), or NaN once it is gone. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function streamed(args: readonly string[]): Promise<{ ms: number; lines: number; bytes: number; rss: number[]; cpu: number }> {
   const started = performance.now();
   const child = spawn(node, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let lines = 0;
@@ -102,14 +129,17 @@ async function streamed(args: readonly string[]): Promise<{ ms: number; lines: n
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const rss: number[] = [];
   const pid = child.pid ?? -1;
+  let cpu = Number.NaN;
   const timer = setInterval(() => {
     const kb = rssKb(pid);
     if (!Number.isNaN(kb)) rss.push(kb);
+    const used = cpuMs(pid);
+    if (!Number.isNaN(used)) cpu = used;
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearInterval(timer);
   if (code !== 0) throw new Error(`who --all exited ${String(code)}: ${err}`);
-  return { ms: performance.now() - started, lines, bytes, rss };
+  return { ms: performance.now() - started, lines, bytes, rss, cpu };
 }
 
 if (wanted('all')) {
@@ -127,7 +157,7 @@ if (wanted('all')) {
       const tenths = Array.from({ length: 10 }, (_, i) => run.rss[Math.min(run.rss.length - 1, Math.floor(((i + 1) * run.rss.length) / 10) - 1)] ?? Number.NaN);
       const rows = run.lines - (format.length === 0 ? 1 : 0);
       console.log(
-        `who --all${format.length === 0 ? ' (CSV)' : ' --json'}: ${(run.ms / 1000).toFixed(1)} s, ${rows} rows (${(rows / (run.ms / 1000) / 1e6).toFixed(2)} M rows/s), ${(run.bytes / 1048576).toFixed(0)} MiB; ` +
+        `who --all${format.length === 0 ? ' (CSV)' : ' --json'}: ${(run.ms / 1000).toFixed(1)} s wall, ${(run.cpu / 1000).toFixed(1)} s CPU (to the last sample), ${rows} rows (${(rows / (run.ms / 1000) / 1e6).toFixed(2)} M rows/s), ${(run.bytes / 1048576).toFixed(0)} MiB; ` +
           `RSS at each tenth of the run (MiB) ${tenths.map(mb).join(' ')}; peak ${mb(Math.max(...run.rss))} MiB; load average ${load()}`,
       );
     }

@@ -68,7 +68,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     shareReach: (account, id) => host.shareReach(account, id),
     reachedMounts: (account, accounts) => host.reachedMounts(account, accounts),
     reachedAccounts: (account) => host.reachedAccounts(account),
-    eachArchiveDocument: (account, onDocument) => host.eachArchiveDocument(account, onDocument),
+    eachArchiveDocument: (account, onDocument, pace) => host.eachArchiveDocument(account, onDocument, pace),
     groupMembers: (gid) => host.groupMembers(gid),
     close: () => host.close(),
   };

@@ -7,7 +7,7 @@ import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO } from '../cli/types.js';
-import type { WhoAllSummary, WhoRow } from '../core/search/who.js';
+import type { WhoAllHooks, WhoAllSummary, WhoChain, WhoRow } from '../core/search/who.js';
 
 const COLUMNS: readonly Column[] = [
   { head: 'Account', fit: 'whole' },
@@ -26,19 +26,37 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-/** Lines are gathered and written 64 kB at a time: stdout to a file or pipe is written synchronously on Linux, so what is held stays bounded. */
+/** Lines are gathered and written 64 kB at a time. */
 const FLUSH_AT = 64 * 1024;
 
 async function printAll(
   io: CommandIO,
   json: boolean,
-  run: (onRow: (row: WhoRow) => void, onDocument: (s: WhoAllSummary) => void) => Promise<WhoAllSummary>,
-  through: (row: WhoRow) => string,
+  run: (onRow: (row: WhoRow) => void, hooks: WhoAllHooks) => Promise<WhoAllSummary>,
+  chainText: (chain: WhoChain) => string,
 ): Promise<void> {
   let pending = json ? '' : 'document,account,path,through\r\n';
+  // A pipe takes what is written without blocking and queues the rest in memory: the host's
+  // rows are read on only once the queue drained (pace), so memory stays flat for a slow reader.
+  let full: Promise<void> | undefined;
   const flush = (): void => {
-    if (pending !== '') io.stdout.write(pending);
+    if (pending !== '' && !io.stdout.write(pending) && full === undefined)
+      full = new Promise((resolve) =>
+        io.stdout.once('drain', () => {
+          full = undefined;
+          resolve();
+        }),
+      );
     pending = '';
+  };
+  // Each chain's words once, quoted (a chain serves every file of its folder, for every member).
+  const words = new WeakMap<WhoChain, string>();
+  const through = (chain: WhoChain): string => {
+    const known = words.get(chain);
+    if (known !== undefined) return known;
+    const text = json ? JSON.stringify(chainText(chain)) : csvField(chainText(chain));
+    words.set(chain, text);
+    return text;
   };
   const status = statusLine(io);
   let shownAt = 0;
@@ -46,15 +64,18 @@ async function printAll(
     await run(
       (row) => {
         pending += json
-          ? `${JSON.stringify({ document: row.documentId, account: row.account, path: row.path, through: through(row) })}\n`
-          : `${row.documentId},${csvField(row.account)},${csvField(row.path)},${csvField(through(row))}\r\n`;
+          ? `{"document":${row.documentId},"account":${JSON.stringify(row.account)},"path":${JSON.stringify(row.path)},"through":${through(row.chain)}}\n`
+          : `${row.documentId},${csvField(row.account)},${csvField(row.path)},${through(row.chain)}\r\n`;
         if (pending.length >= FLUSH_AT) flush();
       },
-      (summary) => {
-        const now = Date.now();
-        if (now - shownAt < 250) return;
-        shownAt = now;
-        status.show(`who --all: ${summary.documents} documents, ${summary.rows} rows`);
+      {
+        onDocument: (summary) => {
+          const now = Date.now();
+          if (now - shownAt < 250) return;
+          shownAt = now;
+          status.show(`who --all: ${summary.documents} documents, ${summary.rows} rows`);
+        },
+        pace: () => full,
       },
     );
   } finally {
@@ -108,12 +129,7 @@ export const command: CommandDefinition = {
         return withService(context, { repair: true }, async (service) => {
           const { chainText, whoAll } = await import('../core/search/who.js');
           const filters = { ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) };
-          await printAll(
-            out.io,
-            json,
-            (onRow, onDocument) => whoAll(service, filters, onRow, cliAdmin(), onDocument),
-            (row) => chainText(row.chain),
-          );
+          await printAll(out.io, json, (onRow, hooks) => whoAll(service, filters, onRow, cliAdmin(), hooks), chainText);
           return EXIT_OK;
         });
       }

@@ -35,6 +35,7 @@ import type {
   HostAdapter,
   HostLocation,
   MarkedFilesPage,
+  Pace,
   MarkerIndexSize,
   ResolvedArchiveAccount,
   SearchLookup,
@@ -371,7 +372,7 @@ class DatabaseHost implements HostAdapter {
     return result;
   }
 
-  async eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void): Promise<void> {
+  async eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {
     const statement = buildFilesByMarker(this.sql.dialect, this.#prefix, homeStorageIds(archiveAccount, this.#located.dataDirectory));
     // Names with several markers come first and are few: kept, sorted, and merged into the stream.
     const several: { documentId: number; file: NodeRow }[] = [];
@@ -404,22 +405,27 @@ class DatabaseHost implements HostAdapter {
         current = id;
       }
     };
-    await this.#statements.each(statement.sql, statement.params, (rows) => {
-      for (const row of rows) {
-        const file = nodeRowOf(row);
-        if (!isOwnFile(file.path, file.mimetype)) continue;
-        const ids = markersIn(file.name);
-        if (num(row.m) === 0) {
-          for (const documentId of new Set(ids)) several.push({ documentId, file });
-          continue;
+    await this.#statements.each(
+      statement.sql,
+      statement.params,
+      (rows) => {
+        for (const row of rows) {
+          const file = nodeRowOf(row);
+          if (!isOwnFile(file.path, file.mimetype)) continue;
+          const ids = markersIn(file.name);
+          if (num(row.m) === 0) {
+            for (const documentId of new Set(ids)) several.push({ documentId, file });
+            continue;
+          }
+          const [id] = ids;
+          if (id === undefined) continue;
+          if (id < current) throw new DusError('internal', `The host returned the marked files out of document order (${id} after ${current}).`);
+          open(id);
+          group.push(file);
         }
-        const [id] = ids;
-        if (id === undefined) continue;
-        if (id < current) throw new DusError('internal', `The host returned the marked files out of document order (${id} after ${current}).`);
-        open(id);
-        group.push(file);
-      }
-    });
+      },
+      pace,
+    );
     open(Number.MAX_SAFE_INTEGER);
     flush();
   }

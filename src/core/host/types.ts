@@ -4,13 +4,13 @@
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
 import type { AccountBackend } from './account-backends.js';
-import type { Dialect, HostLocation, SqlClient, SqlRow, SqlValue } from './db/types.js';
+import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
 import type { ShareObstacle, VisibleFile } from './rules/types.js';
 
-export type { Dialect, HostLocation, MarkerIndexSize, Mount, NodeRow, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
+export type { Dialect, HostLocation, MarkerIndexSize, Mount, NodeRow, Pace, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
 
 export interface HostAccount {
   /** The uid as the host stores it (its own spelling). */
@@ -111,9 +111,10 @@ export interface HostAdapter {
   /**
    * `who --all`: the archive account's marked files in its own folders, streamed from one
    * statement in document order, handed over one document at a time (a file carrying two
-   * markers comes with both). Holds one document's files, never the archive.
+   * markers comes with both). Holds one document's files, never the archive; `pace` holds the
+   * reading back while the consumer's output is full.
    */
-  eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void): Promise<void>;
+  eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void>;
   /** The members `groupsOf` names the group for (direct, and nested when the host nests groups), sorted. */
   groupMembers(gid: string): Promise<readonly string[]>;
   /** Explain only: marked files of the archive account in its trash, for documents without a file (one query per call). */

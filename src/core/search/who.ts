@@ -9,7 +9,7 @@
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-reach.js';
-import type { HostAdapter, VisibleFile } from '../host/types.js';
+import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
 import { explanationOf, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
 export interface WhoOptions {
@@ -160,12 +160,19 @@ export interface WhoAllSummary {
  * lists them). Memory holds the accounts' mounts and one document's files, not the archive.
  * `--include-blocked` is refused (docs: a cause is a statement per account and document).
  */
+export interface WhoAllHooks {
+  /** After each document: for a progress line. */
+  readonly onDocument?: (summary: WhoAllSummary) => void;
+  /** Asked between reads of the host: a promise holds the reading back (the output is full). */
+  readonly pace?: Pace;
+}
+
 export async function whoAll(
   ctx: ServiceContext,
   options: Omit<WhoOptions, 'includeBlocked'>,
   onRow: (row: WhoRow) => void,
   admin?: string,
-  onDocument?: (summary: WhoAllSummary) => void,
+  hooks: WhoAllHooks = {},
 ): Promise<WhoAllSummary> {
   const host = await ctx.host();
   const archiveAccount = await requiredArchiveAccount(ctx);
@@ -175,13 +182,28 @@ export async function whoAll(
   const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, accounts));
   let documents = 0;
   let rows = 0;
-  await host.eachArchiveDocument(archiveAccount, (documentId, files) => {
-    documents += 1;
-    for (const opener of index.openers(files)) {
-      rows += 1;
-      onRow({ documentId, account: opener.account, path: opener.path, chain: chainOf(opener) });
-    }
-    onDocument?.({ documents, rows });
-  });
+  // One chain per mount, however many files and accounts it serves.
+  const chains = new WeakMap<Mount, WhoChain>();
+  const owner: WhoChain = { kind: 'owner' };
+  const chainFor = (opener: Opener): WhoChain => {
+    if (opener.mount === null) return owner;
+    const known = chains.get(opener.mount);
+    if (known !== undefined) return known;
+    const chain = chainOf(opener);
+    chains.set(opener.mount, chain);
+    return chain;
+  };
+  await host.eachArchiveDocument(
+    archiveAccount,
+    (documentId, files) => {
+      documents += 1;
+      for (const opener of index.openers(files)) {
+        rows += 1;
+        onRow({ documentId, account: opener.account, path: opener.path, chain: chainFor(opener) });
+      }
+      hooks.onDocument?.({ documents, rows });
+    },
+    hooks.pace,
+  );
   return { documents, rows };
 }
