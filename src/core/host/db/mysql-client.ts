@@ -83,6 +83,7 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         await new Promise<void>((resolve, reject) => {
           let failed: { readonly error: Error } | null = null;
           let columns: readonly string[] = [];
+          let paused = false;
           core
             .query({ sql, values: values as SqlValue[], rowsAsArray: true })
             .on('fields', (fields) => {
@@ -92,10 +93,15 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
               if (failed !== null) return;
               try {
                 onRow(row, columns);
-                const wait = pace?.();
+                const wait = paused ? undefined : pace?.();
                 if (wait !== undefined) {
+                  // Once: rows already parsed still come while the socket rests.
+                  paused = true;
                   core.pause();
-                  void wait.then(() => core.resume());
+                  void wait.then(() => {
+                    paused = false;
+                    core.resume();
+                  });
                 }
               } catch (error) {
                 // The rest of the result is read and dropped: the connection stays usable.
