@@ -66,6 +66,10 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
       return host.trashedArchiveFiles(account, ids);
     },
     shareReach: (account, id) => host.shareReach(account, id),
+    reachedMounts: (account, accounts) => host.reachedMounts(account, accounts),
+    reachedAccounts: (account) => host.reachedAccounts(account),
+    eachArchiveDocument: (account, onDocument, pace) => host.eachArchiveDocument(account, onDocument, pace),
+    groupMembers: (gid) => host.groupMembers(gid),
     close: () => host.close(),
   };
   return { ctx: { ...ctx, host: async () => wrapped }, calls };

@@ -5,7 +5,9 @@ import { prose, styled, table, type Column } from '../cli/format.js';
 import { documentIdOf } from '../cli/document-id.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
-import type { CommandDefinition } from '../cli/types.js';
+import { statusLine } from '../cli/status-line.js';
+import type { CommandDefinition, CommandIO } from '../cli/types.js';
+import type { WhoAllHooks, WhoAllSummary, WhoChain, WhoRow } from '../core/search/who.js';
 
 const COLUMNS: readonly Column[] = [
   { head: 'Account', fit: 'whole' },
@@ -19,31 +21,120 @@ function optionalText(value: unknown, option: string): string | undefined {
   return value.trim();
 }
 
+/** RFC 4180: a field with a comma, quote, CR or LF is quoted, its quotes doubled; records end in CRLF. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** Lines are gathered and written 64 kB at a time. */
+const FLUSH_AT = 64 * 1024;
+
+async function printAll(
+  io: CommandIO,
+  json: boolean,
+  run: (onRow: (row: WhoRow) => void, hooks: WhoAllHooks) => Promise<WhoAllSummary>,
+  chainText: (chain: WhoChain) => string,
+): Promise<void> {
+  let pending = json ? '' : 'document,account,path,through\r\n';
+  // A pipe takes what is written without blocking and queues the rest in memory: the host's
+  // rows are read on only once the queue drained (pace), so memory stays flat for a slow reader.
+  let full: Promise<void> | undefined;
+  const flush = (): void => {
+    if (pending !== '' && !io.stdout.write(pending) && full === undefined)
+      full = new Promise((resolve) =>
+        io.stdout.once('drain', () => {
+          full = undefined;
+          resolve();
+        }),
+      );
+    pending = '';
+  };
+  // Each chain's words once, quoted (a chain serves every file of its folder, for every member).
+  const words = new WeakMap<WhoChain, string>();
+  const through = (chain: WhoChain): string => {
+    const known = words.get(chain);
+    if (known !== undefined) return known;
+    const text = json ? JSON.stringify(chainText(chain)) : csvField(chainText(chain));
+    words.set(chain, text);
+    return text;
+  };
+  const status = statusLine(io);
+  let shownAt = 0;
+  try {
+    await run(
+      (row) => {
+        pending += json
+          ? `{"document":${row.documentId},"account":${JSON.stringify(row.account)},"path":${JSON.stringify(row.path)},"through":${through(row.chain)}}\n`
+          : `${row.documentId},${csvField(row.account)},${csvField(row.path)},${through(row.chain)}\r\n`;
+        if (pending.length >= FLUSH_AT) flush();
+      },
+      {
+        onDocument: (summary) => {
+          const now = Date.now();
+          if (now - shownAt < 250) return;
+          shownAt = now;
+          status.show(`who --all: ${summary.documents} documents, ${summary.rows} rows`);
+        },
+        pace: () => full,
+      },
+    );
+  } finally {
+    status.clear();
+    flush();
+  }
+}
+
 export const command: CommandDefinition = {
-  summary: 'List every account that can open one document, where it sees it and through what',
-  examples: ['docs-unified-search who 412', 'docs-unified-search who "[P412]" --include-blocked', 'docs-unified-search who 412 --group staff --json'],
+  summary: 'List who can open one document (--all: every one), where and through what',
+  examples: [
+    'docs-unified-search who 412',
+    'docs-unified-search who "[P412]" --include-blocked',
+    'docs-unified-search who 412 --group staff --json',
+    'docs-unified-search who --all > who.csv',
+    'docs-unified-search who --all --json --group staff',
+  ],
   notes:
     "The host alone answers: each account a share of the document's file reaches is asked what `why <account> <id>` asks, so who lists an account exactly when why says shown, at the same path.\n" +
     "Through: owner; user share of F from S; group G: share of F from S; a re-share by R of S's share. --include-blocked adds the accounts a share reaches that cannot open the file, with the cause why names.\n" +
-    '--json prints {document, files, accounts: [{account, path, through, blocked}], noFile}.',
+    '--json prints {document, files, accounts: [{account, path, through, blocked}], noFile}.\n' +
+    '--all: every document of the archive at once, streamed as it is read: CSV (a header row document,account,path,through; RFC 4180 quoting, CRLF line ends), or with --json one JSON object a line {document, account, path, through} (docs/json/who-all.schema.json). ' +
+    '--user and --group apply; --include-blocked does not (a cause is a statement per account and document): ask who <id> --include-blocked. A progress line goes to stderr when it is a terminal.',
   exitCodes: [
-    [EXIT_OK, 'the document has a file of the archive account (also when no other account opens it)'],
+    [EXIT_OK, 'the document has a file of the archive account (also when no other account opens it); --all: every row was printed'],
     [EXIT_FAILURE, 'it has none (the no file explanation says why), the user or archive account is unknown, or the host cannot be read'],
   ],
   configure: (command) => {
     command
-      .argument('<document-id>', "the archive server's document id, or its marker [P<id>]")
-      .option('--include-blocked', 'also list the accounts a share reaches that cannot open the file, and why')
+      .argument('[document-id]', "the archive server's document id, or its marker [P<id>]")
+      .option('--all', 'every document of the archive: CSV, or JSON lines with --json, streamed')
+      .option('--include-blocked', 'also list the accounts a share reaches that cannot open the file, and why (not with --all)')
       .option('--user <uid>', 'only this account')
       .option('--group <gid>', 'only the members of this group');
     withOutputOptions(command);
   },
   run: (args, options, context) =>
     withOutput(options, context, async (out) => {
-      const documentId = documentIdOf(args[0]);
       const user = optionalText(options.user, '--user');
       const group = optionalText(options.group, '--group');
       const includeBlocked = options.includeBlocked === true;
+      if (options.all === true) {
+        if (args[0] !== undefined) throw new DusError('usage', '--all lists every document: give no document id with it.');
+        if (includeBlocked)
+          throw new DusError(
+            'usage',
+            '--include-blocked cannot be combined with --all (a cause costs a statement per account and document): use who <id> --include-blocked.',
+          );
+        if (options.output === 'json_pretty') throw new DusError('usage', '--all prints one JSON object a line: use --json, not --output=json_pretty.');
+        const json = options.json === true || options.output === 'json';
+        return withService(context, { repair: true }, async (service) => {
+          const { chainText, whoAll } = await import('../core/search/who.js');
+          const filters = { ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) };
+          await printAll(out.io, json, (onRow, hooks) => whoAll(service, filters, onRow, cliAdmin(), hooks), chainText);
+          return EXIT_OK;
+        });
+      }
+      if (args[0] === undefined) throw new DusError('usage', 'Name the document (412, or its marker [P412]), or give --all.');
+      const documentId = documentIdOf(args[0]);
       return withService(context, { repair: true }, async (service) => {
         const { chainText, whoCanOpen } = await import('../core/search/who.js');
         const answer = await whoCanOpen(

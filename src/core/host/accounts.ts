@@ -96,6 +96,18 @@ export class HostAccounts {
     return rows.length > 0;
   }
 
+  /** The accounts `groupsOf` names the group for: its direct members and, with nested groups, those of the groups under it. */
+  async membersOf(gid: string): Promise<readonly string[]> {
+    const p = this.#prefix;
+    const statement = this.#nestedGroups
+      ? // Seeded from columns, not a bare parameter: PostgreSQL types a recursive term by its seed.
+        `WITH RECURSIVE g (gid) AS (SELECT parent_gid FROM ${p}group_group WHERE parent_gid = ? UNION SELECT gid FROM ${p}group_user WHERE gid = ?` +
+        ` UNION SELECT gg.child_gid FROM ${p}group_group gg JOIN g ON gg.parent_gid = g.gid) SELECT DISTINCT uid FROM ${p}group_user WHERE gid IN (SELECT gid FROM g)`
+      : `SELECT uid FROM ${p}group_user WHERE gid = ?`;
+    const rows = await this.#statements.query(statement, this.#nestedGroups ? [gid, gid] : [gid]);
+    return [...new Set(rows.map((r) => text(r.uid) ?? ''))].filter((u) => u !== '').sort();
+  }
+
   async groupsOf(uid: string): Promise<readonly string[]> {
     const p = this.#prefix;
     const statement = this.#nestedGroups

@@ -4,7 +4,7 @@
  * judged by the host's rules in TypeScript (rules/visibility.ts); the accounts (accounts.ts)
  * and the marker indexes (index/indexes.ts) are kept by modules of their own.
  */
-import { isDusError } from '../errors.js';
+import { DusError, isDusError } from '../errors.js';
 import { LOG_MESSAGES, type Logger } from '../log.js';
 import { HostAccounts } from './accounts.js';
 import { presentBackendTables, type BackendTable } from './account-backends.js';
@@ -14,18 +14,28 @@ import { checkSchema } from './db/schema-check.js';
 import { openSqlClient } from './db/sql-client.js';
 import { MarkerIndexes } from './index/indexes.js';
 import { sameRoots } from './index/marker-index.js';
-import { splitRows, syncAccountOf, type SearchProbe } from './rules/lookup-rows.js';
+import { nodeRowOf, shareRowOf, splitRows, syncAccountOf, viewerEnabledOf, type SearchProbe } from './rules/lookup-rows.js';
 import { buildLookup, buildMarkedFiles, buildTrashedFiles, TRASH_PREFIX, rowNumber as num, rowText as text, type LookupSpec } from './rules/lookup-sql.js';
 import { cleanIds, markersIn } from './rules/marker.js';
 import { buildShareObstacles, nearestObstacles } from './rules/share-obstacles.js';
-import { buildShareReach, shareReachOf, type ShareReach } from './rules/share-reach.js';
+import {
+  ACCOUNTS_PER_STATEMENT,
+  buildAccountShares,
+  buildFilesByMarker,
+  buildReachedAccounts,
+  buildShareReach,
+  shareReachOf,
+  type ShareReach,
+} from './rules/share-reach.js';
 import { homeStorageIds, isInUserFiles } from './rules/storages.js';
-import { candidates, FOLDER_MIMETYPE, pickPerDocument, shareMounts, type Candidate } from './rules/visibility.js';
+import type { Mount, NodeRow } from './rules/share-rules.js';
+import { candidates, FOLDER_MIMETYPE, pickPerDocument, questionMounts, type Candidate } from './rules/visibility.js';
 import type {
   HostAccount,
   HostAdapter,
   HostLocation,
   MarkedFilesPage,
+  Pace,
   MarkerIndexSize,
   ResolvedArchiveAccount,
   SearchLookup,
@@ -82,6 +92,12 @@ function isOwnFile(path: string | null, mimetype: string | null): path is string
 }
 
 /** Naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */
+/** An `S` row's values but the recipient: two accounts with the same keys have the same share rows. A user share's id is the recipient's own. */
+function rowKey(row: SqlRow): string {
+  const v = (x: unknown): string => text(x) ?? '\u0002';
+  return `${v(row.a)}\u0000${v(row.b)}\u0000${v(row.c)}\u0000${v(row.d)}\u0000${v(row.e)}\u0000${v(row.g)}\u0000${v(row.t1)}\u0000${v(row.t2)}\u0000${v(row.t3)}\u0000${v(row.t4)}\u0000${v(row.gid)}\u0001`;
+}
+
 function naiveUtc(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
@@ -274,11 +290,7 @@ class DatabaseHost implements HostAdapter {
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return [];
     const mounts =
-      recipient === null
-        ? []
-        : shareMounts(recipient, rows, dataDirectory, this.#located.version).filter((m) =>
-            question === 'visible' ? m.owner === archive : m.owner !== archive,
-          );
+      recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, this.#located.version);
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
   }
 
@@ -293,9 +305,133 @@ class DatabaseHost implements HostAdapter {
   async shareReach(archiveAccount: string, documentId: number): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }> {
     // Every file of the archive account carrying the marker, not only the one question 2 picks: a user may open another copy.
     const files = (await this.#candidates('owned', archiveAccount, archiveAccount, cleanIds([documentId]))).filter((f) => f.path.startsWith('/'));
-    if (files.length === 0) return { files, reach: { shares: [], members: new Map(), overrideTargets: new Map() } };
-    const statement = buildShareReach(this.sql.dialect, this.#prefix, files);
+    if (files.length === 0) return { files, reach: { shares: [], members: new Map(), overrideTargets: new Map(), files: [] } };
+    const statement = buildShareReach(this.#prefix, files);
     return { files, reach: shareReachOf(await this.#query(statement.sql, statement.params)) };
+  }
+
+  async reachedAccounts(archiveAccount: string): Promise<readonly string[]> {
+    const statement = buildReachedAccounts(this.#prefix, archiveAccount);
+    const rows = await this.#query(statement.sql, statement.params);
+    return [...new Set(rows.map((r) => text(r.uid) ?? ''))].filter((uid) => uid !== '').sort();
+  }
+
+  async reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
+    const result = new Map<string, readonly Mount[]>();
+    const now = naiveUtc(this.#options.now?.() ?? new Date());
+    const unique = [...new Set(accounts)];
+    for (let from = 0; from < unique.length; from += ACCOUNTS_PER_STATEMENT) {
+      const chunk = unique.slice(from, from + ACCOUNTS_PER_STATEMENT);
+      const statement = buildAccountShares(this.sql.dialect, this.#prefix, chunk, now);
+      const common: SqlRow[] = [];
+      const own = new Map<string, { readonly rows: SqlRow[]; key: string; ownsOne: boolean }>();
+      for (const row of await this.#query(statement.sql, statement.params)) {
+        const kind = text(row.k);
+        if (kind !== 'S' && kind !== 'U') {
+          common.push(row);
+          continue;
+        }
+        const account = text(row.u) ?? '';
+        let entry = own.get(account);
+        if (entry === undefined) {
+          entry = { rows: [], key: '', ownsOne: false };
+          own.set(account, entry);
+        }
+        entry.rows.push(row);
+        if (kind === 'S') {
+          entry.key += rowKey(row);
+          if (text(row.t1) === account || text(row.t2) === account) entry.ownsOne = true;
+        }
+      }
+      // The nodes, switches and sharers' flags once; each account's shares and flags its own: the rows question 1 reads for it.
+      const shared = splitRows(common, '');
+      // The rules see the account only in its rows and in whether it owns or re-shared one of
+      // them (share-rules.ts notForUser): the members of a group with the same rows (no override
+      // of their own) get one answer, worked out once, not 10 000 times.
+      const same = new Map<string, readonly Mount[]>();
+      for (const account of chunk) {
+        const entry = own.get(account);
+        const mine = entry?.rows ?? [];
+        if (!viewerEnabledOf(mine)) continue;
+        if (account === archiveAccount) {
+          result.set(account, []);
+          continue;
+        }
+        const key = entry === undefined || entry.ownsOne ? null : entry.key;
+        const known = key === null ? undefined : same.get(key);
+        if (known !== undefined) {
+          result.set(account, known);
+          continue;
+        }
+        const rows = { ...shared, shares: mine.filter((row) => text(row.k) === 'S').map((row) => shareRowOf(row, account)) };
+        const mounts = questionMounts('visible', account, archiveAccount, rows, this.#located.dataDirectory, this.#located.version);
+        if (key !== null) same.set(key, mounts);
+        result.set(account, mounts);
+      }
+    }
+    return result;
+  }
+
+  async eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {
+    const statement = buildFilesByMarker(this.sql.dialect, this.#prefix, homeStorageIds(archiveAccount, this.#located.dataDirectory));
+    // Names with several markers come first and are few: kept, sorted, and merged into the stream.
+    const several: { documentId: number; file: NodeRow }[] = [];
+    let sorted = false;
+    let next = 0;
+    let current = -1;
+    let group: NodeRow[] = [];
+    const flush = (): void => {
+      if (current >= 0) onDocument(current, group);
+      group = [];
+    };
+    /** Opens document `id`'s group, first handing over the documents of several-marker names before it. */
+    const open = (id: number): void => {
+      if (!sorted) {
+        several.sort((a, b) => a.documentId - b.documentId || a.file.fileId - b.file.fileId);
+        sorted = true;
+      }
+      while (next < several.length) {
+        const entry = several[next];
+        if (entry === undefined || entry.documentId > id) break;
+        if (entry.documentId !== current) {
+          flush();
+          current = entry.documentId;
+        }
+        group.push(entry.file);
+        next += 1;
+      }
+      if (id !== current) {
+        flush();
+        current = id;
+      }
+    };
+    await this.#statements.each(
+      statement.sql,
+      statement.params,
+      (rows) => {
+        for (const row of rows) {
+          const file = nodeRowOf(row);
+          if (!isOwnFile(file.path, file.mimetype)) continue;
+          const ids = markersIn(file.name);
+          if (num(row.m) === 0) {
+            for (const documentId of new Set(ids)) several.push({ documentId, file });
+            continue;
+          }
+          const [id] = ids;
+          if (id === undefined) continue;
+          if (id < current) throw new DusError('internal', `The host returned the marked files out of document order (${id} after ${current}).`);
+          open(id);
+          group.push(file);
+        }
+      },
+      pace,
+    );
+    open(Number.MAX_SAFE_INTEGER);
+    flush();
+  }
+
+  groupMembers(gid: string): Promise<readonly string[]> {
+    return this.#accounts.membersOf(gid);
   }
 
   async trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>> {

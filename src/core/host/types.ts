@@ -4,12 +4,13 @@
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
 import type { AccountBackend } from './account-backends.js';
-import type { Dialect, HostLocation, SqlClient, SqlRow, SqlValue } from './db/types.js';
+import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
 import type { ShareReach } from './rules/share-reach.js';
+import type { Mount, NodeRow } from './rules/share-rules.js';
 import type { ShareObstacle, VisibleFile } from './rules/types.js';
 
-export type { Dialect, HostLocation, MarkerIndexSize, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
+export type { Dialect, HostLocation, MarkerIndexSize, Mount, NodeRow, Pace, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
 
 export interface HostAccount {
   /** The uid as the host stores it (its own spelling). */
@@ -98,6 +99,24 @@ export interface HostAdapter {
    * direct members. Whether a recipient opens the file is asked with question 1, as `why` asks.
    */
   shareReach(archiveAccount: string, documentId: number): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }>;
+  /**
+   * `who`: question 1's mounts for many accounts, a statement per 1 000 accounts: each account
+   * that can log in, with the mounts of the archive account's folders the share rules give it
+   * (none for the archive account itself, which opens its own folders). Accounts that cannot
+   * log in are absent.
+   */
+  reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>>;
+  /** `who --all`: every account a user or group share of the archive account's reaches, sorted. */
+  reachedAccounts(archiveAccount: string): Promise<readonly string[]>;
+  /**
+   * `who --all`: the archive account's marked files in its own folders, streamed from one
+   * statement in document order, handed over one document at a time (a file carrying two
+   * markers comes with both). Holds one document's files, never the archive; `pace` holds the
+   * reading back while the consumer's output is full.
+   */
+  eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void>;
+  /** The members `groupsOf` names the group for (direct, and nested when the host nests groups), sorted. */
+  groupMembers(gid: string): Promise<readonly string[]>;
   /** Explain only: marked files of the archive account in its trash, for documents without a file (one query per call). */
   trashedArchiveFiles(archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, TrashedFile>>;
   /** Marked files of the archive account, ordered by document id, one page (a scan per call). */

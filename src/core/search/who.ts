@@ -1,14 +1,15 @@
 /**
  * "Who can open document 412, and through what?": the reverse of `why`. The accounts the shares
- * of the document's files reach are each asked question 1, exactly as `why <account> 412` asks
- * it, so `who` lists an account if and only if `why` says `shown` for it, at the same path. The
- * chain names the share that gives access; with `includeBlocked`, the accounts a share reaches
- * but that cannot open the file are listed with the cause `why` would name.
+ * of the document's files reach are asked question 1 with the rows and rules `why <account> 412`
+ * uses (for all of them at once: host `reachedMounts`, rules/share-reach.ts `ReachIndex`), so
+ * `who` lists an account if and only if `why` says `shown` for it, at the same path. The chain
+ * names the share that gives access; with `includeBlocked`, the accounts a share reaches but
+ * that cannot open the file are listed with the cause `why` would name.
  */
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
-import type { ReachShare, ShareReach } from '../host/rules/share-reach.js';
-import type { HostAdapter, VisibleFile } from '../host/types.js';
+import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-reach.js';
+import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
 import { explanationOf, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
 export interface WhoOptions {
@@ -20,7 +21,7 @@ export interface WhoOptions {
   readonly group?: string;
 }
 
-/** How an account reaches the file: its own folders, or a share (the earliest row of the mount that shows it). */
+/** How an account reaches the file: its own folders, or a share (the earliest row, by (stime, id), of the mount that shows it). */
 export type WhoChain =
   | { readonly kind: 'owner' }
   | {
@@ -62,34 +63,46 @@ export function chainText(chain: WhoChain): string {
   return chain.kind === 'group share' ? `group ${chain.group ?? '?'}: share of ${chain.node}${from}${reshare}` : `user share of ${chain.node}${from}${reshare}`;
 }
 
-const trim = (s: string): string => s.replace(/^\/+|\/+$/g, '');
-
-/** Whom a share reaches: its user, or its group's direct members. */
-function recipientsOf(share: ReachShare, reach: ShareReach): readonly string[] {
-  return share.shareType === 0 ? [share.shareWith] : (reach.members.get(share.shareWith) ?? []);
-}
-
-/** The share behind the path an account sees: the earliest (stime, id) of those whose mount gives exactly that path. */
-function chainOf(account: string, seen: VisibleFile, files: readonly VisibleFile[], reach: ShareReach, archiveAccount: string): WhoChain {
-  const own = files.find((f) => f.fileId === seen.fileId);
-  if (account === archiveAccount || own === undefined) return { kind: 'owner' };
-  const matching = reach.shares
-    .filter((s) => recipientsOf(s, reach).includes(account))
-    .filter((s) => {
-      if (own.path !== s.nodePath && !own.path.startsWith(`${s.nodePath}/`)) return false;
-      const target = s.shareType === 1 ? (reach.overrideTargets.get(`${s.id}/${account}`) ?? s.target) : s.target;
-      return `/${trim(target)}${own.path.slice(s.nodePath.length)}` === seen.path;
-    })
-    .sort((a, b) => a.stime - b.stime || a.id - b.id);
-  const [first] = matching;
-  if (first === undefined) return { kind: 'owner' };
+/** The chain of a mount: its earliest share row (whose target and owner the mount has); the owner for the account's own folders. */
+function chainOf(opener: Opener): WhoChain {
+  const first = opener.mount?.rows[0];
+  if (opener.mount === null || first === undefined) return { kind: 'owner' };
+  const group = first.shareType === 1;
   return {
-    kind: first.shareType === 1 ? 'group share' : 'user share',
-    node: first.nodePath,
+    kind: group ? 'group share' : 'user share',
+    node: `/${(opener.mount.root.path ?? '').slice('files/'.length)}`,
     owner: first.owner,
     sharer: first.initiator ?? first.owner,
-    group: first.shareType === 1 ? first.shareWith : null,
+    group: group ? first.shareWith : null,
   };
+}
+
+/** Whom the shares reach: their users, and the direct members of their groups. */
+function recipientsOf(reach: ShareReach): Set<string> {
+  const reached = new Set<string>();
+  for (const share of reach.shares) {
+    if (share.shareType === 0) reached.add(share.shareWith);
+    else for (const uid of reach.members.get(share.shareWith) ?? []) reached.add(uid);
+  }
+  return reached;
+}
+
+/** The accounts to ask, narrowed by `--user` (already resolved) and `--group`. */
+async function narrowed(host: HostAdapter, accounts: Iterable<string>, only: string | null, group: string | undefined): Promise<string[]> {
+  let list = [...new Set(accounts)].sort();
+  if (only !== null) list = list.filter((uid) => uid === only);
+  if (group !== undefined) {
+    const members = new Set(await host.groupMembers(group));
+    list = list.filter((uid) => members.has(uid));
+  }
+  return list;
+}
+
+async function resolvedUser(host: HostAdapter, user: string | undefined): Promise<string | null> {
+  if (user === undefined) return null;
+  const account = await host.findAccount(user);
+  if (account === null) throw new DusError('unknown_user', `The user ${user} does not exist in the host.`);
+  return account.uid;
 }
 
 async function blockedCause(host: HostAdapter, account: string, archiveAccount: string, documentId: number, files: readonly VisibleFile[]): Promise<string> {
@@ -107,32 +120,90 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   if (!Number.isSafeInteger(documentId) || documentId < 1) throw new DusError('usage', 'The document id must be a whole number from 1.');
   const host = await ctx.host();
   const archiveAccount = await requiredArchiveAccount(ctx);
-  let only: string | null = null;
-  if (options.user !== undefined) {
-    const account = await host.findAccount(options.user);
-    if (account === null) throw new DusError('unknown_user', `The user ${options.user} does not exist in the host.`);
-    only = account.uid;
-  }
+  const only = await resolvedUser(host, options.user);
   if (admin !== undefined) ctx.audit.record({ action: 'who_can_open', admin, detail: { document: documentId } });
   const { files, reach } = await host.shareReach(archiveAccount, documentId);
   if (files.length === 0) {
     return { documentId, archiveAccount, files: [], accounts: [], noFile: explanationOf('no file', documentId, '', archiveAccount, undefined) };
   }
-  const reached = new Set<string>([archiveAccount, ...reach.shares.flatMap((s) => recipientsOf(s, reach))]);
-  let candidates = [...reached].sort();
-  if (only !== null) candidates = candidates.filter((uid) => uid === only);
-  if (options.group !== undefined) {
-    const group = options.group;
-    const inGroup = await Promise.all(candidates.map(async (uid) => (await host.groupsOf(uid)).includes(group)));
-    candidates = candidates.filter((_, index) => inGroup[index] === true);
-  }
+  const candidates = await narrowed(host, [archiveAccount, ...recipientsOf(reach)], only, options.group);
+  // Question 1 for every candidate at once: its rows and rules, a statement per 1 000 accounts.
+  const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, candidates));
+  const opened = new Map(index.openers(reach.files).map((o) => [o.account, o]));
   const open: WhoEntry[] = [];
   const blocked: WhoEntry[] = [];
   for (const account of candidates) {
-    const seen = (await host.visibleArchiveFiles(account, archiveAccount, [documentId])).get(documentId);
-    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(account, seen, files, reach, archiveAccount), blocked: null });
+    const seen = opened.get(account);
+    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen), blocked: null });
     else if (options.includeBlocked === true)
       blocked.push({ account, path: null, chain: null, blocked: await blockedCause(host, account, archiveAccount, documentId, files) });
   }
   return { documentId, archiveAccount, files: files.map((f) => f.path), accounts: [...open, ...blocked], noFile: null };
+}
+
+/** One row of `who --all`: an account that opens a document's file. */
+export interface WhoRow {
+  readonly documentId: number;
+  readonly account: string;
+  readonly path: string;
+  readonly chain: WhoChain;
+}
+
+export interface WhoAllSummary {
+  readonly documents: number;
+  readonly rows: number;
+}
+
+/**
+ * `who --all`: every document's `who` at once, handed to `onRow` as the host streams the
+ * archive account's files in document order (each document's accounts sorted, as `who <id>`
+ * lists them). Memory holds the accounts' mounts and one document's files, not the archive.
+ * `--include-blocked` is refused (docs: a cause is a statement per account and document).
+ */
+export interface WhoAllHooks {
+  /** After each document: for a progress line. */
+  readonly onDocument?: (summary: WhoAllSummary) => void;
+  /** Asked between reads of the host: a promise holds the reading back (the output is full). */
+  readonly pace?: Pace;
+}
+
+export async function whoAll(
+  ctx: ServiceContext,
+  options: Omit<WhoOptions, 'includeBlocked'>,
+  onRow: (row: WhoRow) => void,
+  admin?: string,
+  hooks: WhoAllHooks = {},
+): Promise<WhoAllSummary> {
+  const host = await ctx.host();
+  const archiveAccount = await requiredArchiveAccount(ctx);
+  const only = await resolvedUser(host, options.user);
+  if (admin !== undefined) ctx.audit.record({ action: 'who_can_open', admin, detail: { document: 'all' } });
+  const accounts = await narrowed(host, [archiveAccount, ...(await host.reachedAccounts(archiveAccount))], only, options.group);
+  const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, accounts));
+  let documents = 0;
+  let rows = 0;
+  // One chain per mount, however many files and accounts it serves.
+  const chains = new WeakMap<Mount, WhoChain>();
+  const owner: WhoChain = { kind: 'owner' };
+  const chainFor = (opener: Opener): WhoChain => {
+    if (opener.mount === null) return owner;
+    const known = chains.get(opener.mount);
+    if (known !== undefined) return known;
+    const chain = chainOf(opener);
+    chains.set(opener.mount, chain);
+    return chain;
+  };
+  await host.eachArchiveDocument(
+    archiveAccount,
+    (documentId, files) => {
+      documents += 1;
+      for (const opener of index.openers(files)) {
+        rows += 1;
+        onRow({ documentId, account: opener.account, path: opener.path, chain: chainFor(opener) });
+      }
+      hooks.onDocument?.({ documents, rows });
+    },
+    hooks.pace,
+  );
+  return { documents, rows };
 }

@@ -5,7 +5,7 @@
  */
 import { DusError } from '../../errors.js';
 import type { ConnectionParams } from './connection-params.js';
-import type { Dialect, SqlClient, SqlRow, SqlValue } from './types.js';
+import type { Dialect, Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 /** Rows per batch handed over by `each`: big enough to amortise a round trip, small next to the result. */
 export const STREAM_BATCH = 5_000;
@@ -46,7 +46,7 @@ export abstract class CountingClient implements SqlClient {
     this.counted();
     return (await this.run(sql, params)) as T[];
   }
-  async each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
+  async each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void, pace?: Pace): Promise<void> {
     this.counted();
     let batch: SqlRow[] = [];
     await this.stream(
@@ -59,6 +59,7 @@ export abstract class CountingClient implements SqlClient {
         batch = [];
       },
       ROW_BATCH,
+      pace,
     );
     if (batch.length > 0) onRows(batch);
   }
@@ -68,7 +69,7 @@ export abstract class CountingClient implements SqlClient {
   }
   protected abstract run(sql: string, params: readonly SqlValue[]): Promise<SqlRow[]>;
   /** The rows of a read, one by one as arrays, as they arrive. */
-  protected abstract stream(sql: string, params: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void>;
+  protected abstract stream(sql: string, params: readonly SqlValue[], onRow: RowSink, rowsPerRead: number, pace?: Pace): Promise<void>;
   abstract close(): Promise<void>;
 }
 

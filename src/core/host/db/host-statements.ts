@@ -5,7 +5,7 @@
  * rather than a driver's own.
  */
 import { DusError, isDusError, messageOf } from '../../errors.js';
-import type { SqlClient, SqlRow, SqlValue } from './types.js';
+import type { Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 export type StatementHook = (statement: string, params: readonly SqlValue[]) => void;
 
@@ -26,8 +26,8 @@ export class HostStatements {
     return this.#asked(statement, params, () => this.sql.query(statement, params));
   }
 
-  each(statement: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void> {
-    return this.#asked(statement, params, () => this.sql.each(statement, params, onRows));
+  each(statement: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void, pace?: Pace): Promise<void> {
+    return this.#asked(statement, params, () => this.sql.each(statement, params, onRows, pace));
   }
 
   eachRow(statement: string, params: readonly SqlValue[], onRow: (row: readonly SqlValue[]) => void, rowsPerRead?: number): Promise<void> {

@@ -7,11 +7,14 @@ import { messageOf } from '../../errors.js';
 import { CountingClient, errorText, unreachable, type RowSink } from './client-base.js';
 import type { ConnectionParams } from './connection-params.js';
 import { Reconnecting } from './reconnecting.js';
-import type { SqlClient, SqlRow, SqlValue } from './types.js';
+import type { Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 /** What `each` needs of mysql2's callback connection. */
 interface StreamingConnection {
   query(options: { sql: string; values: SqlValue[]; rowsAsArray: boolean }): StreamingQuery;
+  /** Stops reading from the socket (mysql2), until resume(). */
+  pause(): void;
+  resume(): void;
 }
 interface StreamingQuery {
   on(event: 'fields', listener: (fields: readonly { readonly name: string }[] | undefined) => void): StreamingQuery;
@@ -64,7 +67,7 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         return Array.isArray(rows) ? (rows as SqlRow[]) : [];
       });
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, _rowsPerRead: number): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, _rowsPerRead: number, pace?: Pace): Promise<void> {
       await connections.runOnce(async (connection) => {
         // The promise wrapper keeps the callback connection, whose queries emit rows as they arrive.
         const core = (connection as unknown as { connection?: StreamingConnection }).connection;
@@ -80,6 +83,7 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
         await new Promise<void>((resolve, reject) => {
           let failed: { readonly error: Error } | null = null;
           let columns: readonly string[] = [];
+          let paused = false;
           core
             .query({ sql, values: values as SqlValue[], rowsAsArray: true })
             .on('fields', (fields) => {
@@ -89,6 +93,16 @@ export async function openMysql(params: ConnectionParams): Promise<SqlClient> {
               if (failed !== null) return;
               try {
                 onRow(row, columns);
+                const wait = paused ? undefined : pace?.();
+                if (wait !== undefined) {
+                  // Once: rows already parsed still come while the socket rests.
+                  paused = true;
+                  core.pause();
+                  void wait.then(() => {
+                    paused = false;
+                    core.resume();
+                  });
+                }
               } catch (error) {
                 // The rest of the result is read and dropped: the connection stays usable.
                 failed = { error: error instanceof Error ? error : new Error(messageOf(error), { cause: error }) };

@@ -8,7 +8,7 @@ import type { ConnectionParams } from './connection-params.js';
 import { PreparedStatements, preparedFailure } from './pg-statements.js';
 import { toNumberedPlaceholders } from './placeholders.js';
 import { Reconnecting } from './reconnecting.js';
-import type { SqlClient, SqlRow, SqlValue } from './types.js';
+import type { Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 /**
  * Statements kept prepared per PostgreSQL session: each kept question 1 holds about 0.4 MB of
@@ -95,7 +95,7 @@ export async function openPostgres(params: ConnectionParams): Promise<SqlClient>
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       return connections.run((client) => runNamed(client, text, args));
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number, pace?: Pace): Promise<void> {
       const text = toNumberedPlaceholders(sql);
       const args = values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
       // A cursor in a transaction of its own (read-only, as the session is): plain SQL, no driver add-on.
@@ -109,6 +109,7 @@ export async function openPostgres(params: ConnectionParams): Promise<SqlClient>
             const columns = result.fields.map((field) => field.name);
             for (const row of result.rows) onRow(row, columns);
             if (result.rows.length < rowsPerRead) break;
+            await pace?.();
           }
         } finally {
           // Ends the cursor too; a failed statement has aborted the transaction, which this clears.

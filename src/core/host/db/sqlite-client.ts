@@ -7,7 +7,7 @@ import type { StatementSync } from 'node:sqlite';
 import { DusError } from '../../errors.js';
 import { CountingClient, errorText, unreachable, type RowSink } from './client-base.js';
 import type { ConnectionParams } from './connection-params.js';
-import type { SqlClient, SqlRow, SqlValue } from './types.js';
+import type { Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 /** Distinct statement texts kept compiled per SQLite connection (batch sizes 1…25 times the questions, plus accounts). */
 const PREPARED_STATEMENTS = 128;
@@ -85,7 +85,7 @@ export async function openSqlite(params: ConnectionParams, busyWaitMs: number): 
     protected async run(sql: string, values: readonly SqlValue[]): Promise<SqlRow[]> {
       return whileBusy(params, busyWaitMs, () => prepared(sql).all(...values) as SqlRow[]);
     }
-    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number): Promise<void> {
+    protected async stream(sql: string, values: readonly SqlValue[], onRow: RowSink, rowsPerRead: number, pace?: Pace): Promise<void> {
       // A statement of its own: a kept one could be reset by a query run while this one pauses.
       // Only the first step can meet a lock (a reader keeps its snapshot or lock until the end).
       const started = await whileBusy(params, busyWaitMs, () => {
@@ -107,7 +107,7 @@ export async function openSqlite(params: ConnectionParams, busyWaitMs: number): 
           onRow(arrays ? (row as readonly SqlValue[]) : columns.map((name) => (row as Record<string, SqlValue>)[name] ?? null), columns);
         }
         // serve keeps answering while a big index is read: node:sqlite blocks while it steps.
-        if (step.done !== true) await new Promise((resolve) => setImmediate(resolve));
+        if (step.done !== true) await (pace?.() ?? new Promise((resolve) => setImmediate(resolve)));
       }
     }
     async close(): Promise<void> {

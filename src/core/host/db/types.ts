@@ -3,6 +3,8 @@
 export type Dialect = 'sqlite' | 'pgsql' | 'mysql';
 export type SqlValue = string | number | bigint | null;
 export type SqlRow = Record<string, unknown>;
+/** Asked between reads of a stream: a promise to wait for before reading on, or undefined to go on. */
+export type Pace = () => Promise<void> | undefined;
 
 /** One read-only connection to the host database. Placeholders are `?` on every dialect. */
 export interface SqlClient {
@@ -17,7 +19,11 @@ export interface SqlClient {
    * Counts as one statement. A lost connection fails the read instead of running it again: the
    * caller has already seen part of the rows.
    */
-  each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void): Promise<void>;
+  /**
+   * `pace` (optional), asked between reads: a promise holds the next read back until it settles
+   * (a consumer whose output is full: `who --all` writing to a slow pipe), so rows do not pile up.
+   */
+  each(sql: string, params: readonly SqlValue[], onRows: (rows: readonly SqlRow[]) => void, pace?: Pace): Promise<void>;
   /**
    * The same streamed read row by row, each row an array of its values in the statement's
    * column order, for a caller that keeps no row (the marker index's build): no batch of rows

@@ -38,21 +38,7 @@ export function splitRows(
   for (const row of rows) {
     switch (text(row.k)) {
       case 'S':
-        shares.push({
-          id: num(row.a),
-          shareType: num(row.b),
-          // The statement keeps only shares to the recipient or its groups; a group's id is not read.
-          shareWith: num(row.b) === 0 ? recipient : '',
-          fileSource: num(row.c),
-          stime: num(row.d),
-          permissions: num(row.e),
-          accepted: num(row.g),
-          owner: text(row.t1) ?? '',
-          initiator: text(row.t2),
-          target: text(row.t3) ?? '',
-          expired: text(row.t4) === 'expired',
-          expiration: null,
-        });
+        shares.push(shareRowOf(row, recipient));
         break;
       case 'R': {
         const root = node(row);
@@ -99,6 +85,38 @@ export function splitRows(
     viewerLanguage: viewer.get('lang') ?? null,
     syncAccount,
   };
+}
+
+/** An `S` row: a share to the recipient or one of its groups, its override row applied. */
+export function shareRowOf(row: SqlRow, recipient: string): ShareRow {
+  return {
+    id: num(row.a),
+    shareType: num(row.b),
+    // The statement keeps only shares to the recipient or its groups; a group's id is read
+    // only where a statement gives it (`gid`: who names the group), no rule needs it.
+    shareWith: num(row.b) === 0 ? recipient : (text(row.gid) ?? ''),
+    fileSource: num(row.c),
+    stime: num(row.d),
+    permissions: num(row.e),
+    accepted: num(row.g),
+    owner: text(row.t1) ?? '',
+    initiator: text(row.t2),
+    target: text(row.t3) ?? '',
+    expired: text(row.t4) === 'expired',
+    expiration: null,
+  };
+}
+
+/** Whether the `U` rows (the viewer's `core`/`enabled` and `user_ldap`/`isDeleted`) let the account log in. */
+export function viewerEnabledOf(rows: readonly SqlRow[]): boolean {
+  let enabled: string | null = null;
+  let deleted: string | null = null;
+  for (const row of rows) {
+    if (text(row.k) !== 'U') continue;
+    if (text(row.t3) === 'enabled') enabled = text(row.t2);
+    else if (text(row.t3) === 'isDeleted') deleted = text(row.t2);
+  }
+  return isEnabledAccount(enabled, deleted);
 }
 
 /** A node row (`R`, `F`): file id, storage, permissions, path, name, mimetype, storage id, in the columns every statement of the rules gives them. */

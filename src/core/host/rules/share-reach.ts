@@ -1,14 +1,20 @@
 /**
  * `who`: whom the shares of a file of the archive account reach. One statement reads every user
  * or group share on the files or a folder holding them (whatever its state), the recipients'
- * override rows of the group shares, and the direct members of those groups. Whether each
- * recipient really opens the file is then asked as `why` asks it (question 1), so `who` and
- * `why` cannot disagree; these rows only say whom to ask and through which share.
+ * override rows of the group shares, and the direct members of those groups: whom to ask.
+ * Whether each recipient really opens the file is then asked as `why` asks it, question 1's
+ * rows and rules (`accountSharesOf` reads the rows question 1 reads, for many accounts in one
+ * statement; visibility.ts `questionMounts` judges them per account), so `who` and `why` cannot
+ * disagree. `ReachIndex` turns those mounts into who opens which file, as `candidates` and
+ * `pickPerDocument` do for one account.
  */
 import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
+import { nodeRowOf } from './lookup-rows.js';
 import { placeholders, rowNumber as num, rowText as text, type Statement } from './lookup-sql.js';
-import { pathMatch, pathsUp } from './share-obstacles.js';
+import { LIKE_ESCAPE } from './marker.js';
+import type { Mount, NodeRow } from './share-rules.js';
 import type { VisibleFile } from './types.js';
+import { mountCovers, mountPath, preferred } from './visibility.js';
 
 /** A user or group share on a file of the archive account or a folder holding it. */
 export interface ReachShare {
@@ -31,22 +37,31 @@ export interface ShareReach {
   readonly members: ReadonlyMap<string, readonly string[]>;
   /** `share id/user` → the target of that user's override row (a group share the user moved). */
   readonly overrideTargets: ReadonlyMap<string, string>;
+  /** The files themselves, as the rules read nodes. */
+  readonly files: readonly NodeRow[];
 }
 
-export function buildShareReach(dialect: Dialect, prefix: string, files: readonly VisibleFile[]): Statement {
+export function buildShareReach(prefix: string, files: readonly VisibleFile[]): Statement {
   const p = prefix;
-  const paths = [...new Set(files.flatMap((f) => pathsUp(f.path)))];
-  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths];
+  const params: SqlValue[] = [...files.map((f) => f.fileId)];
   const nulls = (n: number): string => Array.from({ length: n }, () => 'NULL').join(', ');
+  // The files and the folders above them, by parent id (primary key lookups): matching their
+  // paths read every row of the storage on SQLite, which has no md5 for path_hash (800 ms at
+  // 20 k files). Only nodes under `files/` can be shared (the rules call the rest broken).
   const sql =
-    `WITH nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n` +
-    ` WHERE n.storage IN (SELECT f.storage FROM ${p}filecache f WHERE f.fileid IN (${placeholders(files.length)})) AND ${pathMatch(dialect, paths.length)}),` +
+    `WITH RECURSIVE up (fileid, parent) AS (SELECT fileid, parent FROM ${p}filecache WHERE fileid IN (${placeholders(files.length)})` +
+    ` UNION SELECT f.fileid, f.parent FROM ${p}filecache f JOIN up ON f.fileid = up.parent),` +
+    ` nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n WHERE n.fileid IN (SELECT fileid FROM up) AND substr(n.path, 1, 6) = 'files/'),` +
     ` sh AS (SELECT s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.file_target FROM ${p}share s` +
     ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND CASE WHEN s.item_type IN ('file', 'folder') THEN 1 ELSE 0 END = 1 AND s.share_type IN (0, 1))` +
     ` SELECT 'S' AS k, sh.id AS a, sh.share_type AS b, sh.file_source AS c, sh.stime AS d, sh.share_with AS t1, sh.uid_owner AS t2, sh.uid_initiator AS t3, sh.file_target AS t4, nodes.path AS t5` +
     ` FROM sh JOIN nodes ON nodes.fileid = sh.file_source` +
     ` UNION ALL SELECT 'M', ${nulls(4)}, gid, uid, ${nulls(3)} FROM ${p}group_user WHERE gid IN (SELECT share_with FROM sh WHERE share_type = 1)` +
-    ` UNION ALL SELECT 'O', o.parent, ${nulls(3)}, o.share_with, o.file_target, ${nulls(3)} FROM ${p}share o WHERE o.share_type = 2 AND o.parent IN (SELECT id FROM sh WHERE share_type = 1)`;
+    ` UNION ALL SELECT 'O', o.parent, ${nulls(3)}, o.share_with, o.file_target, ${nulls(3)} FROM ${p}share o WHERE o.share_type = 2 AND o.parent IN (SELECT id FROM sh WHERE share_type = 1)` +
+    // The files again, in the columns of a node row (kind F), for ReachIndex.
+    ` UNION ALL SELECT 'F', f.fileid, f.storage, f.permissions, NULL, f.path, f.name, fm.mimetype, fs.id, NULL FROM ${p}filecache f` +
+    ` JOIN ${p}storages fs ON fs.numeric_id = f.storage JOIN ${p}mimetypes fm ON fm.id = f.mimetype WHERE f.fileid IN (${placeholders(files.length)})`;
+  params.push(...files.map((f) => f.fileId));
   return { sql, params };
 }
 
@@ -54,6 +69,7 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
   const shares: ReachShare[] = [];
   const members = new Map<string, string[]>();
   const overrideTargets = new Map<string, string>();
+  const files: NodeRow[] = [];
   for (const row of rows) {
     switch (text(row.k)) {
       case 'S': {
@@ -73,15 +89,159 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
       }
       case 'M': {
         const gid = text(row.t1) ?? '';
-        members.set(gid, [...(members.get(gid) ?? []), text(row.t2) ?? '']);
+        const list = members.get(gid);
+        if (list === undefined) members.set(gid, [text(row.t2) ?? '']);
+        else list.push(text(row.t2) ?? '');
         break;
       }
       case 'O':
         overrideTargets.set(`${num(row.a)}/${text(row.t1) ?? ''}`, text(row.t2) ?? '');
         break;
+      case 'F':
+        files.push(nodeRowOf(row));
+        break;
       default:
         break;
     }
   }
-  return { shares, members, overrideTargets };
+  return { shares, members, overrideTargets, files };
+}
+
+/** Accounts asked per statement: three parameters each, far below every dialect's limit, and a few statements for 10 000 members. */
+export const ACCOUNTS_PER_STATEMENT = 1000;
+
+/**
+ * Question 1's share rows for many accounts in one statement: what `buildLookup` reads for one
+ * recipient (`S` shares to the account or its direct groups, the account's override row
+ * applied, expired ones flagged; `R` their nodes; `C` the sharing switches; `D` the sharers'
+ * flags; `U` the account's own flags), with the recipient in column `u` (S, U) and a group
+ * share's group in `gid` (who names it). No file rows: the caller has the files.
+ */
+export function buildAccountShares(dialect: Dialect, prefix: string, accounts: readonly string[], now: string): Statement {
+  const p = prefix;
+  const num0 = dialect === 'pgsql' ? 'CAST(NULL AS BIGINT)' : 'NULL';
+  const n = (count: number): string => Array.from({ length: count }, () => num0).join(', ');
+  const list = placeholders(accounts.length);
+  const flags = `((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`;
+  const sql =
+    `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})),` +
+    ` cand AS (SELECT ug.uid AS rcp, s.share_with AS gid, s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
+    ` COALESCE(o.permissions, s.permissions) AS perms, COALESCE(o.accepted, s.accepted) AS accepted, COALESCE(o.file_target, s.file_target) AS target,` +
+    ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 'expired' END AS expired` +
+    ` FROM ug JOIN ${p}share s ON s.share_type = 1 AND s.share_with = ug.gid` +
+    ` LEFT JOIN ${p}share o ON o.share_type = 2 AND o.parent = s.id AND o.share_with = ug.uid WHERE s.item_type IN ('file', 'folder')` +
+    ` UNION ALL SELECT s.share_with, NULL, s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.permissions, s.accepted, s.file_target,` +
+    ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 'expired' END` +
+    ` FROM ${p}share s WHERE s.share_type = 0 AND s.share_with IN (${list}) AND s.item_type IN ('file', 'folder'))` +
+    ` SELECT 'S' AS k, id AS a, share_type AS b, file_source AS c, stime AS d, perms AS e, accepted AS g, uid_owner AS t1, uid_initiator AS t2, target AS t3, expired AS t4, rcp AS u, gid AS gid FROM cand` +
+    ` UNION ALL SELECT 'R', r.fileid, r.storage, r.permissions, ${n(3)}, r.path, r.name, rm.mimetype, rs.id, NULL, NULL FROM ${p}filecache r` +
+    ` JOIN ${p}storages rs ON rs.numeric_id = r.storage JOIN ${p}mimetypes rm ON rm.id = r.mimetype WHERE r.fileid IN (SELECT file_source FROM cand)` +
+    ` UNION ALL SELECT 'C', ${n(6)}, configkey, configvalue, NULL, NULL, NULL, NULL FROM ${p}appconfig WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')` +
+    ` UNION ALL SELECT 'D', ${n(6)}, userid, configvalue, configkey, NULL, NULL, NULL FROM ${p}preferences WHERE ${flags}` +
+    ` AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)` +
+    ` UNION ALL SELECT 'U', ${n(6)}, userid, configvalue, configkey, NULL, userid, NULL FROM ${p}preferences WHERE userid IN (${list}) AND ${flags}`;
+  return { sql, params: [...accounts, now, now, ...accounts, ...accounts] };
+}
+
+/** Every account a user or group share of the archive account's reaches: the users, and the direct members of the groups. */
+export function buildReachedAccounts(prefix: string, archiveAccount: string): Statement {
+  const p = prefix;
+  return {
+    sql:
+      `SELECT share_with AS uid FROM ${p}share WHERE uid_owner = ? AND share_type = 0 AND item_type IN ('file', 'folder')` +
+      ` UNION SELECT gu.uid FROM ${p}group_user gu WHERE gu.gid IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 1 AND item_type IN ('file', 'folder'))`,
+    params: [archiveAccount, archiveAccount],
+  };
+}
+
+/**
+ * The marked files of the given storages, streamed in document order: the text between the
+ * first `[P` and the next `]`, as a number, then the file id. Names with a second `[P` come
+ * first (`m` = 0): they may belong to several documents, and the caller sorts those few
+ * itself. For the others the first marker is the only one, so the order is the documents'.
+ */
+export function buildFilesByMarker(dialect: Dialect, prefix: string, storageIds: readonly string[]): Statement {
+  const p = prefix;
+  const multi = `CASE WHEN f.name LIKE '%[P%[P%' THEN 0 ELSE 1 END`;
+  let order: string;
+  if (dialect === 'pgsql') {
+    const key = `split_part(split_part(f.name, '[P', 2), ']', 1)`;
+    order = `length(${key}), ${key} COLLATE "C"`;
+  } else if (dialect === 'mysql') {
+    const key = `SUBSTRING_INDEX(SUBSTRING(f.name, LOCATE('[P', f.name) + 2), ']', 1)`;
+    order = `CHAR_LENGTH(${key}), ${key}`;
+  } else {
+    // SQLite's CAST reads the leading digits of '123].pdf' (lookup-sql.ts).
+    order = `CAST(substr(f.name, instr(f.name, '[P') + 2) AS INTEGER)`;
+  }
+  return {
+    sql:
+      `SELECT f.fileid AS a, f.storage AS b, f.permissions AS c, f.path AS t1, f.name AS t2, fm.mimetype AS t3, fs.id AS t4, ${multi} AS m` +
+      ` FROM ${p}filecache f JOIN ${p}storages fs ON fs.numeric_id = f.storage JOIN ${p}mimetypes fm ON fm.id = f.mimetype` +
+      ` WHERE fs.id IN (${placeholders(storageIds.length)}) AND f.name LIKE ? ESCAPE '${LIKE_ESCAPE}' ORDER BY ${multi}, ${order}, f.fileid`,
+    params: [...storageIds, '%[P%]%'],
+  };
+}
+
+/** An account that opens a file of the document: where, and through which mount (null: its own folders). */
+export interface Opener {
+  readonly account: string;
+  readonly fileId: number;
+  readonly path: string;
+  readonly mount: Mount | null;
+}
+
+/**
+ * Who opens which file, from each account's mounts of the archive account's folders (question
+ * 1's, visibility.ts `questionMounts`) and the files of one document: per account the file
+ * `candidates` and `pickPerDocument` would give it, found from the file's folders upwards
+ * instead of account by account, so a share to 10 000 members costs one lookup per folder.
+ */
+export class ReachIndex {
+  readonly #byRoot = new Map<string, { readonly account: string; readonly mount: Mount }[]>();
+  readonly #archiveAccount: string;
+  readonly #archiveOpens: boolean;
+
+  /** `mounts`: the accounts that can log in, each with its mounts whose owner is the archive account. */
+  constructor(archiveAccount: string, mounts: ReadonlyMap<string, readonly Mount[]>) {
+    this.#archiveAccount = archiveAccount;
+    // Question 1 for the archive account itself asks its own folders only, when it can log in.
+    this.#archiveOpens = mounts.has(archiveAccount);
+    for (const [account, list] of mounts) {
+      if (account === archiveAccount) continue;
+      for (const mount of list) {
+        const key = `${mount.root.storage}/${mount.root.path ?? ''}`;
+        const entries = this.#byRoot.get(key);
+        if (entries === undefined) this.#byRoot.set(key, [{ account, mount }]);
+        else entries.push({ account, mount });
+      }
+    }
+  }
+
+  /** The accounts that open one of `files` (the archive account's files of one document, in its own folders), sorted by account. */
+  openers(files: readonly NodeRow[]): Opener[] {
+    const best = new Map<string, Opener>();
+    const offer = (o: Opener): void => {
+      const known = best.get(o.account);
+      // Equal file and path through two mounts: the earliest share names it.
+      if (known === undefined || preferred(o, known) || (o.fileId === known.fileId && o.path === known.path && earlier(o.mount, known.mount)))
+        best.set(o.account, o);
+    };
+    for (const file of files) {
+      const path = file.path ?? '';
+      if (this.#archiveOpens) offer({ account: this.#archiveAccount, fileId: file.fileId, path: `/${path.slice('files/'.length)}`, mount: null });
+      for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
+        const entries = this.#byRoot.get(`${file.storage}/${path.slice(0, at)}`);
+        if (entries === undefined) continue;
+        for (const { account, mount } of entries) if (mountCovers(mount, file)) offer({ account, fileId: file.fileId, path: mountPath(mount, path), mount });
+      }
+    }
+    return [...best.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  }
+}
+
+function earlier(a: Mount | null, b: Mount | null): boolean {
+  const x = a?.rows[0];
+  const y = b?.rows[0];
+  return x !== undefined && y !== undefined && (x.stime < y.stime || (x.stime === y.stime && x.id < y.id));
 }

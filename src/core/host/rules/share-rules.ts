@@ -71,6 +71,8 @@ export interface Mount {
   readonly root: NodeRow;
   readonly owner: string;
   readonly target: string;
+  /** The rows of the super share, earliest (stime, id) first: the first gives owner and target (`who` names it). */
+  readonly rows: readonly ShareRow[];
 }
 
 /** A share the rules keep from mounting, and the rule that did. */
@@ -292,6 +294,8 @@ export const SHARE_RULES: readonly ShareRule[] = [
 
 const rulesAt = <L extends ShareRule['level']>(level: L): Extract<ShareRule, { level: L }>[] =>
   SHARE_RULES.filter((r): r is Extract<ShareRule, { level: L }> => r.level === level);
+/** Each level's rules, in SHARE_RULES' order, sorted once: `who` applies them for 10 000 accounts. */
+const LEVELS = { host: rulesAt('host'), row: rulesAt('row'), node: rulesAt('node'), mounts: rulesAt('mounts') };
 
 /** The explanation of an obstacle, worded by the first rule of its kind. */
 export function explainObstacle(kind: ObstacleKind, words: ObstacleWords): string {
@@ -334,7 +338,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   };
   // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
   const addressed = facts.shares.filter((s) => (s.shareType === 0 || s.shareType === 1) && !notForUser(s, facts.user));
-  const hostRule = rulesAt('host').find((r) => r.blocks(facts));
+  const hostRule = LEVELS.host.find((r) => r.blocks(facts));
   if (hostRule !== undefined) {
     for (const share of addressed) block(hostRule.kind, share);
     return { mounts: [], blocked };
@@ -342,9 +346,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   const context: RowContext = { facts, hideDisabled: hidesDisabledUserShares(facts.sharingConfig.get('hide_disabled_user_shares'), facts.hostVersion) };
   const byNode = new Map<number, ShareRow[]>();
   for (const share of addressed) {
-    const rule = rulesAt('row')
-      .map((r) => ({ kind: r.kind, account: r.blocks(share, context) }))
-      .find((r) => r.account !== null);
+    const rule = LEVELS.row.map((r) => ({ kind: r.kind, account: r.blocks(share, context) })).find((r) => r.account !== null);
     if (rule !== undefined) {
       block(rule.kind, share, rule.account === '' ? null : rule.account);
       continue;
@@ -357,14 +359,14 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
     rows.sort((a, b) => a.stime - b.stime || a.id - b.id);
     const first = rows[0];
     const root = facts.roots.get(node);
-    const rule = rulesAt('node').find((r) => r.blocks(rows, root, facts));
+    const rule = LEVELS.node.find((r) => r.blocks(rows, root, facts));
     if (rule !== undefined || root === undefined || first === undefined) {
       for (const share of rows) block(rule?.kind ?? 'broken share', share);
       continue;
     }
-    candidates.push({ mount: { root, owner: first.owner, target: first.target }, rows });
+    candidates.push({ mount: { root, owner: first.owner, target: first.target, rows }, rows });
   }
-  for (const rule of rulesAt('mounts')) {
+  for (const rule of LEVELS.mounts) {
     const kept = new Set<Candidate>(candidates);
     for (const group of rule.blocks(candidates)) {
       const through = rule.letsThrough(group, facts);

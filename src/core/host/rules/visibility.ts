@@ -42,8 +42,38 @@ export function shareMounts(user: string, rows: LookupRows, dataDirectory: strin
   return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion }).mounts;
 }
 
+/**
+ * The mounts question 1 ('visible': the archive account's) or question 3 ('foreign': anyone
+ * else's) keeps for the recipient. `who` asks it with the same rows for many accounts at once.
+ */
+export function questionMounts(
+  question: 'visible' | 'foreign',
+  recipient: string,
+  archive: string,
+  rows: LookupRows,
+  dataDirectory: string | null,
+  hostVersion: string | null,
+): Mount[] {
+  return shareMounts(recipient, rows, dataDirectory, hostVersion).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
+}
+
 function trimSlashes(s: string): string {
   return s.replace(/^\/+|\/+$/g, '');
+}
+
+/** Where a file under a mount's root (or the root itself) appears in the recipient's files. */
+export function mountPath(mount: Mount, filePath: string): string {
+  return `/${trimSlashes(mount.target)}${filePath.slice((mount.root.path ?? '').length)}`;
+}
+
+/** Whether a file under the mount: the root itself, or under its path in the same storage. */
+export function mountCovers(mount: Mount, file: NodeRow): boolean {
+  return mount.root.storage === file.storage && (file.fileId === mount.root.fileId || (file.path ?? '').startsWith(`${mount.root.path ?? ''}/`));
+}
+
+/** The file a document's answer names when several qualify: the oldest file (smallest id), then the smallest path. */
+export function preferred(a: { readonly fileId: number; readonly path: string }, b: { readonly fileId: number; readonly path: string }): boolean {
+  return a.fileId < b.fileId || (a.fileId === b.fileId && a.path < b.path);
 }
 
 export interface CandidateSpec {
@@ -74,10 +104,8 @@ export function candidates(spec: CandidateSpec, files: readonly NodeRow[]): Cand
       for (const id of ids) add(id, file, `/${filePath.slice('files/'.length)}`, spec.ownFilesOf);
     }
     for (const mount of spec.mounts) {
-      const rootPath = mount.root.path ?? '';
-      if (mount.root.storage !== file.storage) continue;
-      if (file.fileId !== mount.root.fileId && !filePath.startsWith(`${rootPath}/`)) continue;
-      const path = `/${trimSlashes(mount.target)}${filePath.slice(rootPath.length)}`;
+      if (!mountCovers(mount, file)) continue;
+      const path = mountPath(mount, filePath);
       for (const id of ids) add(id, file, path, mount.owner);
     }
   }
@@ -89,7 +117,7 @@ export function pickPerDocument(list: readonly Candidate[]): Map<number, Candida
   const picked = new Map<number, Candidate>();
   for (const c of list) {
     const current = picked.get(c.documentId);
-    if (current === undefined || c.fileId < current.fileId || (c.fileId === current.fileId && c.path < current.path)) picked.set(c.documentId, c);
+    if (current === undefined || preferred(c, current)) picked.set(c.documentId, c);
   }
   return picked;
 }
