@@ -126,13 +126,16 @@ describe('results and failures by their schemas', () => {
     failed('why', await run(['why', 'bob', 'twelve', '--json']), 'usage', 2);
   });
 
-  test('check: a result with exit 0, a result with exit 1 and its correction, and an error', async () => {
+  test('check: a result with exit 0, results with exit 1 (a correction, a failed part), and an error', async () => {
     expect(succeeded('check', await run(['check', '--json']))).toMatchObject({ ok: true });
     const { dir: other, ctx } = await world.context();
     ctx.settings.update({ archive_owner: 'bob' });
     expect(succeeded('check', await run(['check', '--json'], { dir: other }), 1)).toMatchObject({ ok: false, correction: expect.any(String) });
     ctx.settings.update({ archive_owner: 'ghost' });
-    failed('check', await run(['check', '--json'], { dir: other }), 'unknown_archive_account');
+    const missing = await run(['check', '--json'], { dir: other });
+    expect(missing.err).toMatch(/^Error \[unknown_archive_account\]: /);
+    expect(succeeded('check', { ...missing, err: '' }, 1)).toMatchObject({ ok: false, failures: [{ code: 'unknown_archive_account' }] });
+    failed('check', await run(['check', '--json', '--min-coverage=x'], { dir: other }), 'usage', 2);
   });
 
   test('test', async () => {

@@ -65,11 +65,6 @@ export class DusError extends Error {
   }
 }
 
-/** What a command that asks the archive server says before setup has stored its address and a readable token. */
-export function archiveNotConfigured(): DusError {
-  return new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
-}
-
 export function isDusError(value: unknown): value is DusError {
   return value instanceof DusError;
 }

@@ -1,13 +1,14 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
-import { archiveNotConfigured, DusError } from '../errors.js';
+import { DusError } from '../errors.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
 import { checkedTerm, dayOf } from './inputs.js';
+import { whyNoConnection } from '../settings/why-no-connection.js';
 
 /** The spec's verdicts; `hidden` is the answer without `--explain`. */
 export type Verdict = 'shown' | 'not shared' | 'not owned' | 'no file' | 'hidden';
@@ -140,7 +141,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
   const client = ctx.archiveClient();
-  if (client === null) throw archiveNotConfigured();
+  if (client === null) throw whyNoConnection(ctx.settings, ctx.credentials);
   const { host, account, archiveAccount } = await parties(ctx, input.user);
   if (input.admin !== undefined && input.admin !== account.uid) {
     ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
