@@ -1,5 +1,5 @@
 import { checkCoverage, type CoverageProgress, type CoverageReport, type FailureKind, type PartFailure } from '../core/diagnostics/coverage.js';
-import { DusError, isArchiveErrorCode } from '../core/errors.js';
+import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { failure, success, warning } from '../cli/format.js';
 import { cliMessageOf, formatError, withOutput, withOutputOptions } from '../cli/output.js';
@@ -8,7 +8,7 @@ import { statusLine, type StatusLine } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO, GlobalOptions } from '../cli/types.js';
 
 /**
- * Why `check` failed, as `--json`'s `problem` says it (docs/check.md): the spec fixes the exit
+ * Why `check` failed, as `--json`'s `problem` says it (docs/search.md, "check: every part"): the spec fixes the exit
  * codes at 0 and 1, so the kind is a field. `misconfigured` wins over `unreachable`: a run
  * later will not correct it.
  */
@@ -180,10 +180,6 @@ export const command: CommandDefinition = {
       return withService(context, { repair: true }, async (service) => {
         const status = statusLine(io);
         const report = await checkCoverage(service, progressOn(status)).finally(() => status.clear());
-        const connectionFailed = failed(report, 'connection');
-        if (connectionFailed !== undefined && isArchiveErrorCode(connectionFailed.error.code)) {
-          (await import('../core/archive/connection-test-log.js')).logConnectionTestFailed(service.logger, connectionFailed.error);
-        }
         const judgement = judge(report, minimum);
         out.result(jsonOf(report, judgement, minimum), () => printPlain(report, judgement, globals, io));
         for (const f of report.failures) io.stderr.write(`${formatError(f.error)}\n`);

@@ -2,7 +2,7 @@ import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, type DusError } from '../errors.js';
-import { whyNoConnection } from '../settings/why-no-connection.js';
+import { testStoredConnection } from './connection-test.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
@@ -11,7 +11,7 @@ export const EXAMPLES = 10;
 export type CheckPart = 'connection' | 'archive account' | 'coverage';
 
 /**
- * What kind of failure a part met (docs/check.md): `unreachable` may pass on a later run
+ * What kind of failure a part met (docs/search.md, "check: every part"): `unreachable` may pass on a later run
  * without a change (a server or database down, a name that does not resolve now, HTTP 5xx);
  * `misconfigured` needs someone to correct a setting, the token or the files.
  */
@@ -80,11 +80,8 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   const url = ctx.settings.readWithoutRefusedUrl().docs_url ?? null;
   const tested = await part('connection', failures, async () => {
     // Inside the part: a stored URL the rules refuse is this part's failure, not the run's.
-    const connection = ctx.archiveConnection();
-    const client = ctx.archiveClient(connection);
-    if (connection === null || client === null) throw whyNoConnection(ctx.settings, ctx.credentials);
-    progress?.step('connection', connection.url);
-    return client.testConnection();
+    const { answer } = await testStoredConnection(ctx, (asked) => progress?.step('connection', asked));
+    return answer;
   });
   const archiveAccount = await part('archive account', failures, async () => {
     progress?.step('archive account', ctx.settings.readWithoutRefusedUrl().archive_owner ?? '');

@@ -4,7 +4,7 @@ import type { CredentialStore, SettingsStore } from './types.js';
 
 /**
  * Why the stored settings give no connection to the archive server, with one code per
- * condition for every command and route (docs/check.md, "One code per condition"): no URL is
+ * condition for every command and route (docs/search.md, "One code per condition"): no URL is
  * `not_configured`; no token, or one that can't be decrypted, is the spec's `token_required`; a
  * token saved for another server is `token_for_other_server`.
  */
