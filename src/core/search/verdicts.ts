@@ -37,6 +37,10 @@ export type VerdictCause =
 export interface VerdictReport {
   /** Documents the archive server found for the term. */
   readonly found: number;
+  /** Where in the archive server's result order the items begin (the cursor given, 0 without). */
+  readonly offset: number;
+  /** The cursor of the first document not listed, for the next call; null when none is left. */
+  readonly next: number | null;
   /** Whether the archive server rejected the query (being typed): no documents, not a problem. */
   readonly rejected: boolean;
   /** Why, when rejected; `exclusions_only`: the term only excludes, which the archive server does not accept. */
@@ -58,6 +62,11 @@ export interface VerdictInput {
   readonly limit: number;
   readonly since?: string;
   readonly until?: string;
+  /**
+   * Where to begin in the archive server's result order: the absolute offset of the first
+   * document, as the provider's cursor is (docs/search.md, "Cursor"); 0 without.
+   */
+  readonly offset?: number;
   /** The administrator who searches as `user`, for the audit log (never with the term). */
   readonly admin?: string;
   readonly signal?: AbortSignal;
@@ -154,8 +163,12 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   let rejection: SearchRejection | null = null;
   let refusal: string | null = null;
   const secrets = secretsOf(ctx, input.term);
+  const offset = input.offset ?? 0;
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new DusError('usage', 'The cursor must be a whole number from 0.');
+  const firstPage = Math.floor(offset / ARCHIVE_PAGE_SIZE) + 1;
+  let skip = offset % ARCHIVE_PAGE_SIZE;
   try {
-    for (let page = 1; hits.length < input.limit; page += 1) {
+    for (let page = firstPage; hits.length < input.limit; page += 1) {
       const answer = await client.search({
         term,
         page,
@@ -164,7 +177,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
         ...(until === undefined ? {} : { until }),
       });
       if (answer.rejectedStatus !== null && answer.rejectedStatus !== undefined) {
-        rejected = page === 1;
+        // A cursor past the result's end asks a page past the last: no documents left, not a rejected term.
+        rejected = page === firstPage && !(answer.rejection === 'page' && page > 1);
         if (rejected) {
           rejection = answer.rejection ?? 'query';
           refusal = answer.refusal ?? null;
@@ -172,7 +186,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
         break;
       }
       found = answer.count;
-      hits.push(...answer.hits.slice(0, input.limit - hits.length));
+      hits.push(...answer.hits.slice(skip, skip + input.limit - hits.length));
+      skip = 0;
       if (!answer.hasMore || answer.hits.length < ARCHIVE_PAGE_SIZE) break;
     }
   } catch (error: unknown) {
@@ -181,7 +196,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   }
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account, archiveAccount, hits, input.explain);
-  return { found, rejected, rejection, refusal, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
+  const next = !rejected && offset + hits.length < found ? offset + hits.length : null;
+  return { found, offset, next, rejected, rejection, refusal, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
 }
 
 /** The host, the user's account and the archive account a verdict is about; coded errors for the two that may be missing. */
