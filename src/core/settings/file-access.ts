@@ -1,7 +1,6 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
-import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { DusError } from '../errors.js';
+import { errnoOf, nearestExisting, ownedWithMode, runningAs } from '../fs/permissions.js';
 
 /**
  * The one answer to "a file of the config directory cannot be read or written": code
@@ -14,47 +13,7 @@ const ACCESS_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'EISDIR', 'ENOTDIR', '
 
 export type FileAction = 'read' | 'write' | 'create';
 
-export function errnoOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** The account name of a uid from the password database, else `uid N`. */
-function accountName(uid: number): string {
-  try {
-    const line = readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((entry) => entry.split(':')[2] === String(uid));
-    const name = line?.split(':')[0];
-    if (name !== undefined && name !== '') return `${name} (uid ${uid})`;
-  } catch {
-    // No password database (not Linux): the number is all there is.
-  }
-  return `uid ${uid}`;
-}
-
-function runningAs(): string {
-  const uid = process.getuid?.();
-  if (uid === undefined) {
-    try {
-      return userInfo().username;
-    } catch {
-      return 'this user';
-    }
-  }
-  return accountName(uid);
-}
-
-/** The path itself or, when it is not there (or not reachable), its nearest existing directory. */
-function nearestExisting(path: string): { readonly path: string; readonly stat: Stats } | null {
-  for (let current = path; ; current = dirname(current)) {
-    try {
-      return { path: current, stat: statSync(current) };
-    } catch {
-      if (dirname(current) === current) return null;
-    }
-  }
-}
+export { errnoOf };
 
 /** Whose permissions are wrong: the owner and mode of what blocks, and who runs. */
 function permissionAdvice(path: string, action: FileAction, elsewhere: string): string {
@@ -62,9 +21,7 @@ function permissionAdvice(path: string, action: FileAction, elsewhere: string): 
   const found = nearestExisting(action === 'read' ? path : dirname(path));
   const me = runningAs();
   if (found === null) return `This command runs as ${me}: give it access, ${elsewhere}.`;
-  const owner = accountName(found.stat.uid);
-  const mode = (found.stat.mode & 0o777).toString(8).padStart(4, '0');
-  return `${found.path} is owned by ${owner} with mode ${mode}, and this command runs as ${me}: run it as the owner, give ${me} access (chown/chmod), ${elsewhere}.`;
+  return `${ownedWithMode(found.path, found.stat)}, and this command runs as ${me}: run it as the owner, give ${me} access (chown/chmod), ${elsewhere}.`;
 }
 
 function remedy(code: string, path: string, action: FileAction): string {
