@@ -189,6 +189,38 @@ describe('check command', () => {
     }
   });
 
+  test('--quiet: a passing check prints nothing (no waiting line either), a failing one still says everything', async () => {
+    const { dir } = await world.context();
+    const passed = await run(dir, ['--quiet', 'check'], true);
+    expect(passed).toEqual({ code: 0, out: '', err: '' });
+    expect((await run(dir, ['check', '--quiet', '--json'])).out).toContain('"ok":true');
+    world.archive.faults = [{ match: '/api/documents/', destroySocket: true }];
+    try {
+      const failed = await run(dir, ['--quiet', 'check']);
+      expect(failed.code).toBe(1);
+      expect(failed.out).toContain('The archive account archive exists.');
+      expect(failed.err).toMatch(/^Error \[unreachable\]: /);
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('Error lines on a terminal are broken at spaces to its width; piped they stay one line', async () => {
+    const { dir, ctx } = await world.context();
+    ctx.settings.update({ archive_owner: 'ghost' });
+    const piped = await run(dir, ['check']);
+    const line = piped.err.trim();
+    expect(line).toMatch(/^Error \[unknown_archive_account\]: /);
+    expect(line.length).toBeGreaterThan(60);
+    const io = captureIO({ env: {}, tty: true, columns: 60 });
+    // --quiet keeps the waiting lines, drawn on the same terminal, out of what is measured.
+    expect(await main(['--config-dir', dir, '--no-color', '--quiet', 'check'], io)).toBe(1);
+    const lines = io.err().trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const wrapped of lines) expect(wrapped.length).toBeLessThanOrEqual(60);
+    expect(lines.join('\n').replace(/\n {2}/g, ' ')).toBe(line);
+  });
+
   test('a progress line on stderr only when stderr is a terminal, while reading a large account', async () => {
     await world.host.addUser('dave');
     for (let id = 1; id <= 520; id += 1) await world.host.addFile('dave', `Big/B [P${id}].pdf`);

@@ -120,6 +120,17 @@ describe('search command', () => {
     }
   });
 
+  test('--quiet: the table and the summary, without hints (--explain, More:, the File legend)', async () => {
+    const loud = await run(['search', 'bob', 'invoice', '--limit=50']);
+    expect(loud.out).toContain('Run again with --explain');
+    const quiet = await run(['--quiet', 'search', 'bob', 'invoice', '--limit=10']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.out).toMatch(/The archive server found \d+ document\(s\)/);
+    expect(quiet.out).not.toMatch(/Run again|More:|File: /);
+    const explained = await run(['search', 'bob', 'invoice', '--explain', '--quiet']);
+    expect(explained.out).toMatch(/^Document \d+: /m);
+  });
+
   test('nothing found is said as such, not "0 of the 0 listed show"', async () => {
     const result = await run(['search', 'bob', 'nothingmatchesthisterm']);
     expect(result).toMatchObject({ code: 0, out: 'The archive server found no document for this term.\n' });

@@ -15,6 +15,7 @@ export const GLOBAL_OPTIONS: readonly (readonly [flags: string, description: str
   ['--host-url <url>', 'Nextcloud base URL for links (env DUS_HOST_URL; default overwrite.cli.url)'],
   ['--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)'],
   ['--no-color', 'no colours (also NO_COLOR)'],
+  ['--quiet', 'only results and errors: no waiting lines, hints or notes; check, test and setupchecks print nothing when all is well'],
 ];
 
 const longFlags = (valued: boolean): string[] =>
@@ -35,6 +36,7 @@ export function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     hostUrl?: string;
     logFile?: string;
     color?: boolean;
+    quiet?: boolean;
   }>();
   const color = o.color !== false && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
   const width = io.stdout.isTTY === true && typeof io.stdout.columns === 'number' && io.stdout.columns > 0 ? io.stdout.columns : undefined;
@@ -46,6 +48,7 @@ export function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     hostUrl: o.hostUrl ?? io.env.DUS_HOST_URL,
     logFile: o.logFile ?? io.env.DUS_LOG_FILE,
     color,
+    quiet: o.quiet === true,
     ...(width === undefined ? {} : { width }),
   };
 }

@@ -25,6 +25,18 @@ export function formatError(error: unknown): string {
   return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(cliMessageOf(error))}`;
 }
 
+/**
+ * The coded line as stderr shows it: on a terminal broken at spaces to its width, the following
+ * lines indented by two columns, as `prose` breaks sentences on stdout; piped or logged one line,
+ * so `grep` finds a whole message.
+ */
+export function errorLine(error: unknown, io: CommandIO): string {
+  const text = formatError(error);
+  const columns = io.stderr.columns;
+  if (io.stderr.isTTY !== true || typeof columns !== 'number' || columns <= 0) return text;
+  return prose({ color: false, width: columns }, 2, text);
+}
+
 export function exitCodeOf(error: unknown): number {
   return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
 }
@@ -86,7 +98,7 @@ function formatOf(options: Record<string, unknown>): OutputFormat {
 function outputOf(format: OutputFormat, context: CommandContext): Output {
   const { io, globals } = context;
   const fail = (error: unknown): number => {
-    io.stderr.write(`${formatError(error)}\n`);
+    io.stderr.write(`${errorLine(error, io)}\n`);
     if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error)), format));
     return exitCodeOf(error);
   };

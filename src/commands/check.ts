@@ -2,7 +2,7 @@ import { checkCoverage, type CoverageProgress, type CoverageReport, type Failure
 import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { failure, success, warning } from '../cli/format.js';
-import { cliMessageOf, formatError, withOutput, withOutputOptions } from '../cli/output.js';
+import { cliMessageOf, errorLine, withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine, type StatusLine } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO, GlobalOptions } from '../cli/types.js';
@@ -178,11 +178,13 @@ export const command: CommandDefinition = {
       const { io, globals } = context;
       const minimum = minimumOf(options.minCoverage);
       return withService(context, { repair: true }, async (service) => {
-        const status = statusLine(io);
+        const status = statusLine(io, globals);
         const report = await checkCoverage(service, progressOn(status)).finally(() => status.clear());
         const judgement = judge(report, minimum);
-        out.result(jsonOf(report, judgement, minimum), () => printPlain(report, judgement, globals, io));
-        for (const f of report.failures) io.stderr.write(`${formatError(f.error)}\n`);
+        // --quiet: a check that passed says so by its exit code alone.
+        const silent = globals.quiet === true && judgement.problem === null;
+        out.result(jsonOf(report, judgement, minimum), () => (silent ? undefined : printPlain(report, judgement, globals, io)));
+        for (const f of report.failures) io.stderr.write(`${errorLine(f.error, io)}\n`);
         return judgement.problem === null ? EXIT_OK : EXIT_FAILURE;
       });
     }),

@@ -72,7 +72,8 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
   if (rows.length > 0) write(`${table(COLUMNS, rows, globals)}\n`);
   const shown = report.items.filter((item) => item.verdict === 'shown').length;
   const tell = (...pieces: readonly Piece[]): void => write(`${prose(globals, 2, ...pieces)}\n`);
-  if (report.items.some((item) => item.verdict !== 'shown' && item.path !== null)) {
+  const quiet = globals.quiet === true;
+  if (!quiet && report.items.some((item) => item.verdict !== 'shown' && item.path !== null)) {
     tell(
       'File: the path ',
       report.user,
@@ -85,10 +86,10 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
   if (explain) {
     for (const item of report.items) if (item.explanation !== null) tell(item.explanation);
     if (report.caveat !== null) tell(styled('yellow', 'Note:'), ' ', report.caveat);
-  } else if (shown < report.items.length) {
+  } else if (!quiet && shown < report.items.length) {
     tell('Run again with --explain to learn why the others do not show.');
   }
-  if (report.next !== null) tell(`More: run again with --cursor ${report.next} for the next ${report.items.length}.`);
+  if (!quiet && report.next !== null) tell(`More: run again with --cursor ${report.next} for the next ${report.items.length}.`);
 }
 
 export const command: CommandDefinition = {
@@ -153,7 +154,7 @@ export const command: CommandDefinition = {
           ...(since === undefined ? {} : { since }),
           ...(until === undefined ? {} : { until }),
         });
-        const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided);
+        const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided, context.globals);
         // The spec's five fields first, unchanged; then what the human output says besides (docs/json.md).
         const items = report.items.map(({ id, title, verdict, path, owner, explanation }, index) => ({
           id,

@@ -19,15 +19,17 @@ export const command: CommandDefinition = {
     withOutput(options, context, async (out) => {
       return withService(context, { repair: false }, async (service) => {
         const { testStoredConnection } = await import('../core/diagnostics/connection-test.js');
-        const status = statusLine(context.io);
+        const status = statusLine(context.io, context.globals);
         const { url, answer } = await testStoredConnection(service, (asked) => status.show(`Waiting for the archive server at ${asked} to answer…`)).finally(
           () => status.clear(),
         );
         const { version, apiVersion } = answer.versions;
         out.result({ url, version, apiVersion, documents: answer.count }, () =>
-          out.tell(
-            `The archive server at ${url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`,
-          ),
+          context.globals.quiet === true
+            ? undefined
+            : out.tell(
+                `The archive server at ${url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`,
+              ),
         );
         return EXIT_OK;
       });
