@@ -5,7 +5,7 @@ import { commandOfArgv, loadCommands } from './commands/list.js';
 import { GLOBAL_OPTIONS, globalsOf } from './cli/global-options.js';
 import type { CommandIO, CommandSpec } from './cli/types.js';
 import { safeText } from './cli/terminal-text.js';
-import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, formatError, jsonText } from './cli/output.js';
+import { argvAsksJson, cliMessageOf, errorJson, exitCodeOf, errorLine, jsonText } from './cli/output.js';
 import { redactUsageError } from './cli/shared-options.js';
 import { afterHelp, HELP_CONFIGURATION, helpWidthOf, programAfterHelp } from './cli/help-layout.js';
 import { commandNamed, helpRequestOf, usageHint } from './cli/help-request.js';
@@ -126,7 +126,7 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
     } catch {
       // keep English
     }
-    io.stderr.write(`${formatError(error, said.language)}\n`);
+    io.stderr.write(`${errorLine(error, io, said.language)}\n`);
     if (json !== null)
       io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error, said.asked ? said.language : null)), json));
     if (io.env.DUS_DEBUG === '1' && error instanceof Error && !isDusError(error)) io.stderr.write(`${error.stack ?? ''}\n`);

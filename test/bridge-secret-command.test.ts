@@ -42,6 +42,20 @@ describe('bridge:secret', () => {
       expect(io.out() + io.err()).not.toContain(secret);
     }));
 
+  test('on a narrow terminal the sentence is broken at spaces, the command to paste stays one line', () =>
+    withConfigDir(async (dir) => {
+      const io = captureIO({ env: { DUS_CONFIG_DIR: dir }, tty: true, columns: 50 });
+      expect(await main(['--no-color', 'bridge:secret'], io)).toBe(0);
+      const lines = io.out().trimEnd().split('\n');
+      const command = lines.at(-1) ?? '';
+      expect(command).toMatch(/^ {2}docs-unified-search .*bridge:secret \| .*occ docs_unified_search:bridge-secret$/);
+      const sentence = lines.slice(0, -1);
+      expect(sentence.length).toBeGreaterThan(1);
+      // A word wider than the terminal (the path) stands whole on a line of its own.
+      for (const line of sentence) expect([line, line.length <= 50 || !line.trim().includes(' ')]).toEqual([line, true]);
+      expect(sentence.join(' ').replace(/ {3}/g, ' ')).toContain('Give it to Nextcloud through a pipe, so that it stands on no command line:');
+    }));
+
   test('on a terminal with --config-dir: the pipe to paste carries the same directory (quoted for the shell)', () =>
     withConfigDir(async (base) => {
       const dir = join(base, "it's here");

@@ -56,7 +56,16 @@ describe('check command', () => {
       ok: true,
       connection: { url: world.archive.url, version: '2.20.15', apiVersion: '9' },
       archiveAccount: 'archive',
-      coverage: { documents: 60, withFile: withFile(), markedFiles: withFile(), examplesWithoutFile: withoutFile().slice(0, 10) },
+      problem: null,
+      coverage: {
+        documents: 60,
+        withFile: withFile(),
+        markedFiles: withFile(),
+        examplesWithoutFile: withoutFile().slice(0, 10),
+        percent: Math.round((withFile() / 60) * 1000) / 10,
+        minimum: null,
+      },
+      failures: [],
     });
   });
 
@@ -69,25 +78,147 @@ describe('check command', () => {
     expect(result.out).toContain('No document has a file of the archive account bob');
   });
 
-  test('unknown archive account: exit 1 with its code', async () => {
+  test('unknown archive account: exit 1, the connection still shown, the code in the failures', async () => {
     const { dir, ctx } = await world.context();
     ctx.settings.update({ archive_owner: 'ghost' });
     const result = await run(dir, ['check', '--json']);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.out)).toEqual({ error: { code: 'unknown_archive_account', message: expect.stringContaining('run setup --archive-account=ID') } });
+    const json = JSON.parse(result.out) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      ok: false,
+      problem: 'misconfigured',
+      connection: { url: world.archive.url, version: '2.20.15', apiVersion: '9' },
+      archiveAccount: null,
+      coverage: { documents: 60, withFile: null, markedFiles: null },
+      error: { code: 'unknown_archive_account', message: expect.stringContaining('"ghost" (archive_owner)') },
+      failures: [
+        { part: 'archive account', code: 'unknown_archive_account', kind: 'misconfigured', message: expect.stringContaining('run setup --archive-account=ID') },
+      ],
+    });
     expect(result.err).toMatch(/^Error \[unknown_archive_account\]: /);
   });
 
-  test('the archive server refuses the token: exit 1, coded', async () => {
+  test('the archive server refuses the token: exit 1, coded, misconfigured', async () => {
     const { dir } = await world.context();
     world.archive.faults = [{ match: '/api/documents/', status: 401, body: '{"detail":"Invalid token."}', contentType: 'application/json' }];
     try {
       const result = await run(dir, ['check']);
       expect(result.code).toBe(1);
       expect(result.err).toMatch(/^Error \[unauthorized\]: /);
+      expect(result.out).toContain('The archive account archive exists.');
+      const json = JSON.parse((await run(dir, ['check', '--json'])).out) as Record<string, unknown>;
+      expect(json).toMatchObject({ ok: false, problem: 'misconfigured', failures: [{ part: 'connection', code: 'unauthorized', kind: 'misconfigured' }] });
     } finally {
       world.archive.faults = [];
     }
+  });
+
+  test('the archive server down: every host part still runs and shows, problem unreachable, exit 1', async () => {
+    const { dir } = await world.context();
+    world.archive.faults = [{ match: '/api/documents/', destroySocket: true }];
+    try {
+      const plain = await run(dir, ['check']);
+      expect(plain.code).toBe(1);
+      const lines = plain.out.trim().split('\n');
+      expect(lines[0]).toMatch(/^✗ The connection to the archive server at .* failed \(unreachable\): did not answer, a later run may pass/);
+      expect(lines[1]).toBe('✓ The archive account archive exists.');
+      expect(lines[2]).toContain(`The archive account archive has ${withFile()} marked file(s)`);
+      expect(plain.err).toMatch(/^Error \[unreachable\]: /);
+
+      const result = await run(dir, ['check', '--json']);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.out)).toEqual({
+        ok: false,
+        problem: 'unreachable',
+        connection: { url: world.archive.url, version: null, apiVersion: null },
+        archiveAccount: 'archive',
+        coverage: { documents: null, withFile: null, markedFiles: withFile(), examplesWithoutFile: [], percent: null, minimum: null },
+        error: { code: 'unreachable', message: expect.any(String) },
+        failures: [{ part: 'connection', code: 'unreachable', kind: 'unreachable', message: expect.any(String) }],
+      });
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('HTTP 503 is unreachable; down and a missing account together are misconfigured (a later run will not fix it)', async () => {
+    const { dir, ctx } = await world.context();
+    world.archive.faults = [{ match: '/api/documents/', status: 503, body: 'down', contentType: 'text/plain' }];
+    try {
+      const down = JSON.parse((await run(dir, ['check', '--json'])).out) as Record<string, unknown>;
+      expect(down).toMatchObject({ problem: 'unreachable', failures: [{ code: 'http', kind: 'unreachable' }] });
+      ctx.settings.update({ archive_owner: 'ghost' });
+      const both = await run(dir, ['check', '--json']);
+      expect(both.code).toBe(1);
+      expect(JSON.parse(both.out)).toMatchObject({
+        problem: 'misconfigured',
+        failures: [
+          { part: 'connection', kind: 'unreachable' },
+          { part: 'archive account', kind: 'misconfigured' },
+        ],
+      });
+      expect(both.err.trim().split('\n')).toEqual([expect.stringMatching(/^Error \[http\]/), expect.stringMatching(/^Error \[unknown_archive_account\]/)]);
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('--min-coverage: below it exit 1 with low_coverage, at or above it exit 0; a bad value is a wrong call', async () => {
+    const { dir } = await world.context();
+    const percent = Math.round((withFile() / 60) * 1000) / 10;
+    const below = await run(dir, ['check', '--json', '--min-coverage', String(Math.ceil(percent + 1))]);
+    expect(below.code).toBe(1);
+    expect(JSON.parse(below.out)).toMatchObject({
+      ok: false,
+      problem: 'low_coverage',
+      coverage: { percent, minimum: Math.ceil(percent + 1) },
+      correction: expect.stringContaining('below --min-coverage'),
+      failures: [],
+    });
+    const plain = await run(dir, ['check', `--min-coverage=${Math.ceil(percent + 1)}%`]);
+    expect(plain.code).toBe(1);
+    expect(plain.out).toMatch(/^✗ \d+ of 60 document/m);
+    expect(plain.out).toContain(`${percent}% of the documents have a file, below --min-coverage`);
+    const met = await run(dir, ['check', '--json', '--min-coverage', String(Math.floor(percent))]);
+    expect(met.code).toBe(0);
+    expect(JSON.parse(met.out)).toMatchObject({ ok: true, problem: null, coverage: { percent, minimum: Math.floor(percent) } });
+    for (const bad of ['abc', '101', '-5']) {
+      const wrong = await run(dir, ['check', `--min-coverage=${bad}`]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.err).toMatch(/^Error \[usage\]: --min-coverage takes a percentage/);
+    }
+  });
+
+  test('--quiet: a passing check prints nothing (no waiting line either), a failing one still says everything', async () => {
+    const { dir } = await world.context();
+    const passed = await run(dir, ['--quiet', 'check'], true);
+    expect(passed).toEqual({ code: 0, out: '', err: '' });
+    expect((await run(dir, ['check', '--quiet', '--json'])).out).toContain('"ok":true');
+    world.archive.faults = [{ match: '/api/documents/', destroySocket: true }];
+    try {
+      const failed = await run(dir, ['--quiet', 'check']);
+      expect(failed.code).toBe(1);
+      expect(failed.out).toContain('The archive account archive exists.');
+      expect(failed.err).toMatch(/^Error \[unreachable\]: /);
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('Error lines on a terminal are broken at spaces to its width; piped they stay one line', async () => {
+    const { dir, ctx } = await world.context();
+    ctx.settings.update({ archive_owner: 'ghost' });
+    const piped = await run(dir, ['check']);
+    const line = piped.err.trim();
+    expect(line).toMatch(/^Error \[unknown_archive_account\]: /);
+    expect(line.length).toBeGreaterThan(60);
+    const io = captureIO({ env: {}, tty: true, columns: 60 });
+    // --quiet keeps the waiting lines, drawn on the same terminal, out of what is measured.
+    expect(await main(['--config-dir', dir, '--no-color', '--quiet', 'check'], io)).toBe(1);
+    const lines = io.err().trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const wrapped of lines) expect(wrapped.length).toBeLessThanOrEqual(60);
+    expect(lines.join('\n').replace(/\n {2}/g, ' ')).toBe(line);
   });
 
   test('a progress line on stderr only when stderr is a terminal, while reading a large account', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
-import { clearHistory, HISTORY_LIMIT, readHistory, recordProblem, recordRecovery, scrub } from '../src/core/diagnostics/history.js';
+import { clearHistory, HISTORY_LIMIT, readHistory, recordProblem, recordRecovery, recordTestWorked, scrub } from '../src/core/diagnostics/history.js';
 import { overviewCheck } from '../src/core/diagnostics/overview-check.js';
 import { repairAfterUpdate, runRepair } from '../src/core/diagnostics/repair.js';
 import { SUITE_VERSION } from '../src/core/version.js';
@@ -87,6 +87,17 @@ describe('overview check', () => {
     } finally {
       await world.host.setAppConfig('docs_sync', 'target_user', 'archive');
     }
+  });
+
+  test('a connection test that works ends only its own warning: a failed search still waits for a search', async () => {
+    const { ctx } = await world.context();
+    recordProblem(ctx.settings, { code: 'timeout', message: 'no answer', source: 'test' });
+    expect((await overviewCheck(ctx)).messages.join(' ')).toMatch(/The connection test of check or test failed \(timeout\)/);
+    recordTestWorked(ctx.settings);
+    expect((await overviewCheck(ctx)).severity).toBe('success');
+    recordProblem(ctx.settings, { code: 'http', message: 'HTTP 500' });
+    recordTestWorked(ctx.settings);
+    expect((await overviewCheck(ctx)).messages.join(' ')).toMatch(/A search failed \(http\)/);
   });
 
   test('a failed search with none working since warns; after a working search it does not', async () => {

@@ -112,10 +112,11 @@ describe('every command that prints data takes --json and --output, and has a sc
 });
 
 describe('results and failures by their schemas', () => {
-  test('search: the spec items exactly; an unknown user is an error object', async () => {
+  test("search: the spec's item fields first, then the added ones; an unknown user is an error object", async () => {
     const items = succeeded('search', await run(['search', 'bob', 'invoice', '--json', '--explain'])) as Record<string, unknown>[];
     expect(items.length).toBeGreaterThan(0);
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(['id', 'owner', 'path', 'title', 'verdict']);
+    // The spec's five fields first, then the added ones (never renamed).
+    for (const item of items) expect(Object.keys(item)).toEqual(['id', 'title', 'verdict', 'path', 'owner', 'explanation', 'found', 'cursor']);
     failed('search', await run(['search', 'nobody', 'invoice', '--json']), 'unknown_user');
   });
 
@@ -126,13 +127,16 @@ describe('results and failures by their schemas', () => {
     failed('why', await run(['why', 'bob', 'twelve', '--json']), 'usage', 2);
   });
 
-  test('check: a result with exit 0, a result with exit 1 and its correction, and an error', async () => {
+  test('check: a result with exit 0, results with exit 1 (a correction, a failed part), and an error', async () => {
     expect(succeeded('check', await run(['check', '--json']))).toMatchObject({ ok: true });
     const { dir: other, ctx } = await world.context();
     ctx.settings.update({ archive_owner: 'bob' });
     expect(succeeded('check', await run(['check', '--json'], { dir: other }), 1)).toMatchObject({ ok: false, correction: expect.any(String) });
     ctx.settings.update({ archive_owner: 'ghost' });
-    failed('check', await run(['check', '--json'], { dir: other }), 'unknown_archive_account');
+    const missing = await run(['check', '--json'], { dir: other });
+    expect(missing.err).toMatch(/^Error \[unknown_archive_account\]: /);
+    expect(succeeded('check', { ...missing, err: '' }, 1)).toMatchObject({ ok: false, failures: [{ code: 'unknown_archive_account' }] });
+    failed('check', await run(['check', '--json', '--min-coverage=x'], { dir: other }), 'usage', 2);
   });
 
   test('test', async () => {

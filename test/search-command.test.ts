@@ -14,7 +14,8 @@ describe('search command', () => {
     expect(result.code).toBe(0);
     expect(result.err).toBe('');
     expect(result.out).toMatch(/ID\s*│\s*Title\s*│\s*Verdict\s*│\s*File/);
-    expect(result.out).toMatch(/The archive server found \d+ document\(s\); \d+ of the 10 listed show to bob\./);
+    expect(result.out).toMatch(/The archive server found \d+ document\(s\); \d+ of the 10 listed \(1–10 of its result\) show to bob\./);
+    expect(result.out).toContain('More: run again with --cursor 10 for the next 10.');
     expect(result.out).toContain('hidden');
     expect(result.out).not.toContain('\u001b[');
   });
@@ -73,15 +74,84 @@ describe('search command', () => {
     expect((await run(['search', 'bob', 'é'.repeat(500)])).code).toBe(0);
   });
 
-  test('--json prints exactly the items and nothing else', async () => {
+  test("--json: the spec's five fields, then the explanation --explain prints, the total found and each item's cursor", async () => {
     const result = await run(['search', 'bob', 'invoice', '--json', '--explain', '--limit=20']);
     expect(result.code).toBe(0);
     const items = JSON.parse(result.out) as Record<string, unknown>[];
     expect(items).toHaveLength(20);
-    for (const item of items) {
-      expect(Object.keys(item).sort()).toEqual(['id', 'owner', 'path', 'title', 'verdict']);
+    const plain = await run(['search', 'bob', 'invoice', '--explain', '--limit=20']);
+    const found = Number(/found (\d+) document/.exec(plain.out)?.[1]);
+    for (const [index, item] of items.entries()) {
+      expect(Object.keys(item)).toEqual(['id', 'title', 'verdict', 'path', 'owner', 'explanation', 'found', 'cursor']);
       expect(item.verdict).toBe(expectedVerdict(item.id as number));
+      expect(item).toMatchObject({ found, cursor: index + 1 });
+      if (item.verdict === 'shown') expect(item.explanation).toBeNull();
+      else expect(plain.out.split('\n')).toContain(item.explanation);
     }
+    const hidden = JSON.parse((await run(['search', 'bob', 'invoice', '--json'])).out) as Record<string, unknown>[];
+    expect(hidden.filter((item) => item.verdict === 'hidden').map((item) => item.explanation)).toEqual(expect.arrayContaining([null]));
+  });
+
+  test("--cursor pages through the archive server's result as the provider's cursor does, across its 25-hit pages", async () => {
+    const all = JSON.parse((await run(['search', 'bob', 'invoice', '--json', '--limit=50'])).out) as { id: number; found: number; cursor: number }[];
+    const found = all[0]?.found ?? 0;
+    expect(found).toBeGreaterThan(25);
+    expect(all).toHaveLength(Math.min(found, 50));
+    const paged: number[] = [];
+    let cursor = 0;
+    for (let round = 0; round < 20 && cursor < found; round += 1) {
+      const page = JSON.parse((await run(['search', 'bob', 'invoice', '--json', '--limit=7', `--cursor=${cursor}`])).out) as { id: number; cursor: number }[];
+      paged.push(...page.map((item) => item.id));
+      cursor = page.at(-1)?.cursor ?? found;
+    }
+    expect(paged).toEqual(all.map((item) => item.id));
+    const last = await run(['search', 'bob', 'invoice', `--cursor=${found - 2}`]);
+    expect(last.out).toContain(`of the 2 listed (${found - 1}–${found} of its result)`);
+    expect(last.out).not.toContain('More:');
+    const past = await run(['search', 'bob', 'invoice', `--cursor=${found + 30}`, '--json']);
+    expect(past).toMatchObject({ code: 0, out: '[]\n' });
+    expect((await run(['search', 'bob', 'invoice', `--cursor=${found + 30}`])).out).toBe(
+      `The archive server's result has no document from --cursor ${found + 30} on.\n`,
+    );
+    for (const bad of ['-1', 'x', '1.5']) {
+      const wrong = await run(['search', 'bob', 'invoice', `--cursor=${bad}`]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.err).toMatch(/^Error \[usage\]: --cursor takes the number/);
+    }
+  });
+
+  test('--quiet: the table and the summary, without hints (--explain, More:, the File legend)', async () => {
+    const loud = await run(['search', 'bob', 'invoice', '--limit=50']);
+    expect(loud.out).toContain('Run again with --explain');
+    const quiet = await run(['--quiet', 'search', 'bob', 'invoice', '--limit=10']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.out).toMatch(/The archive server found \d+ document\(s\)/);
+    expect(quiet.out).not.toMatch(/Run again|More:|File: /);
+    const explained = await run(['search', 'bob', 'invoice', '--explain', '--quiet']);
+    expect(explained.out).toMatch(/^Document \d+: /m);
+  });
+
+  test('nothing found is said as such, not "0 of the 0 listed show"', async () => {
+    const result = await run(['search', 'bob', 'nothingmatchesthisterm']);
+    expect(result).toMatchObject({ code: 0, out: 'The archive server found no document for this term.\n' });
+  });
+
+  test("the File column says whose path: the user's, (owner's) for another owner's file, owner:path in the archive account's own files", async () => {
+    const result = await run(['search', 'bob', 'invoice', '--explain', '--limit=50']);
+    const items = JSON.parse((await run(['search', 'bob', 'invoice', '--explain', '--limit=50', '--json'])).out) as {
+      verdict: string;
+      path: string | null;
+      owner: string | null;
+    }[];
+    const notShared = items.find((item) => item.verdict === 'not shared');
+    const notOwned = items.find((item) => item.verdict === 'not owned');
+    const shown = items.find((item) => item.verdict === 'shown');
+    expect(result.out).toContain(`│ archive:${notShared?.path ?? '?'} `);
+    expect(result.out).toContain(`│ ${notOwned?.path ?? '?'} (carol's) `);
+    expect(result.out).toContain(`│ ${shown?.path ?? '?'} `);
+    expect(result.out).toContain(
+      "File: the path bob sees, with (owner's) when another account owns the file; owner:path is a path in that account's own files",
+    );
   });
 
   test.each([['0'], ['51'], ['ten'], ['-3']])('--limit=%s is a wrong call (exit 2)', async (limit) => {

@@ -251,7 +251,7 @@ describe('explanations fit the terminal', () => {
   test.each(explained)('%s %s %s at 80 and 200 columns: every sentence line fits, words whole; piped: one line per sentence', async (...args) => {
     const piped = await cli.run(args);
     expect(piped.code).toBe(0);
-    const sentences = piped.out.split('\n').filter((l) => l.startsWith('Document ') || l.startsWith('The archive server found'));
+    const sentences = piped.out.split('\n').filter((l) => l.startsWith('Document ') || l.startsWith('The archive server found') || l.startsWith('File: '));
     expect(sentences.some((l) => displayWidth(l) > 80)).toBe(true);
     for (const columns of [80, 200]) {
       const run = await cli.run(args, { tty: true, columns, env: { NO_COLOR: '1' } });

@@ -101,6 +101,41 @@ describe('test', () => {
     expect(result.err).toMatch(/^Error \[token_required\]: .*can't be decrypted/);
   });
 
+  test('the same condition, the same code: a changed instance secret is token_required for test, check and search', async () => {
+    const dir = await configured({ DUS_SECRET: 'first' });
+    const env = { DUS_SECRET: 'second' };
+    const tested = await run(dir, ['test'], { env });
+    const checked = await run(dir, ['check', '--json'], { env });
+    const searched = await run(dir, ['search', 'archive', 'invoice'], { env });
+    expect(tested.err).toMatch(/^Error \[token_required\]: .*can't be decrypted/);
+    expect(JSON.parse(checked.out)).toMatchObject({
+      ok: false,
+      failures: expect.arrayContaining([expect.objectContaining({ part: 'connection', code: 'token_required', kind: 'misconfigured' })]),
+    });
+    expect(searched.err).toBe(tested.err);
+  });
+
+  test('after test failed, setupchecks stops saying Connected until a test works again', async () => {
+    const dir = scratchDir('dus-testcmd-');
+    const args = ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local', '--archive-account=archive'];
+    expect((await run(dir, args, { stdin: TOKEN })).code).toBe(0);
+    expect(await run(dir, ['setupchecks'])).toMatchObject({ code: 0, out: expect.stringContaining('Connected to the archive server') });
+    archive.faults = [{ match: '/api/documents/', status: 500 }];
+    try {
+      expect((await run(dir, ['test'])).code).toBe(1);
+      const warned = await run(dir, ['setupchecks']);
+      expect(warned.code).toBe(1);
+      expect(warned.out).not.toContain('Connected');
+      expect(warned.out).toMatch(/The connection test of check or test failed \(http\) at \S+, and no test or search has worked since\./);
+      expect((await run(dir, ['check'])).code).toBe(1);
+      expect((await run(dir, ['setupchecks'])).code).toBe(1);
+    } finally {
+      archive.faults = [];
+    }
+    expect((await run(dir, ['test'])).code).toBe(0);
+    expect(await run(dir, ['setupchecks'])).toMatchObject({ code: 0, out: expect.stringContaining('Connected to the archive server') });
+  });
+
   test('--help shows examples and exit codes', async () => {
     const result = await run(scratchDir('dus-testcmd-'), ['test', '--help']);
     expect(result.code).toBe(0);

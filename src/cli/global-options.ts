@@ -17,6 +17,7 @@ export const GLOBAL_OPTIONS: readonly (readonly [flags: string, description: str
   ['--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)'],
   ['--lang <code>', 'language of messages: en or de (default: from LC_ALL, LC_MESSAGES or LANG, else English)'],
   ['--no-color', 'no colours (also NO_COLOR)'],
+  ['--quiet', 'only results and errors: no waiting lines, hints or notes; check, test and setupchecks print nothing when all is well'],
 ];
 
 const longFlags = (valued: boolean): string[] =>
@@ -38,6 +39,7 @@ export function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     logFile?: string;
     lang?: string;
     color?: boolean;
+    quiet?: boolean;
   }>();
   const { language, asked } = cliLanguageOf(o.lang, io.env);
   const color = o.color !== false && io.env.NO_COLOR === undefined && io.stdout.isTTY === true;
@@ -50,6 +52,7 @@ export function globalsOf(program: Command, io: CommandIO): GlobalOptions {
     hostUrl: o.hostUrl ?? io.env.DUS_HOST_URL,
     logFile: o.logFile ?? io.env.DUS_LOG_FILE,
     color,
+    quiet: o.quiet === true,
     ...(width === undefined ? {} : { width }),
     language,
     languageAsked: asked,

@@ -25,6 +25,18 @@ export function formatError(error: unknown, language: string | null = null): str
   return `Error [${isDusError(error) ? error.code : 'internal'}]: ${safeText(cliMessageOf(error, language))}`;
 }
 
+/**
+ * The coded line as stderr shows it: on a terminal broken at spaces to its width, the following
+ * lines indented by two columns, as `prose` breaks sentences on stdout; piped or logged one line,
+ * so `grep` finds a whole message.
+ */
+export function errorLine(error: unknown, io: CommandIO, language: string | null = null): string {
+  const text = formatError(error, language);
+  const columns = io.stderr.columns;
+  if (io.stderr.isTTY !== true || typeof columns !== 'number' || columns <= 0) return text;
+  return prose({ color: false, width: columns }, 2, text);
+}
+
 export function exitCodeOf(error: unknown): number {
   return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
 }
@@ -87,7 +99,7 @@ function outputOf(format: OutputFormat, context: CommandContext): Output {
   const { io, globals } = context;
   const language = globals.language ?? null;
   const fail = (error: unknown): number => {
-    io.stderr.write(`${formatError(error, language)}\n`);
+    io.stderr.write(`${errorLine(error, io, language)}\n`);
     const said = cliMessageOf(error, globals.languageAsked === true ? language : null);
     if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', said), format));
     return exitCodeOf(error);

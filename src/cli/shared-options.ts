@@ -1,7 +1,7 @@
 import type { ServiceContext, ServiceOptions } from '../core/context-types.js';
 import { DusError } from '../core/errors.js';
 import type { HostLocation } from '../core/host/types.js';
-import { exitCodeOf, formatError } from './output.js';
+import { errorLine, exitCodeOf } from './output.js';
 import type { CommandContext, CommandIO, GlobalOptions } from './types.js';
 
 function given(value: string | undefined): string | undefined {
@@ -60,7 +60,7 @@ export async function withService<T>(context: CommandContext, options: { repair:
 
 /** Prints a failure as one coded line and returns its exit code (2 for a wrong call, else 1). */
 export function reportFailure(io: CommandIO, error: unknown, language: string | null = null): number {
-  io.stderr.write(`${formatError(error, language)}\n`);
+  io.stderr.write(`${errorLine(error, io, language)}\n`);
   return exitCodeOf(error);
 }
 

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   readonly hostUrl?: string;
   readonly logFile?: string;
   readonly color: boolean;
+  /** `--quiet`: results and errors only (no waiting lines, hints, notes; no output when a check passes). */
+  readonly quiet?: boolean;
   /** Columns of the terminal stdout is; absent when stdout is not a terminal (whole values are printed). */
   readonly width?: number;
   /** The language of messages (`--lang`, else the locale; src/cli/language.ts); absent or null: English. */

@@ -41,10 +41,9 @@ export const command: CommandDefinition = {
         if (io.stdout.isTTY === true) {
           // The pipe to paste carries the directory this run was given: without it, it would read (or make) another directory's secret.
           const dirOption = globals.configDir === undefined ? '' : ` --config-dir ${shellWord(resolve(directory))}`;
-          io.stdout.write(
-            `The bridge secret is in ${path}. Give it to Nextcloud through a pipe, so that it stands on no command line:\n` +
-              `  docs-unified-search${dirOption} bridge:secret | ${OCC_HINT}\n`,
-          );
+          // The sentence is broken to the terminal's width; the command stays one line, to be pasted whole.
+          out.tell('The bridge secret is in ', path, '. Give it to Nextcloud through a pipe, so that it stands on no command line:');
+          io.stdout.write(`  docs-unified-search${dirOption} bridge:secret | ${OCC_HINT}\n`);
         } else {
           io.stdout.write(`${secret}\n`);
         }

@@ -1,14 +1,30 @@
-import { checkCoverage, type CoverageProgress, type CoverageReport } from '../core/diagnostics/coverage.js';
-import { isArchiveErrorCode, isDusError } from '../core/errors.js';
+import { checkCoverage, type CoverageProgress, type CoverageReport, type FailureKind, type PartFailure } from '../core/diagnostics/coverage.js';
+import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { failure, success, warning } from '../cli/format.js';
-import { withOutput, withOutputOptions } from '../cli/output.js';
+import { cliMessageOf, errorLine, withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine, type StatusLine } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO, GlobalOptions } from '../cli/types.js';
 
-/** Why the search cannot show documents, or null when it can. */
+/**
+ * Why `check` failed, as `--json`'s `problem` says it (docs/search.md, "check: every part"): the spec fixes the exit
+ * codes at 0 and 1, so the kind is a field. `misconfigured` wins over `unreachable`: a run
+ * later will not correct it.
+ */
+type Problem = FailureKind | 'low_coverage';
+
+/** Documents with a file, in percent of the documents the token's account sees; null when not known. */
+function percentOf(report: CoverageReport): number | null {
+  if (report.documents === null || report.documents === 0) return null;
+  // Below API version 9 the server names no ids: the marked files are the best count there is.
+  const withFile = report.withFile ?? Math.min(report.markedFiles ?? 0, report.documents);
+  return Math.round((withFile / report.documents) * 1000) / 10;
+}
+
+/** Why the search cannot show documents, or null when it can (or the parts that say it failed). */
 function correction(report: CoverageReport): string | null {
+  if (report.documents === null || report.archiveAccount === null || report.markedFiles === null) return null;
   if (report.documents === 0) {
     return "The token's account sees no documents: give the token of an archive-server account that may view them (setup --token-stdin).";
   }
@@ -19,32 +35,104 @@ function correction(report: CoverageReport): string | null {
   return null;
 }
 
-function printPlain(report: CoverageReport, fix: string | null, globals: GlobalOptions, io: CommandIO): void {
-  const versions = report.connection.versions;
-  const lines = [
-    success(
-      globals,
-      `Connected to the archive server at ${report.url}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`,
-    ),
-    success(globals, `The archive account ${report.archiveAccount} exists.`),
-  ];
-  const coverage =
-    report.withFile === null
-      ? `The archive server names no document ids (API version below 9); the archive account has ${report.markedFiles} marked file(s) for ${report.documents} document(s).`
-      : `${report.withFile} of ${report.documents} document(s) seen by the token's account have a file of the archive account.`;
-  const examples = report.examplesWithoutFile.length > 0 ? ` Without a file, for example: ${report.examplesWithoutFile.join(', ')}.` : '';
-  lines.push(fix === null ? success(globals, coverage + examples) : failure(globals, coverage + examples));
-  if (fix !== null) lines.push(warning(globals, fix));
+interface Judgement {
+  readonly problem: Problem | null;
+  readonly fix: string | null;
+  readonly percent: number | null;
+  readonly belowMinimum: string | null;
+}
+
+function judge(report: CoverageReport, minimum: number | null): Judgement {
+  const fix = correction(report);
+  const percent = percentOf(report);
+  const belowMinimum =
+    minimum !== null && fix === null && percent !== null && percent < minimum
+      ? `${percent}% of the documents have a file, below --min-coverage ${minimum}%: let the synchronization write the missing files (examples above), or lower the threshold.`
+      : null;
+  const kinds = new Set(report.failures.map((f) => f.kind));
+  const problem: Problem | null =
+    kinds.has('misconfigured') || fix !== null ? 'misconfigured' : kinds.has('unreachable') ? 'unreachable' : belowMinimum !== null ? 'low_coverage' : null;
+  return { problem, fix, percent, belowMinimum };
+}
+
+const PART_NAMES: Readonly<Record<PartFailure['part'], string>> = {
+  connection: 'The connection to the archive server',
+  'archive account': 'The archive account',
+  coverage: 'The marked files of the archive account',
+};
+
+function failed(report: CoverageReport, part: PartFailure['part']): PartFailure | undefined {
+  return report.failures.find((f) => f.part === part);
+}
+
+function failedLine(globals: GlobalOptions, f: PartFailure, at = ''): string {
+  const kind = f.kind === 'unreachable' ? 'did not answer, a later run may pass' : 'needs correcting';
+  return failure(globals, `${PART_NAMES[f.part]}${at} failed (${f.error.code}): ${kind}; the error below says more.`);
+}
+
+function printPlain(report: CoverageReport, judgement: Judgement, globals: GlobalOptions, io: CommandIO): void {
+  const lines: string[] = [];
+  const connectionFailed = failed(report, 'connection');
+  if (report.connection !== null) {
+    const versions = report.connection.versions;
+    lines.push(
+      success(
+        globals,
+        `Connected to the archive server at ${report.url ?? ''}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`,
+      ),
+    );
+  } else if (connectionFailed !== undefined) {
+    lines.push(failedLine(globals, connectionFailed, report.url === null ? '' : ` at ${report.url}`));
+  }
+  const accountFailed = failed(report, 'archive account');
+  if (report.archiveAccount !== null) lines.push(success(globals, `The archive account ${report.archiveAccount} exists.`));
+  else if (accountFailed !== undefined) lines.push(failedLine(globals, accountFailed));
+
+  const coverageFailed = failed(report, 'coverage');
+  if (coverageFailed !== undefined) {
+    lines.push(failedLine(globals, coverageFailed));
+  } else if (report.archiveAccount === null) {
+    lines.push(warning(globals, 'Not counted which documents have a file: the archive account is not known.'));
+  } else if (report.documents === null) {
+    lines.push(
+      warning(
+        globals,
+        `The archive account ${report.archiveAccount} has ${report.markedFiles ?? 0} marked file(s); how many documents have one is not known without the archive server's answer.`,
+      ),
+    );
+  } else {
+    const coverage =
+      report.withFile === null
+        ? `The archive server names no document ids (API version below 9); the archive account has ${report.markedFiles ?? 0} marked file(s) for ${report.documents} document(s).`
+        : `${report.withFile} of ${report.documents} document(s) seen by the token's account have a file of the archive account.`;
+    const examples = report.examplesWithoutFile.length > 0 ? ` Without a file, for example: ${report.examplesWithoutFile.join(', ')}.` : '';
+    const good = judgement.fix === null && judgement.belowMinimum === null;
+    lines.push(good ? success(globals, coverage + examples) : failure(globals, coverage + examples));
+  }
+  if (judgement.fix !== null) lines.push(warning(globals, judgement.fix));
+  if (judgement.belowMinimum !== null) lines.push(warning(globals, judgement.belowMinimum));
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function jsonOf(report: CoverageReport, fix: string | null): unknown {
+function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | null): unknown {
+  const first = report.failures[0];
+  const correctionText = judgement.fix ?? judgement.belowMinimum;
   return {
-    ok: fix === null,
-    connection: { url: report.url, version: report.connection.versions.version, apiVersion: report.connection.versions.apiVersion },
+    ok: judgement.problem === null,
+    problem: judgement.problem,
+    connection: { url: report.url, version: report.connection?.versions.version ?? null, apiVersion: report.connection?.versions.apiVersion ?? null },
     archiveAccount: report.archiveAccount,
-    coverage: { documents: report.documents, withFile: report.withFile, markedFiles: report.markedFiles, examplesWithoutFile: report.examplesWithoutFile },
-    ...(fix === null ? {} : { correction: fix }),
+    coverage: {
+      documents: report.documents,
+      withFile: report.withFile,
+      markedFiles: report.markedFiles,
+      examplesWithoutFile: report.examplesWithoutFile,
+      percent: judgement.percent,
+      minimum,
+    },
+    ...(correctionText === null ? {} : { correction: correctionText }),
+    ...(first === undefined ? {} : { error: { code: first.error.code, message: cliMessageOf(first.error) } }),
+    failures: report.failures.map((f) => ({ part: f.part, code: f.error.code, kind: f.kind, message: cliMessageOf(f.error) })),
   };
 }
 
@@ -59,31 +147,45 @@ function progressOn(status: StatusLine): CoverageProgress {
   };
 }
 
+/** `--min-coverage 80`, `80%` or `12.5`: a percentage from 0 to 100. */
+function minimumOf(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim().replace(/%$/, '');
+  const number = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(number >= 0 && number <= 100)) {
+    throw new DusError('usage', `--min-coverage takes a percentage from 0 to 100 (for example --min-coverage 80), not "${value}".`);
+  }
+  return number;
+}
+
 export const command: CommandDefinition = {
   summary: 'Check connection, archive account and how many archive documents have a file',
-  examples: ['docs-unified-search check', 'docs-unified-search check --json'],
+  examples: ['docs-unified-search check', 'docs-unified-search check --json', 'docs-unified-search check --min-coverage 90  # CI: fail below 90 %'],
+  notes: [
+    'Every part runs even when another failed: with the archive server down, the archive account and its marked files are still checked and shown. Each failed part is a ✗ line on stdout and an Error [code] line on stderr.',
+    'With --json the result always carries every part; "problem" says why ok is false: "unreachable" (a server or database did not answer: try again later), "misconfigured" (a setting, the token or the files need correcting; wins over unreachable), "low_coverage" (below --min-coverage); "failures" lists each failed part with its code and kind, "error" the first of them.',
+  ].join('\n'),
   exitCodes: [
-    [EXIT_OK, 'the search can show documents'],
-    [EXIT_FAILURE, 'it cannot (the output says what to correct), or the archive server does not answer'],
+    [EXIT_OK, 'the search can show documents (and, with --min-coverage, enough of them have a file)'],
+    [EXIT_FAILURE, 'it cannot, a part failed, or coverage is below --min-coverage; --json\'s "problem" says which: unreachable, misconfigured or low_coverage'],
   ],
   configure: (command) => {
+    command.option('--min-coverage <percent>', 'fail (exit 1) when fewer documents than this have a file: documents with a file / documents, in percent');
     withOutputOptions(command);
   },
   run: (_args, options, context) =>
     withOutput(options, context, async (out) => {
       const { io, globals } = context;
+      const minimum = minimumOf(options.minCoverage);
       return withService(context, { repair: true }, async (service) => {
-        const status = statusLine(io);
-        const report = await checkCoverage(service, progressOn(status))
-          .catch(async (error: unknown) => {
-            if (isDusError(error) && isArchiveErrorCode(error.code))
-              (await import('../core/archive/connection-test-log.js')).logConnectionTestFailed(service.logger, error);
-            throw error;
-          })
-          .finally(() => status.clear());
-        const fix = correction(report);
-        out.result(jsonOf(report, fix), () => printPlain(report, fix, globals, io));
-        return fix === null ? EXIT_OK : EXIT_FAILURE;
+        const status = statusLine(io, globals);
+        const report = await checkCoverage(service, progressOn(status)).finally(() => status.clear());
+        const judgement = judge(report, minimum);
+        // --quiet: a check that passed says so by its exit code alone.
+        const silent = globals.quiet === true && judgement.problem === null;
+        out.result(jsonOf(report, judgement, minimum), () => (silent ? undefined : printPlain(report, judgement, globals, io)));
+        for (const f of report.failures) io.stderr.write(`${errorLine(f.error, io)}\n`);
+        return judgement.problem === null ? EXIT_OK : EXIT_FAILURE;
       });
     }),
 };

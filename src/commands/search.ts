@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
-import type { VerdictReport } from '../core/search/verdicts.js';
+import type { VerdictItem, VerdictReport } from '../core/search/verdicts.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { prose, styled, table, type Column, type Piece } from '../cli/format.js';
@@ -20,6 +20,14 @@ function limitOf(value: unknown): number {
   return Number(text);
 }
 
+/** `--cursor N`: the absolute offset in the archive server's result order, as the provider's cursor. */
+function cursorOf(value: unknown): number {
+  if (value === undefined) return 0;
+  const text = typeof value === 'string' ? value : '';
+  if (!/^\d{1,15}$/.test(text)) throw new DusError('usage', '--cursor takes the number a search printed after "--cursor" (a whole number from 0).');
+  return Number(text);
+}
+
 function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
@@ -31,22 +39,57 @@ const COLUMNS: readonly Column[] = [
   { head: 'File', fit: 'shorten' },
 ];
 
+/**
+ * The File cell says whose path it is: the path the user sees (when it shows, and for `not
+ * owned`, marked with the owner's name: the user sees it, another account owns it); for `not
+ * shared` the archive account's own path, written `owner:path` as scp writes a path on another
+ * host, since the user has no path to it.
+ */
+function fileCell(item: VerdictItem): string {
+  if (item.path === null) return '—';
+  if (item.verdict === 'not shared' && item.owner !== null) return `${item.owner}:${item.path}`;
+  if (item.verdict === 'not owned' && item.owner !== null) return `${item.path} (${item.owner}'s)`;
+  return item.path;
+}
+
+function summaryOf(report: VerdictReport, shown: number): readonly Piece[] {
+  const listed = report.items.length;
+  if (listed === 0) {
+    return report.offset > 0 && report.found <= report.offset
+      ? [`The archive server's result has no document from --cursor ${report.offset} on.`]
+      : ['The archive server found no document for this term.'];
+  }
+  const range = report.offset > 0 || report.next !== null ? ` (${report.offset + 1}–${report.offset + listed} of its result)` : '';
+  return [`The archive server found ${report.found} document(s); ${shown} of the ${listed} listed${range} show to `, report.user, '.'];
+}
+
 function printPlain(report: VerdictReport, rejection: string, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
   if (report.rejected) {
     write(`${rejection}\n`);
     return;
   }
-  const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), item.path ?? '—']);
+  const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), fileCell(item)]);
   if (rows.length > 0) write(`${table(COLUMNS, rows, globals)}\n`);
   const shown = report.items.filter((item) => item.verdict === 'shown').length;
   const tell = (...pieces: readonly Piece[]): void => write(`${prose(globals, 2, ...pieces)}\n`);
-  tell(`The archive server found ${report.found} document(s); ${shown} of the ${report.items.length} listed show to `, report.user, '.');
+  const quiet = globals.quiet === true;
+  if (!quiet && report.items.some((item) => item.verdict !== 'shown' && item.path !== null)) {
+    tell(
+      'File: the path ',
+      report.user,
+      " sees, with (owner's) when another account owns the file; owner:path is a path in that account's own files, which ",
+      report.user,
+      ' cannot open.',
+    );
+  }
+  tell(...summaryOf(report, shown));
   if (explain) {
     for (const item of report.items) if (item.explanation !== null) tell(item.explanation);
     if (report.caveat !== null) tell(styled('yellow', 'Note:'), ' ', report.caveat);
-  } else if (shown < report.items.length) {
+  } else if (!quiet && shown < report.items.length) {
     tell('Run again with --explain to learn why the others do not show.');
   }
+  if (!quiet && report.next !== null) tell(`More: run again with --cursor ${report.next} for the next ${report.items.length}.`);
 }
 
 export const command: CommandDefinition = {
@@ -55,9 +98,15 @@ export const command: CommandDefinition = {
     'docs-unified-search search alice invoice',
     'docs-unified-search search alice "bank statement" --explain',
     'docs-unified-search search alice invoice --limit=50 --json',
+    'docs-unified-search search alice invoice --cursor=10  # the next 10',
     'docs-unified-search search alice invoice --since=2024-01-01 --until=2024-12-31',
   ],
-  notes: 'Verdicts: shown, not shared, not owned, no file (with --explain), hidden (without).\n--json prints an array of {id, title, verdict, path, owner}.',
+  notes: [
+    'Verdicts: shown, not shared, not owned, no file (with --explain), hidden (without).',
+    "File: the path the user sees, with (owner's) when another account owns the file (not owned); owner:path is a path in the archive account's own files, which the user cannot open (not shared).",
+    'Paging: a result longer than --limit ends with "More: run again with --cursor N"; N is the offset of the next document in the archive server\'s order, as the search provider\'s cursor.',
+    "--json prints an array of {id, title, verdict, path, owner} (the spec's fields) with explanation (what --explain says, else null), found (documents the archive server found) and cursor (give it to --cursor to continue after this item) added to each.",
+  ].join('\n'),
   exitCodes: [
     [EXIT_OK, 'the archive server answered (also when no document shows, or it refused the term)'],
     [EXIT_FAILURE, 'it did not, or the user is unknown'],
@@ -72,6 +121,7 @@ export const command: CommandDefinition = {
           VERDICT_LIMIT_DEFAULT,
         ),
       )
+      .option('--cursor <n>', "begin at this document of the archive server's result (0 = the first), as a previous run printed")
       .option('--since <day>', 'only documents created on or after this day (YYYY-MM-DD)')
       .option('--until <day>', 'only documents created on or before this day (YYYY-MM-DD)');
     withOutputOptions(command);
@@ -82,6 +132,7 @@ export const command: CommandDefinition = {
       if (user.trim() === '') throw new DusError('usage', 'Name the user to search as.');
       if (term.trim() === '') throw new DusError('usage', 'Give a search term.');
       const limit = limitOf(options.limit);
+      const offset = cursorOf(options.cursor);
       const explain = options.explain === true;
       const since = optionalText(options.since);
       const until = optionalText(options.until);
@@ -98,13 +149,23 @@ export const command: CommandDefinition = {
           term,
           explain,
           limit,
+          offset,
           admin: cliAdmin(),
           ...(since === undefined ? {} : { since }),
           ...(until === undefined ? {} : { until }),
         });
-        const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided);
-        // The spec's item: exactly these five fields, whatever else the report holds.
-        const items = report.items.map(({ id, title, verdict, path, owner }) => ({ id, title, verdict, path, owner }));
+        const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided, context.globals);
+        // The spec's five fields first, unchanged; then what the human output says besides (docs/json.md).
+        const items = report.items.map(({ id, title, verdict, path, owner, explanation }, index) => ({
+          id,
+          title,
+          verdict,
+          path,
+          owner,
+          explanation,
+          found: report.found,
+          cursor: report.offset + index + 1,
+        }));
         out.result(items, () =>
           printPlain(report, rejectionMessage(report.rejection, report.refusal), explain, context.globals, (s) => out.io.stdout.write(s)),
         );

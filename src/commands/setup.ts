@@ -127,7 +127,7 @@ export const command: CommandDefinition = {
         // archive server is asked; after the test the save could only call it `internal`.
         await service.host();
         const { saveSettings } = await import('../core/admin/save-settings.js');
-        const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input));
+        const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input), context.globals);
         out.result(saved, () => {
           for (const said of describe(saved)) out.tell(said);
         });

@@ -24,6 +24,7 @@ export const command: CommandDefinition = {
         // occ setupchecks' shape: one entry per check, keyed by the app.
         const json = { docs_unified_search: { severity: result.severity, description: result.messages.join(' '), linkToDoc: result.link } };
         out.result(json, () => {
+          if (globals.quiet === true && result.severity === 'success') return;
           io.stdout.write('Document archive unified search:\n');
           for (const message of result.messages) {
             io.stdout.write(`${result.severity === 'success' ? success(globals, message, '  ') : warning(globals, message, '  ')}\n`);

@@ -33,7 +33,7 @@ export const command: CommandDefinition = {
           out.tell(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
           if (item.explanation !== null) out.tell(item.explanation);
           // why knows the host only: an id the archive server does not have looks the same as a missing file.
-          if (item.verdict === 'no file')
+          if (item.verdict === 'no file' && context.globals.quiet !== true)
             out.tell(`why does not ask the archive server: if it has no document ${item.id} (search for it), nothing is wrong here.`);
           if (answer.caveat !== null) out.tell(styled('yellow', 'Note:'), ' ', answer.caveat);
         });

@@ -69,11 +69,6 @@ export class DusError extends Error {
   }
 }
 
-/** What a command that asks the archive server says before setup has stored its address and a readable token. */
-export function archiveNotConfigured(): DusError {
-  return new DusError('not_configured', 'No archive server with a readable token is configured: run setup --url=URL --token-stdin.');
-}
-
 /** An error's message in `language` (a Nextcloud language code; null = English) where the catalog has it, else its English. */
 export function localizedMessage(error: unknown, language: string | null, surface: Surface = 'page'): string {
   if (error instanceof DusError && error.localizable !== undefined) return render(error.localizable, language, surface);

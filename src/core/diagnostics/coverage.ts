@@ -1,23 +1,45 @@
 import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
-import { archiveNotConfigured } from '../errors.js';
+import { isDusError, type DusError } from '../errors.js';
 import { msg } from '../i18n/catalog.js';
+import { testStoredConnection } from './connection-test.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
 
+/** The parts `check` reports, in order; each runs whatever the others gave. */
+export type CheckPart = 'connection' | 'archive account' | 'coverage';
+
+/**
+ * What kind of failure a part met (docs/search.md, "check: every part"): `unreachable` may pass on a later run
+ * without a change (a server or database down, a name that does not resolve now, HTTP 5xx);
+ * `misconfigured` needs someone to correct a setting, the token or the files.
+ */
+export type FailureKind = 'unreachable' | 'misconfigured';
+
+export interface PartFailure {
+  readonly part: CheckPart;
+  readonly error: DusError;
+  readonly kind: FailureKind;
+}
+
 export interface CoverageReport {
-  readonly url: string;
-  readonly connection: ConnectionTestResult;
-  readonly archiveAccount: string;
-  /** Documents the token's account sees. */
-  readonly documents: number;
-  /** Of those, documents with a marked file of the archive account; null when the server names no ids. */
+  /** The stored archive-server URL; null when none is stored. */
+  readonly url: string | null;
+  /** The connection test's answer; null when it failed (see `failures`). */
+  readonly connection: ConnectionTestResult | null;
+  /** The archive account as the host spells it; null when it does not exist or the host could not say. */
+  readonly archiveAccount: string | null;
+  /** Documents the token's account sees; null without the connection test's answer. */
+  readonly documents: number | null;
+  /** Of those, documents with a marked file of the archive account; null when the server names no ids or a part failed. */
   readonly withFile: number | null;
   readonly examplesWithoutFile: readonly number[];
-  /** Marked files of the archive account in its own folders. */
-  readonly markedFiles: number;
+  /** Marked files of the archive account in its own folders; null when they could not be read. */
+  readonly markedFiles: number | null;
+  /** Every part that failed, in the order of the parts. */
+  readonly failures: readonly PartFailure[];
 }
 
 /** What `check` is waiting for, in order: the archive server's answer, the host's account, its marked files. */
@@ -28,47 +50,71 @@ export interface CoverageProgress {
   step(step: CoverageStep, subject: string): void;
 }
 
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set(['timeout', 'unreachable', 'unknown_host', 'tls_handshake', 'host_unreachable', 'cache_unreachable']);
+
+/** The kind of a part's failure; an HTTP 5xx from the archive server is a server down, any other status a wrong URL or token. */
+export function failureKind(error: DusError): FailureKind {
+  if (UNREACHABLE_CODES.has(error.code)) return 'unreachable';
+  if (error.code === 'http' && (error.status === undefined || error.status >= 500)) return 'unreachable';
+  return 'misconfigured';
+}
+
+/** Runs a part: its coded failure is kept, anything else (a bug) still ends the run. */
+async function part<T>(name: CheckPart, failures: PartFailure[], body: () => Promise<T>): Promise<T | null> {
+  try {
+    return await body();
+  } catch (error: unknown) {
+    if (!isDusError(error)) throw error;
+    failures.push({ part: name, error, kind: failureKind(error) });
+    return null;
+  }
+}
+
 /**
  * `check`: the connection test, the archive account, then the documents that have a file: the
  * connection test's `all` ids against the archive account's marked files (host.markedDocuments).
- * Throws a DusError naming what to correct when the connection or the account fails.
+ * Every part runs even when another failed (the archive server down still shows whether the
+ * host's part is right); a failed part is in `failures` with its coded error.
  */
 export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProgress): Promise<CoverageReport> {
-  const connection = ctx.archiveConnection();
-  const client = ctx.archiveClient(connection);
-  if (connection === null || client === null) {
-    throw archiveNotConfigured();
-  }
-  progress?.step('connection', connection.url);
-  const tested = await client.testConnection();
-  progress?.step('archive account', ctx.settings.get('archive_owner') ?? '');
-  const archiveAccount = await ctx.archiveAccount();
-  if (archiveAccount === null) {
-    throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_coverage'));
-  }
-  progress?.step('marked files', archiveAccount);
-  const host = await ctx.host();
+  const failures: PartFailure[] = [];
+  const url = ctx.settings.readWithoutRefusedUrl().docs_url ?? null;
+  const tested = await part('connection', failures, async () => {
+    // Inside the part: a stored URL the rules refuse is this part's failure, not the run's.
+    const { answer } = await testStoredConnection(ctx, (asked) => progress?.step('connection', asked));
+    return answer;
+  });
+  const archiveAccount = await part('archive account', failures, async () => {
+    progress?.step('archive account', ctx.settings.readWithoutRefusedUrl().archive_owner ?? '');
+    const named = await ctx.archiveAccount();
+    if (named === null) throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_coverage'));
+    return named;
+  });
   // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
   // marked files used to scan them all again each time.
-  const documents = await host.markedDocuments(archiveAccount);
-  const marked = new Set(documents);
-  const total = documents.length;
-  const all = tested.allIds;
-  const withFile = all === null ? null : all.filter((id) => marked.has(id)).length;
-  const examples =
-    all === null
-      ? []
-      : all
-          .filter((id) => !marked.has(id))
-          .sort((a, b) => a - b)
-          .slice(0, EXAMPLES);
+  const documents =
+    archiveAccount === null
+      ? null
+      : await part('coverage', failures, async () => {
+          progress?.step('marked files', archiveAccount);
+          return (await ctx.host()).markedDocuments(archiveAccount);
+        });
+  const marked = new Set(documents ?? []);
+  const all = documents === null ? null : (tested?.allIds ?? null);
   return {
-    url: connection.url,
+    url,
     connection: tested,
     archiveAccount,
-    documents: tested.count,
-    withFile,
-    examplesWithoutFile: examples,
-    markedFiles: total,
+    documents: tested?.count ?? null,
+    withFile: all === null ? null : all.filter((id) => marked.has(id)).length,
+    examplesWithoutFile:
+      all === null
+        ? []
+        : all
+            .filter((id) => !marked.has(id))
+            .sort((a, b) => a - b)
+            .slice(0, EXAMPLES),
+    markedFiles: documents === null ? null : documents.length,
+    failures,
   };
 }

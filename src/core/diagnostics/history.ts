@@ -3,18 +3,23 @@ import type { SettingsStore } from '../settings/types.js';
 /** The spec's cap on the problem history. */
 export const HISTORY_LIMIT = 20;
 
-/** One problem of a search: when, which error code, a scrubbed message, the HTTP status if any. */
+/**
+ * One problem: when, which error code, a scrubbed message, the HTTP status if any; `source`
+ * `test` for a failed connection test of `check` or `test` (absent: a search).
+ */
 export interface HistoryEntry {
   readonly at: string;
   readonly code: string;
   readonly message: string;
   readonly status?: number;
+  readonly source?: 'test';
 }
 
 export interface Problem {
   readonly code: string;
   readonly message: string;
   readonly status?: number | undefined;
+  readonly source?: 'test' | undefined;
 }
 
 /** Shorter secrets (a one-letter term) are not searched for: replacing them would garble every message. */
@@ -60,6 +65,7 @@ export function recordProblem(settings: SettingsStore, problem: Problem, secrets
     code: problem.code,
     message: scrub(problem.message, secrets),
     ...(problem.status === undefined ? {} : { status: problem.status }),
+    ...(problem.source === undefined ? {} : { source: problem.source }),
   };
   settings.transaction(() => {
     const next = [entry, ...readHistory(settings)].slice(0, HISTORY_LIMIT);
@@ -73,6 +79,17 @@ export function recordRecovery(settings: SettingsStore): void {
   if (settings.get('diagnostics_pending') !== true) return;
   settings.transaction(() => {
     if (settings.get('diagnostics_pending') === true) settings.update({ diagnostics_pending: false });
+  });
+}
+
+/**
+ * A connection test that worked lowers `diagnostics_pending` only when the newest problem is a
+ * failed connection test: a failed search still waits for a search that works (the spec).
+ */
+export function recordTestWorked(settings: SettingsStore): void {
+  if (settings.get('diagnostics_pending') !== true) return;
+  settings.transaction(() => {
+    if (settings.get('diagnostics_pending') === true && readHistory(settings)[0]?.source === 'test') settings.update({ diagnostics_pending: false });
   });
 }
 

@@ -44,7 +44,11 @@ export async function overviewCheck(ctx: ServiceContext): Promise<OverviewResult
   if (stored.diagnostics_pending === true) {
     const last = readHistory(ctx.settings)[0];
     warnings.push(
-      last === undefined ? 'A search failed and none has worked since.' : `A search failed (${last.code}) at ${last.at} and none has worked since.`,
+      last === undefined
+        ? 'A search failed and none has worked since.'
+        : last.source === 'test'
+          ? `The connection test of check or test failed (${last.code}) at ${last.at}, and no test or search has worked since.`
+          : `A search failed (${last.code}) at ${last.at} and none has worked since.`,
     );
   }
 

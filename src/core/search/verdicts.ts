@@ -1,7 +1,7 @@
 import type { SearchHit, SearchRejection } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
-import { archiveNotConfigured, DusError } from '../errors.js';
+import { DusError } from '../errors.js';
 import { msg } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
@@ -9,6 +9,7 @@ import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile 
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
 import { checkedTerm, dayOf } from './inputs.js';
+import { whyNoConnection } from '../settings/why-no-connection.js';
 
 /** The spec's verdicts; `hidden` is the answer without `--explain`. */
 export type Verdict = 'shown' | 'not shared' | 'not owned' | 'no file' | 'hidden';
@@ -37,6 +38,10 @@ export type VerdictCause =
 export interface VerdictReport {
   /** Documents the archive server found for the term. */
   readonly found: number;
+  /** Where in the archive server's result order the items begin (the cursor given, 0 without). */
+  readonly offset: number;
+  /** The cursor of the first document not listed, for the next call; null when none is left. */
+  readonly next: number | null;
   /** Whether the archive server rejected the query (being typed): no documents, not a problem. */
   readonly rejected: boolean;
   /** Why, when rejected; `exclusions_only`: the term only excludes, which the archive server does not accept. */
@@ -58,6 +63,11 @@ export interface VerdictInput {
   readonly limit: number;
   readonly since?: string;
   readonly until?: string;
+  /**
+   * Where to begin in the archive server's result order: the absolute offset of the first
+   * document, as the provider's cursor is (docs/search.md, "Cursor"); 0 without.
+   */
+  readonly offset?: number;
   /** The administrator who searches as `user`, for the audit log (never with the term). */
   readonly admin?: string;
   readonly signal?: AbortSignal;
@@ -142,7 +152,7 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
   const client = ctx.archiveClient();
-  if (client === null) throw archiveNotConfigured();
+  if (client === null) throw whyNoConnection(ctx.settings, ctx.credentials);
   const { host, account, archiveAccount } = await parties(ctx, input.user);
   if (input.admin !== undefined && input.admin !== account.uid) {
     ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
@@ -155,8 +165,12 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   let rejection: SearchRejection | null = null;
   let refusal: string | null = null;
   const secrets = secretsOf(ctx, input.term);
+  const offset = input.offset ?? 0;
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new DusError('usage', 'The cursor must be a whole number from 0.');
+  const firstPage = Math.floor(offset / ARCHIVE_PAGE_SIZE) + 1;
+  let skip = offset % ARCHIVE_PAGE_SIZE;
   try {
-    for (let page = 1; hits.length < input.limit; page += 1) {
+    for (let page = firstPage; hits.length < input.limit; page += 1) {
       const answer = await client.search({
         term,
         page,
@@ -165,7 +179,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
         ...(until === undefined ? {} : { until }),
       });
       if (answer.rejectedStatus !== null && answer.rejectedStatus !== undefined) {
-        rejected = page === 1;
+        // A cursor past the result's end asks a page past the last: no documents left, not a rejected term.
+        rejected = page === firstPage && !(answer.rejection === 'page' && page > 1);
         if (rejected) {
           rejection = answer.rejection ?? 'query';
           refusal = answer.refusal ?? null;
@@ -173,7 +188,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
         break;
       }
       found = answer.count;
-      hits.push(...answer.hits.slice(0, input.limit - hits.length));
+      hits.push(...answer.hits.slice(skip, skip + input.limit - hits.length));
+      skip = 0;
       if (!answer.hasMore || answer.hits.length < ARCHIVE_PAGE_SIZE) break;
     }
   } catch (error: unknown) {
@@ -182,7 +198,8 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   }
   if (!rejected) reportSearchWorked(ctx);
   const items = await decide(host, account, archiveAccount, hits, input.explain);
-  return { found, rejected, rejection, refusal, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
+  const next = !rejected && offset + hits.length < found ? offset + hits.length : null;
+  return { found, offset, next, rejected, rejection, refusal, archiveAccount, user: account.uid, items, caveat: caveatOf(account) };
 }
 
 /** The host, the user's account and the archive account a verdict is about; coded errors for the two that may be missing. */

@@ -1,7 +1,6 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
-import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { DusError } from '../errors.js';
+import { accountName, errnoOf, nearestExisting, runningAs } from '../fs/permissions.js';
 import { msg, type Message } from '../i18n/catalog.js';
 
 /**
@@ -15,47 +14,7 @@ const ACCESS_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'EISDIR', 'ENOTDIR', '
 
 export type FileAction = 'read' | 'write' | 'create';
 
-export function errnoOf(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** The account name of a uid from the password database, else `uid N`. */
-function accountName(uid: number): string {
-  try {
-    const line = readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((entry) => entry.split(':')[2] === String(uid));
-    const name = line?.split(':')[0];
-    if (name !== undefined && name !== '') return `${name} (uid ${uid})`;
-  } catch {
-    // No password database (not Linux): the number is all there is.
-  }
-  return `uid ${uid}`;
-}
-
-function runningAs(): string | Message {
-  const uid = process.getuid?.();
-  if (uid === undefined) {
-    try {
-      return userInfo().username;
-    } catch {
-      return msg('config_access.this_user');
-    }
-  }
-  return accountName(uid);
-}
-
-/** The path itself or, when it is not there (or not reachable), its nearest existing directory. */
-function nearestExisting(path: string): { readonly path: string; readonly stat: Stats } | null {
-  for (let current = path; ; current = dirname(current)) {
-    try {
-      return { path: current, stat: statSync(current) };
-    } catch {
-      if (dirname(current) === current) return null;
-    }
-  }
-}
+export { errnoOf };
 
 /** Whose permissions are wrong: the owner and mode of what blocks, and who runs. */
 function permissionAdvice(path: string, action: FileAction, elsewhere: Message): Message {

@@ -2,11 +2,11 @@
  * The SQLite dialect: node:sqlite, read-only, with a wait of its own for a file that Nextcloud
  * holds locked while it writes.
  */
-import { existsSync } from 'node:fs';
 import type { StatementSync } from 'node:sqlite';
 import { DusError } from '../../errors.js';
 import { CountingClient, errorText, unreachable, type RowSink } from './client-base.js';
 import type { ConnectionParams } from './connection-params.js';
+import { sqliteFileProblem, sqliteOpenProblem } from './sqlite-access.js';
 import type { Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 /** Distinct statement texts kept compiled per SQLite connection (batch sizes 1…25 times the questions, plus accounts). */
@@ -49,9 +49,9 @@ async function whileBusy<T>(params: ConnectionParams, budgetMs: number, call: ()
 
 export async function openSqlite(params: ConnectionParams, busyWaitMs: number): Promise<SqlClient> {
   const file = params.file ?? '';
-  if (file === '' || !existsSync(file)) {
-    throw unreachable(params, 'the file does not exist (check datadirectory and dbname in config.php, or the sqlite:// URL)', undefined);
-  }
+  const problem = sqliteFileProblem(file);
+  if (problem !== null) throw unreachable(params, problem, undefined);
+  const refused = (error: unknown): DusError => unreachable(params, sqliteOpenProblem(file, errorText(error)) ?? errorText(error), error);
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   let db: InstanceType<typeof DatabaseSync>;
   try {
@@ -59,14 +59,14 @@ export async function openSqlite(params: ConnectionParams, busyWaitMs: number): 
     // Reference §5: the host runs every SQLite connection with case-sensitive LIKE.
     db.exec('PRAGMA case_sensitive_like = ON');
   } catch (error) {
-    throw unreachable(params, errorText(error), error);
+    throw refused(error);
   }
   const checking = db;
   try {
     await whileBusy(params, busyWaitMs, () => checking.prepare('SELECT count(*) AS n FROM sqlite_master').get());
   } catch (error) {
     checking.close();
-    throw error instanceof DusError ? error : unreachable(params, errorText(error), error);
+    throw error instanceof DusError ? error : refused(error);
   }
   const opened = db;
   const statements = new Map<string, StatementSync>();
