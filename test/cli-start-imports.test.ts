@@ -23,7 +23,7 @@ import { pageName } from '../src/cli/command-model.js';
 import { COMMAND_LIST, commandOfArgv, loadCommands } from '../src/commands/list.js';
 import { captureIO } from './support/capture-io.js';
 import { runCliProcess } from './support/cli-process.js';
-import { packagesOf, runRecordingModules } from './support/loaded-modules.js';
+import { packagesOf, recordModules, runRecordingModules } from './support/loaded-modules.js';
 import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
 /**
@@ -267,6 +267,27 @@ describe('what a run loads', () => {
     ];
     expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
     expect(loaded.has('commander')).toBe(true); // the hook does see packages
+  });
+
+  // Issue 26: ajv compiled the answer schemas at every run (now generated at build time) and
+  // undici's index loaded every dispatcher, fetch, WebSocket and the cache stores (111 files).
+  (built ? test : test.skip).each([
+    ['search', ['search', 'bob', 'invoice']],
+    ['check', ['check']],
+    ['test', ['test']],
+  ])("%s asks the archive server with undici's Client alone, no schema compiler and nothing of serve", async (_name, args) => {
+    const run = await recordModules([BIN, '--config-dir', dir, ...args], scratch);
+    expect(run.stderr).toBe('');
+    expect([0, 1]).toContain(run.status);
+    const loaded = packagesOf(run.urls);
+    expect(loaded.has('undici')).toBe(true); // it did ask
+    const serveStack = ['fastify', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'ioredis', 'bcryptjs', 'hash-wasm', 'pg', 'mysql2'];
+    expect([...serveStack, 'ajv', 'ajv-formats', 'conf'].filter((name) => loaded.has(name))).toEqual([]);
+    const undiciFiles = run.urls.flatMap((url) => /\/node_modules\/undici\/(.+)$/.exec(url)?.[1] ?? []);
+    expect(undiciFiles).toContain('lib/dispatcher/client.js');
+    expect(
+      undiciFiles.filter((file) => file === 'index.js' || /^lib\/(web|cache|mock|interceptor)\/|^lib\/dispatcher\/(agent|pool|proxy-agent)\.js$/.test(file)),
+    ).toEqual([]);
   });
 
   (built ? test : test.skip)('why loads its own command module and no other', () => {

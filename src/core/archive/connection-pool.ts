@@ -1,14 +1,31 @@
 import { createRequire } from 'node:module';
-import type { Client } from 'undici';
+import type { Client, Dispatcher } from 'undici';
 import { createPinnedConnector, type ConnectProgress, type ConnectWatch } from '../net/pinned-connector.js';
 import type { ResolvedAddress } from './types.js';
 
-let loadedClient: typeof Client | undefined;
+/** undici's request API (`client.request(…)` once undici's index has run), called on a client of ours. */
+type RequestOf = (this: Client, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
 
-/** undici, loaded at the first connection: commands that never ask the archive server (why, --help) do not load it. */
-function undiciClient(): typeof Client {
-  loadedClient ??= (createRequire(import.meta.url)('undici') as typeof import('undici')).Client;
-  return loadedClient;
+let loaded: { readonly Client: typeof Client; readonly request: RequestOf } | undefined;
+
+/**
+ * undici's Client and its request function, loaded at the first connection: commands that never
+ * ask the archive server (why, --help) do not load it. From their own files, not the package's
+ * index, which loads every dispatcher, fetch, WebSocket, the cache stores and the mock agent
+ * (111 files against 19; about a third of a one-shot search's start), and then gives every
+ * dispatcher the request API by assigning it to their prototype: the request function is called
+ * on the client here instead. undici has no `exports` map, so these paths are reachable; the
+ * package's version is pinned by the lock file, and test/archive-client*.test.ts run through them.
+ */
+function undici(): { readonly Client: typeof Client; readonly request: RequestOf } {
+  if (loaded === undefined) {
+    const load = createRequire(import.meta.url);
+    loaded = {
+      Client: load('undici/lib/dispatcher/client.js') as typeof Client,
+      request: load('undici/lib/api/api-request.js') as RequestOf,
+    };
+  }
+  return loaded;
 }
 
 /**
@@ -55,7 +72,8 @@ export interface PinnedTarget {
 
 /** One client lent to one request. */
 export interface Lease {
-  readonly client: Client;
+  /** undici's `request` on the lent client. */
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   /** The client served an earlier request: its connection may already be established. */
   readonly reused: boolean;
   /** The answer was read completely: the connection may serve the next request. */
@@ -130,7 +148,7 @@ export function createConnectionPool(): ConnectionPool {
 
   function create(key: string, target: PinnedTarget, progress: ConnectProgress): Entry {
     const watch: ConnectWatch = { current: progress };
-    const client = new (undiciClient())(target.origin, {
+    const client = new (undici().Client)(target.origin, {
       connect: createPinnedConnector({
         addresses: target.addresses,
         hostname: target.hostname,
@@ -169,7 +187,7 @@ export function createConnectionPool(): ConnectionPool {
       entry.watch.current = progress;
       let settled = false;
       return {
-        client: entry.client,
+        request: (options) => undici().request.call(entry.client, options),
         reused,
         release(): void {
           if (settled) return;
