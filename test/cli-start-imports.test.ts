@@ -282,7 +282,7 @@ describe('what a run loads', () => {
     const loaded = packagesOf(run.urls);
     expect(loaded.has('undici')).toBe(true); // it did ask
     const serveStack = ['fastify', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'ioredis', 'bcryptjs', 'hash-wasm', 'pg', 'mysql2'];
-    expect([...serveStack, 'ajv', 'ajv-formats', 'conf'].filter((name) => loaded.has(name))).toEqual([]);
+    expect([...serveStack, 'ajv', 'ajv-formats', 'conf', 'pino', 'thread-stream'].filter((name) => loaded.has(name))).toEqual([]);
     const undiciFiles = run.urls.flatMap((url) => /\/node_modules\/undici\/(.+)$/.exec(url)?.[1] ?? []);
     expect(undiciFiles).toContain('lib/dispatcher/client.js');
     expect(
