@@ -1,32 +1,20 @@
-import { createRequire } from 'node:module';
-import type { Client, Dispatcher } from 'undici';
+import type { Client as UndiciClient, Dispatcher } from 'undici';
+import Client from 'undici/lib/dispatcher/client.js';
+import undiciRequest from 'undici/lib/api/api-request.js';
 import { createPinnedConnector, type ConnectProgress, type ConnectWatch } from '../net/pinned-connector.js';
 import type { ResolvedAddress } from './types.js';
 
-/** undici's request API (`client.request(…)` once undici's index has run), called on a client of ours. */
-type RequestOf = (this: Client, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-
-let loaded: { readonly Client: typeof Client; readonly request: RequestOf } | undefined;
-
-/**
- * undici's Client and its request function, loaded at the first connection: commands that never
- * ask the archive server (why, --help) do not load it. From their own files, not the package's
- * index, which loads every dispatcher, fetch, WebSocket, the cache stores and the mock agent
- * (111 files against 19; about a third of a one-shot search's start), and then gives every
- * dispatcher the request API by assigning it to their prototype: the request function is called
- * on the client here instead. undici has no `exports` map, so these paths are reachable; the
- * package's version is pinned by the lock file, and test/archive-client*.test.ts run through them.
+/*
+ * undici's Client and its request function, from their own files, not the package's index,
+ * which loads every dispatcher, fetch, WebSocket, the cache stores and the mock agent (111 files
+ * against 19; about a third of a one-shot search's start), and then gives every dispatcher the
+ * request API by assigning it to their prototype: the request function is called on the client
+ * here instead. undici has no `exports` map, so these paths are reachable; its version is pinned
+ * by the lock file, and test/archive-client*.test.ts run through them. This module is reached
+ * only through the archive client's import() (lazy-archive-client.ts): commands that never ask
+ * the archive server (why, --help) do not load it. scripts/build-bundle.mjs puts these files in
+ * the bundle, with HTTP/2 (which this client never speaks) and llhttp's WebAssembly loaded on first use.
  */
-function undici(): { readonly Client: typeof Client; readonly request: RequestOf } {
-  if (loaded === undefined) {
-    const load = createRequire(import.meta.url);
-    loaded = {
-      Client: load('undici/lib/dispatcher/client.js') as typeof Client,
-      request: load('undici/lib/api/api-request.js') as RequestOf,
-    };
-  }
-  return loaded;
-}
 
 /**
  * Kept-alive connections to the archive server, so a request need not pay a new TCP (and TLS)
@@ -91,7 +79,7 @@ export interface ConnectionPool {
 
 interface Entry {
   readonly key: string;
-  readonly client: Client;
+  readonly client: UndiciClient;
   readonly watch: ConnectWatch;
   idle: boolean;
   used: boolean;
@@ -148,7 +136,7 @@ export function createConnectionPool(): ConnectionPool {
 
   function create(key: string, target: PinnedTarget, progress: ConnectProgress): Entry {
     const watch: ConnectWatch = { current: progress };
-    const client = new (undici().Client)(target.origin, {
+    const client = new Client(target.origin, {
       connect: createPinnedConnector({
         addresses: target.addresses,
         hostname: target.hostname,
@@ -187,7 +175,7 @@ export function createConnectionPool(): ConnectionPool {
       entry.watch.current = progress;
       let settled = false;
       return {
-        request: (options) => undici().request.call(entry.client, options),
+        request: (options) => undiciRequest.call(entry.client, options),
         reused,
         release(): void {
           if (settled) return;
