@@ -23,7 +23,7 @@ import { pageName } from '../src/cli/command-model.js';
 import { COMMAND_LIST, commandOfArgv, loadCommands } from '../src/commands/list.js';
 import { captureIO } from './support/capture-io.js';
 import { runCliProcess } from './support/cli-process.js';
-import { packagesOf, runRecordingModules } from './support/loaded-modules.js';
+import { packagesOf, recordModules, runRecordingModules } from './support/loaded-modules.js';
 import { buildSearchWorld, type SearchWorld } from './support/search-world.js';
 
 /**
@@ -267,6 +267,38 @@ describe('what a run loads', () => {
     ];
     expect(unwanted.filter((name) => loaded.has(name))).toEqual([]);
     expect(loaded.has('commander')).toBe(true); // the hook does see packages
+  });
+
+  // Issue 26: ajv compiled the answer schemas at every run (now generated at build time), undici's
+  // index loaded every dispatcher, fetch, WebSocket and the cache stores (111 files), pino wrote the
+  // one log line of a search (about 30 modules), and undici's Client loaded node:http2 at once.
+  (built ? test : test.skip).each([
+    ['search', ['search', 'bob', 'invoice']],
+    ['check', ['check']],
+    ['test', ['test']],
+  ])("%s asks the archive server with undici's Client from the bundle, no schema compiler, no log library, nothing of serve", async (_name, args) => {
+    const run = await recordModules([BIN, '--config-dir', dir, ...args], scratch);
+    expect(run.stderr).toBe('');
+    expect([0, 1]).toContain(run.status);
+    const loaded = packagesOf(run.urls);
+    const serveStack = ['fastify', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'ioredis', 'bcryptjs', 'hash-wasm', 'pg', 'mysql2'];
+    expect([...serveStack, 'ajv', 'ajv-formats', 'conf', 'pino', 'thread-stream'].filter((name) => loaded.has(name))).toEqual([]);
+    // The Client is in dist/cli.cjs; only llhttp's WebAssembly is read from undici's files, when the answer is parsed: it did ask.
+    const undiciFiles = run.urls.flatMap((url) => /\/node_modules\/undici\/(.+)$/.exec(url)?.[1] ?? []);
+    expect(undiciFiles.length).toBeGreaterThan(0);
+    expect(undiciFiles.filter((file) => !/^lib\/llhttp\/llhttp(_simd)?-wasm\.js$/.test(file))).toEqual([]);
+    expect(run.urls.filter((url) => url === 'node:http2' || url === 'node:worker_threads')).toEqual([]);
+  });
+
+  (built ? test : test.skip)("dist/ module by module: search loads undici's Client and request files, not its index", async () => {
+    const run = await recordModules([UNBUNDLED, '--config-dir', dir, 'search', 'bob', 'invoice'], scratch);
+    expect(run.status).toBe(0);
+    const undiciFiles = run.urls.flatMap((url) => /\/node_modules\/undici\/(.+)$/.exec(url)?.[1] ?? []);
+    expect(undiciFiles).toEqual(expect.arrayContaining(['lib/dispatcher/client.js', 'lib/api/api-request.js']));
+    expect(
+      undiciFiles.filter((file) => file === 'index.js' || /^lib\/(web|cache|mock|interceptor)\/|^lib\/dispatcher\/(agent|pool|proxy-agent)\.js$/.test(file)),
+    ).toEqual([]);
+    expect(packagesOf(run.urls).has('ajv')).toBe(false);
   });
 
   (built ? test : test.skip)('why loads its own command module and no other', () => {

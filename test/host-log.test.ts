@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openContext } from '../src/core/context.js';
 import { DusError } from '../src/core/errors.js';
-import { createLogger, LOG_MESSAGES } from '../src/core/log.js';
+import fc from 'fast-check';
+import { pino } from 'pino';
+import { createLogger, LOG_MESSAGES, plainLogLine, type LogFields } from '../src/core/log.js';
+import { APP_ID } from '../src/core/version.js';
 import { runCliProcess } from './support/cli-process.js';
 
 /**
@@ -145,5 +148,63 @@ describe('the host log', () => {
       logger.error('discarded');
       logger.flush();
     }).not.toThrow();
+  });
+});
+
+describe('plain lines are written without pino, as pino writes them', () => {
+  /** What pino itself writes for the call, at a fixed time. */
+  function pinoLine(level: 'debug' | 'info' | 'warn' | 'error', time: number, fields: LogFields | undefined, message: string): string {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug', base: { app: APP_ID }, timestamp: () => `,"time":${time}` }, { write: (line: string) => void lines.push(line) });
+    if (fields === undefined) logger[level](message);
+    else logger[level](fields, message);
+    return lines.join('');
+  }
+  const LEVEL_NUMBERS = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+  const text = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.string({ minLength: 40, maxLength: 80 }));
+  const value = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(tie('value'), { maxLength: 3 }),
+      fc.dictionary(text, tie('value'), { maxKeys: 3 }),
+    ),
+  })).value;
+
+  test('the same bytes for any fields and message; anything else is left to pino', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('debug', 'info', 'warn', 'error'),
+        fc.option(fc.dictionary(fc.oneof(text, fc.constantFrom('code', 'detail', 'err', 'msg', 'time')), value, { maxKeys: 4 }), { nil: undefined }),
+        text,
+        fc.nat(),
+        (level, fields, message, time) => {
+          const mine = plainLogLine(LEVEL_NUMBERS[level], time, fields, message);
+          if (mine !== undefined) expect(mine).toBe(pinoLine(level, time, fields, message));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // The lines the suite writes are plain; an Error is not, and goes to pino.
+    expect(plainLogLine(30, 1, { admin: 'cli:root', user: 'bob' }, 'Administrator cli:root tried a search as bob')).toBe(
+      pinoLine('info', 1, { admin: 'cli:root', user: 'bob' }, 'Administrator cli:root tried a search as bob'),
+    );
+    expect(plainLogLine(50, 1, { err: new Error('x') }, 'm')).toBeUndefined();
+    expect(plainLogLine(50, 1, { when: new Date(0) }, 'm')).toBeUndefined();
+  });
+
+  test('a plain line reaches the log file, one JSON line', () => {
+    const line = withDir((dir) => {
+      const logger = createLogger({ destination: join(dir, 'host.log'), level: 'info' });
+      logger.info({ admin: 'cli:root', user: 'bob' }, 'Administrator cli:root tried a search as bob');
+      logger.close();
+      return readFileSync(join(dir, 'host.log'), 'utf8');
+    });
+    expect(JSON.parse(line)).toMatchObject({ level: 30, app: APP_ID, admin: 'cli:root', user: 'bob', msg: 'Administrator cli:root tried a search as bob' });
   });
 });

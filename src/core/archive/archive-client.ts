@@ -1,4 +1,3 @@
-import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import { DusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
@@ -225,6 +224,8 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
 
 /** Node's default trust store; `getCACertificates` (Node 22.15+) also has NODE_EXTRA_CA_CERTS. */
 function defaultCertificates(): readonly string[] {
+  // node:tls is loaded where it is used (here, and for an https:// connection): an http:// one never needs it.
+  const tls = process.getBuiltinModule('node:tls');
   return typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates;
 }
 

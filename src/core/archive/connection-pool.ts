@@ -1,15 +1,20 @@
-import { createRequire } from 'node:module';
-import type { Client } from 'undici';
+import type { Client as UndiciClient, Dispatcher } from 'undici';
+import Client from 'undici/lib/dispatcher/client.js';
+import undiciRequest from 'undici/lib/api/api-request.js';
 import { createPinnedConnector, type ConnectProgress, type ConnectWatch } from '../net/pinned-connector.js';
 import type { ResolvedAddress } from './types.js';
 
-let loadedClient: typeof Client | undefined;
-
-/** undici, loaded at the first connection: commands that never ask the archive server (why, --help) do not load it. */
-function undiciClient(): typeof Client {
-  loadedClient ??= (createRequire(import.meta.url)('undici') as typeof import('undici')).Client;
-  return loadedClient;
-}
+/*
+ * undici's Client and its request function, from their own files, not the package's index,
+ * which loads every dispatcher, fetch, WebSocket, the cache stores and the mock agent (111 files
+ * against 19; about a third of a one-shot search's start), and then gives every dispatcher the
+ * request API by assigning it to their prototype: the request function is called on the client
+ * here instead. undici has no `exports` map, so these paths are reachable; its version is pinned
+ * by the lock file, and test/archive-client*.test.ts run through them. This module is reached
+ * only through the archive client's import() (lazy-archive-client.ts): commands that never ask
+ * the archive server (why, --help) do not load it. scripts/build-bundle.mjs puts these files in
+ * the bundle, with HTTP/2 (which this client never speaks) and llhttp's WebAssembly loaded on first use.
+ */
 
 /**
  * Kept-alive connections to the archive server, so a request need not pay a new TCP (and TLS)
@@ -55,7 +60,8 @@ export interface PinnedTarget {
 
 /** One client lent to one request. */
 export interface Lease {
-  readonly client: Client;
+  /** undici's `request` on the lent client. */
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   /** The client served an earlier request: its connection may already be established. */
   readonly reused: boolean;
   /** The answer was read completely: the connection may serve the next request. */
@@ -73,7 +79,7 @@ export interface ConnectionPool {
 
 interface Entry {
   readonly key: string;
-  readonly client: Client;
+  readonly client: UndiciClient;
   readonly watch: ConnectWatch;
   idle: boolean;
   used: boolean;
@@ -130,7 +136,7 @@ export function createConnectionPool(): ConnectionPool {
 
   function create(key: string, target: PinnedTarget, progress: ConnectProgress): Entry {
     const watch: ConnectWatch = { current: progress };
-    const client = new (undiciClient())(target.origin, {
+    const client = new Client(target.origin, {
       connect: createPinnedConnector({
         addresses: target.addresses,
         hostname: target.hostname,
@@ -169,7 +175,7 @@ export function createConnectionPool(): ConnectionPool {
       entry.watch.current = progress;
       let settled = false;
       return {
-        client: entry.client,
+        request: (options) => undiciRequest.call(entry.client, options),
         reused,
         release(): void {
           if (settled) return;

@@ -148,7 +148,7 @@ async function oneHop(
     };
     // The token goes only to the server it was saved for (scheme, host and port).
     if (sameOrigin) headers.authorization = `Token ${config.token}`;
-    const answer = await lease.client.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
+    const answer = await lease.request({ path: `${url.pathname}${url.search}`, method: 'GET', headers, signal });
     // A page's `all` (every id of the archive with API version 9) is taken out while it streams:
     // the cap then bounds what is kept, whatever the size of the archive.
     const filter =

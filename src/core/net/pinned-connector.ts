@@ -1,5 +1,4 @@
 import net from 'node:net';
-import tls from 'node:tls';
 import type { buildConnector } from 'undici';
 import type { ResolvedAddress } from './resolve.js';
 
@@ -110,7 +109,8 @@ export function createPinnedConnector(options: PinnedConnectorOptions): buildCon
     const startTls = (tcp: net.Socket): void => {
       progress.tlsStarted = true;
       // Errors of the raw socket now surface on the TLS socket; its listener stays so none goes unhandled.
-      const secured = tls.connect({
+      // Loaded here, not at start: a server reached over http:// never needs node:tls.
+      const secured = process.getBuiltinModule('node:tls').connect({
         socket: tcp,
         ...(options.hostIsAddress ? { host: options.hostname } : { servername: options.hostname, host: options.hostname }),
         ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
