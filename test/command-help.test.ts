@@ -97,7 +97,7 @@ describe('--help', () => {
     }
     expect((await help(['search', '--help'])).replace(/\s+/g, ' ')).toContain('(1-50) (default: 10)');
     // A default is shown as it is typed, not as a JSON string.
-    expect((await help(['serve', '--help'])).replace(/\s+/g, ' ')).toContain('address to listen on (default: 127.0.0.1:8080)');
+    expect((await help(['serve', '--help'])).replace(/\s+/g, ' ')).toContain('may write) (default: 127.0.0.1:8080)');
   });
 
   test("a command's own options come first, then --json and --output, then --help", async () => {
