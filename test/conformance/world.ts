@@ -157,6 +157,26 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       } finally {
         await product.close();
       }
+      // One pair per judgement through the built CLI as an administrator runs it, rotating over users and ids, before
+      // Nextcloud lists anything too (a first listing can move a recipient's colliding share to another target).
+      const login = logins[judged % logins.length] ?? archive;
+      const id = ids[judged % ids.length] ?? 1;
+      judged += 1;
+      const spawned = await whySpawned(configDir, nc.serverDir, login, id);
+      const inProcess = answers.get(`${login}/${id}`);
+      run.spawnedChecks.total += 1;
+      if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
+      else
+        run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
+      // And one document per scenario through the built `who --json` (a spawn costs more than the core call), ids rotating over scenarios.
+      if (judged === 1) {
+        const whoId = ids[scenarioNumber % ids.length] ?? 1;
+        const whoCli = await whoSpawned(configDir, nc.serverDir, whoId);
+        const whoCore = whoAnswers.get(whoId);
+        run.spawnedChecks.whoTotal += 1;
+        if (whoCore !== undefined && whoCli.raw === whoCore.raw) run.spawnedChecks.whoSame += 1;
+        else run.spawnedChecks.differences.push(`[${scenario}] who ${whoId}: the CLI printed ${whoCli.raw}, the core call gave ${whoCore?.raw ?? 'nothing'}`);
+      }
       const archiveFiles = await archiveFilesOf(nc, archive);
       const views = new Map<string, UserView>();
       const ownNames = new Map<number, string>(archiveFiles.flatMap((f) => (f.fileId === null ? [] : [[f.fileId, f.name] as const])));
@@ -200,25 +220,6 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       for (const id of ids) {
         const who = whoAnswers.get(id);
         if (who !== undefined) run.whoPairs.push(...compareWho(scenario, id, truths.get(id) ?? new Map(), who, whys.get(id) ?? new Map()));
-      }
-      // One pair per judgement through the built CLI as an administrator runs it, rotating over users and ids.
-      const login = logins[judged % logins.length] ?? archive;
-      const id = ids[judged % ids.length] ?? 1;
-      judged += 1;
-      const spawned = await whySpawned(configDir, nc.serverDir, login, id);
-      const inProcess = answers.get(`${login}/${id}`);
-      run.spawnedChecks.total += 1;
-      if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
-      else
-        run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
-      // And one document per scenario through the built `who --json` (a spawn costs more than the core call), ids rotating over scenarios.
-      if (judged === 1) {
-        const whoId = ids[scenarioNumber % ids.length] ?? 1;
-        const whoCli = await whoSpawned(configDir, nc.serverDir, whoId);
-        const whoCore = whoAnswers.get(whoId);
-        run.spawnedChecks.whoTotal += 1;
-        if (whoCore !== undefined && whoCli.raw === whoCore.raw) run.spawnedChecks.whoSame += 1;
-        else run.spawnedChecks.differences.push(`[${scenario}] who ${whoId}: the CLI printed ${whoCli.raw}, the core call gave ${whoCore?.raw ?? 'nothing'}`);
       }
     },
     async record(label) {
