@@ -4,7 +4,19 @@
  * only as good as these.
  */
 import { describe, expect, it } from '@jest/globals';
-import { compare, markerIds, truthOf, type ProductAnswer, type UserView } from './conformance/judge.js';
+import {
+  compare,
+  compareWho,
+  failingWho,
+  markerIds,
+  parseWho,
+  truthOf,
+  whoProductOf,
+  type ProductAnswer,
+  type Truth,
+  type UserView,
+  type WhoProduct,
+} from './conformance/judge.js';
 import { usersWithCollidingTargets, type ReceivedShare } from './conformance/recorded.js';
 import type { DavEntry } from './support/real-nextcloud/index.js';
 
@@ -136,5 +148,104 @@ describe('where the judge finds two shares at one target', () => {
     for (const other of [{ accepted: 0 }, { accepted: 2 }, { permissions: 0 }, { expired: true }, { owner: 'anna' }, { sharer: 'anna' }]) {
       expect(usersWithCollidingTargets([share(1, 'anna', 10, '/Sub'), share(2, 'anna', 11, '/Sub', other)]).size).toBe(0);
     }
+  });
+});
+
+describe('the judge of who', () => {
+  const shown = (path: string): Truth => ({ verdict: 'shown', paths: [path] });
+  const notShared: Truth = { verdict: 'not shared', paths: [] };
+  const who = (listed: Record<string, string>): WhoProduct => ({ listed: new Map(Object.entries(listed)), raw: JSON.stringify(listed) });
+  const truths = new Map<string, Truth>([
+    ['arch', shown('/Docs/B [P2].pdf')],
+    ['anna', shown('/Docs/B [P2].pdf')],
+    ['bob', notShared],
+  ]);
+  /** why's comparisons for the same pairs, as the judgement made them. */
+  const whys = (verdicts: Record<string, ProductAnswer>): Map<string, ReturnType<typeof compare>> =>
+    new Map(Object.entries(verdicts).map(([user, a]) => [user, compare('s', user, 2, truths.get(user) ?? notShared, a)]));
+  const agreeingWhys = whys({ arch: answer('shown', '/Docs/B [P2].pdf'), anna: answer('shown', '/Docs/B [P2].pdf'), bob: answer('not shared') });
+
+  it('agrees when who lists exactly the accounts whose tree shows the file, at their paths', () => {
+    const pairs = compareWho('s', 2, truths, who({ arch: '/Docs/B [P2].pdf', anna: '/Docs/B [P2].pdf' }), agreeingWhys);
+    expect(pairs.map((p) => [p.user, p.problem, p.invariant])).toEqual([
+      ['arch', null, null],
+      ['anna', null, null],
+      ['bob', null, null],
+    ]);
+  });
+
+  it('fails an account listed that cannot open the file, one missing, one at another path, and an account the scenario did not make', () => {
+    const pairs = compareWho(
+      's',
+      2,
+      truths,
+      who({ arch: '/Docs/B [P2].pdf', anna: '/Elsewhere/B [P2].pdf', bob: '/B [P2].pdf', eve: '/B [P2].pdf' }),
+      agreeingWhys,
+    );
+    expect(pairs.map((p) => p.problem?.split(':')[0] ?? null)).toEqual([
+      null,
+      'who lists anna at /Elsewhere/B [P2].pdf, anna sees it at /Docs/B [P2].pdf',
+      'LISTED',
+      'LISTED',
+    ]);
+    expect(pairs.filter(failingWho).map((p) => p.user)).toEqual(['anna', 'bob', 'eve']);
+    const missing = compareWho('s', 2, truths, who({ arch: '/Docs/B [P2].pdf' }), agreeingWhys).find((p) => p.user === 'anna');
+    expect(missing?.problem).toMatch(/^MISSING: anna sees document 2 at \/Docs\/B \[P2\]\.pdf/);
+    expect(missing === undefined ? false : failingWho(missing)).toBe(true);
+    expect(compareWho('s', 2, truths, { listed: null, raw: 'boom' }, agreeingWhys).every(failingWho)).toBe(true);
+  });
+
+  it('breaks the invariant where who and why answer differently on the same rows, even when who agrees with WebDAV', () => {
+    const whyOmits = whys({ arch: answer('shown', '/Docs/B [P2].pdf'), anna: answer('not shared'), bob: answer('not shared') });
+    const anna = compareWho('s', 2, truths, who({ arch: '/Docs/B [P2].pdf', anna: '/Docs/B [P2].pdf' }), whyOmits).find((p) => p.user === 'anna');
+    expect(anna).toMatchObject({ problem: null, invariant: 'who lists anna, why anna 2 says not shared' });
+    const whyElsewhere = whys({ arch: answer('shown', '/Docs/B [P2].pdf'), anna: answer('shown', '/Other/B [P2].pdf'), bob: answer('not shared') });
+    expect(
+      compareWho('s', 2, truths, who({ arch: '/Docs/B [P2].pdf', anna: '/Docs/B [P2].pdf' }), whyElsewhere).find((p) => p.user === 'anna')?.invariant,
+    ).toMatch(/why says shown at \/Other/);
+  });
+
+  it("allows an omission only where why's omission at a colliding target was allowed, and never a listing", () => {
+    const byCollision: ProductAnswer = {
+      verdict: 'not shared',
+      path: null,
+      raw: JSON.stringify({ verdict: 'not shared', explanation: '… Nextcloud mounts only one of them there, …' }),
+    };
+    const atCollision = new Map([
+      ['arch', compare('s', 'arch', 2, shown('/Docs/B [P2].pdf'), answer('shown', '/Docs/B [P2].pdf'))],
+      ['anna', compare('s', 'anna', 2, shown('/Docs/B [P2].pdf'), byCollision, ['/Docs'])],
+      ['bob', compare('s', 'bob', 2, notShared, answer('not shared'), ['/Docs'])],
+    ]);
+    const anna = compareWho('s', 2, truths, who({ arch: '/Docs/B [P2].pdf' }), atCollision).find((p) => p.user === 'anna');
+    expect(anna).toMatchObject({ omittedAtCollision: true, invariant: null });
+    expect(anna === undefined ? true : failingWho(anna)).toBe(false);
+    // Without the collision named by why's explanation, the same omission fails.
+    const plain = compareWho(
+      's',
+      2,
+      truths,
+      who({ arch: '/Docs/B [P2].pdf' }),
+      whys({ arch: answer('shown', '/Docs/B [P2].pdf'), anna: answer('not shared'), bob: answer('not shared') }),
+    );
+    expect(plain.find((p) => p.user === 'anna')?.omittedAtCollision).toBe(false);
+    const bob = compareWho('s', 2, truths, who({ arch: '/Docs/B [P2].pdf', bob: '/Docs/B [P2].pdf' }), atCollision).find((p) => p.user === 'bob');
+    expect(bob?.omittedAtCollision).toBe(false);
+    expect(bob?.problem).toMatch(/^LISTED/);
+  });
+
+  it('reads who --json as the CLI prints it: blocked accounts are not listed, the no-file answer (exit 1) lists none, an error is a failure', () => {
+    const json = JSON.stringify({
+      document: 2,
+      files: ['/Docs/B [P2].pdf'],
+      accounts: [
+        { account: 'anna', path: '/Docs/B [P2].pdf', through: 'user share of /Docs from arch', blocked: null },
+        { account: 'bob', path: null, through: null, blocked: 'bob left the share.' },
+      ],
+      noFile: null,
+    });
+    expect([...(whoProductOf(json).listed ?? [])]).toEqual([['anna', '/Docs/B [P2].pdf']]);
+    expect(parseWho(1, `${JSON.stringify({ document: 9, files: [], accounts: [], noFile: 'No file.' })}\n`, '').listed?.size).toBe(0);
+    expect(parseWho(1, JSON.stringify({ error: { code: 'unknown_user', message: 'x' } }), '').listed).toBeNull();
+    expect(parseWho(2, '', 'usage').listed).toBeNull();
   });
 });

@@ -15,6 +15,7 @@
 import { cliAdmin } from '../../src/cli/cli-admin.js';
 import { openContext } from '../../src/core/context.js';
 import { verdictOfDocument } from '../../src/core/search/verdicts.js';
+import { chainText, whoCanOpen } from '../../src/core/search/who.js';
 import type { DavEntry, NextcloudUser, RealNextcloud } from '../support/real-nextcloud/index.js';
 
 export type Verdict = 'shown' | 'not shared' | 'not owned' | 'no file';
@@ -95,7 +96,7 @@ export interface ProductAnswer {
 export async function openProduct(
   configDir: string,
   serverDir: string,
-): Promise<{ why(user: string, id: number): Promise<ProductAnswer>; close(): Promise<void> }> {
+): Promise<{ why(user: string, id: number): Promise<ProductAnswer>; who(id: number): Promise<WhoProduct>; close(): Promise<void> }> {
   const ctx = openContext({ configDir, hostLocation: { nextcloudDir: serverDir }, env: {} });
   return {
     async why(user, id) {
@@ -107,8 +108,47 @@ export async function openProduct(
         return { verdict: 'error', path: null, raw: error instanceof Error ? error.message : String(error) };
       }
     },
+    async who(id) {
+      try {
+        const answer = await whoCanOpen(ctx, id, {}, cliAdmin());
+        const accounts = answer.accounts.map((entry) => ({
+          account: entry.account,
+          path: entry.path,
+          through: entry.chain === null ? null : chainText(entry.chain),
+          blocked: entry.blocked,
+        }));
+        return whoProductOf(JSON.stringify({ document: answer.documentId, files: answer.files, accounts, noFile: answer.noFile }));
+      } catch (error) {
+        return { listed: null, raw: error instanceof Error ? error.message : String(error) };
+      }
+    },
     close: () => ctx.close(),
   };
+}
+
+/** What `who <id> --json` lists: each account that opens the file, with its path; null when it failed. */
+export interface WhoProduct {
+  readonly listed: ReadonlyMap<string, string | null> | null;
+  /** The JSON as `who --json` prints it, or the error. */
+  readonly raw: string;
+}
+
+/** Reads `who --json`'s value (docs/json.md): the accounts without a `blocked` cause are those it says open the file. */
+export function whoProductOf(json: string): WhoProduct {
+  const parsed = JSON.parse(json) as { accounts?: { account: string; path: string | null; blocked: string | null }[] };
+  if (!Array.isArray(parsed.accounts)) return { listed: null, raw: json };
+  return { listed: new Map(parsed.accounts.filter((a) => a.blocked === null).map((a) => [a.account, a.path])), raw: json };
+}
+
+/** The built CLI's `who <id> --json`: exit 0 with a file, 1 with the `no file` answer (still the JSON value), else an error. */
+export function parseWho(code: number, out: string, err: string): WhoProduct {
+  const raw = out.trim();
+  if (code !== 0 && code !== 1) return { listed: null, raw: `exit ${code}: ${`${out}${err}`.trim()}` };
+  try {
+    return whoProductOf(raw);
+  } catch {
+    return { listed: null, raw: `exit ${code}: ${`${out}${err}`.trim()}` };
+  }
 }
 
 export function parseWhy(code: number, out: string, err: string): ProductAnswer {
@@ -169,4 +209,83 @@ export const failing = (c: Comparison): boolean => c.problem !== null && !c.omit
 
 export function describeProblem(c: Comparison): string {
   return `[${c.scenario}] ${c.user} / ${c.id}: ${c.problem ?? 'agree'}  (why: ${c.product.raw})`;
+}
+
+/**
+ * One account × document as `who <id>` answers it, judged by the account's WebDAV tree (the same
+ * truth as `why`'s), and checked against `why <account> <id>` asked on the same rows.
+ */
+export interface WhoPair {
+  readonly scenario: string;
+  readonly user: string;
+  readonly id: number;
+  /** Where the account's WebDAV tree shows the archive account's file; [] when it does not open it; null for an account the scenario does not know. */
+  readonly seen: readonly string[] | null;
+  /** The path `who` lists the account at; undefined when it does not list it. */
+  readonly listed: string | null | undefined;
+  /** null when `who` agrees with WebDAV; else LISTED (listed, cannot open), MISSING, a wrong path, or the error. */
+  readonly problem: string | null;
+  /** A MISSING the judge allows: `why` for the same pair was an omission at a colliding target the explanation names (compare). */
+  readonly omittedAtCollision: boolean;
+  /** null when `who` lists the account exactly when `why` says shown, at why's path; else what differs. */
+  readonly invariant: string | null;
+}
+
+/**
+ * Judges `who <id>` against every account's WebDAV tree (`truths`, by login) and against the
+ * same judgement's `why` comparisons (`whys`, by login): the allowance at colliding targets is
+ * `why`'s own, so an account `who` omits counts apart only where `why`'s omission was allowed.
+ */
+export function compareWho(
+  scenario: string,
+  id: number,
+  truths: ReadonlyMap<string, Truth>,
+  who: WhoProduct,
+  whys: ReadonlyMap<string, Comparison>,
+): WhoPair[] {
+  const out: WhoPair[] = [];
+  const listed = who.listed;
+  for (const [user, truth] of truths) {
+    const seen = truth.verdict === 'shown' ? truth.paths : [];
+    const path = listed === null ? undefined : listed.has(user) ? (listed.get(user) ?? null) : undefined;
+    const why = whys.get(user);
+    let problem: string | null = null;
+    let omittedAtCollision = false;
+    if (listed === null) problem = `who failed: ${who.raw}`;
+    else if (path !== undefined && seen.length === 0)
+      problem = `LISTED: who lists ${user} at ${path ?? 'no path'} for document ${id}, Nextcloud does not open it (truth ${truth.verdict})`;
+    else if (path === undefined && seen.length > 0) {
+      problem = `MISSING: ${user} sees document ${id} at ${seen.join(', ')}, who does not list ${user}`;
+      omittedAtCollision = why?.omittedAtCollision === true && why.truth.verdict === 'shown';
+    } else if (path !== undefined && (path === null || !seen.includes(path)))
+      problem = `who lists ${user} at ${path ?? 'no path'}, ${user} sees it at ${seen.join(', ')}`;
+    let invariant: string | null = null;
+    if (listed !== null && why !== undefined) {
+      const shown = why.product.verdict === 'shown';
+      if (shown !== (path !== undefined)) invariant = `who ${path === undefined ? 'omits' : 'lists'} ${user}, why ${user} ${id} says ${why.product.verdict}`;
+      else if (shown && path !== why.product.path) invariant = `who lists ${user} at ${path ?? 'no path'}, why says shown at ${why.product.path ?? 'no path'}`;
+    }
+    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, invariant });
+  }
+  for (const [user, path] of listed ?? [])
+    if (!truths.has(user))
+      out.push({
+        scenario,
+        user,
+        id,
+        seen: null,
+        listed: path,
+        problem: `LISTED: who lists ${user} at ${path ?? 'no path'} for document ${id}, an account the scenario did not make`,
+        omittedAtCollision: false,
+        invariant: null,
+      });
+  return out;
+}
+
+/** Who-pairs that fail a test: any disagreement with WebDAV but an allowed omission, and any break of the invariant. */
+export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision) || p.invariant !== null;
+
+export function describeWho(p: WhoPair): string {
+  const what = [p.problem ?? 'agrees with WebDAV', ...(p.invariant === null ? [] : [`invariant: ${p.invariant}`])].join('; ');
+  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${p.omittedAtCollision ? ' (omitted at a colliding target, allowed as for why)' : ''}`;
 }

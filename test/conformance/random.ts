@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { NextcloudHttpError, type NextcloudUser } from '../support/real-nextcloud/index.js';
-import { failing, type Comparison } from './judge.js';
+import { describeWho, failing, failingWho, type Comparison } from './judge.js';
 import { runScenario, type ConformanceRun, type ScenarioWorld } from './world.js';
 import type { RealNextcloud } from '../support/real-nextcloud/index.js';
 
@@ -225,6 +225,7 @@ export async function checkRandomSequences(nc: RealNextcloud, run: ConformanceRu
       sequences += 1;
       const record: string[] = [];
       const before = run.comparisons.length;
+      const whoBefore = run.whoPairs.length;
       await runScenario(nc, run, `random sequence ${sequences}`, async (s) => {
         await apply(s, ops, record);
         await s.judge('after the sequence', MARKERS);
@@ -233,10 +234,10 @@ export async function checkRandomSequences(nc: RealNextcloud, run: ConformanceRu
       comparisons += mine.length;
       refused += record.filter((line) => line.startsWith('refused')).length;
       const problems = mine.filter(failing);
-      if (problems.length > 0) {
-        throw new Error(
-          `random sequence disagrees with Nextcloud:\n  ${record.join('\n  ')}\n${problems.map((c) => `${c.user} / ${c.id}: ${c.problem ?? ''} (why: ${c.product.raw})`).join('\n')}\nops: ${JSON.stringify(ops)}`,
-        );
+      const whoProblems = run.whoPairs.slice(whoBefore).filter(failingWho);
+      if (problems.length > 0 || whoProblems.length > 0) {
+        const lines = [...problems.map((c) => `${c.user} / ${c.id}: ${c.problem ?? ''} (why: ${c.product.raw})`), ...whoProblems.map(describeWho)];
+        throw new Error(`random sequence disagrees with Nextcloud:\n  ${record.join('\n  ')}\n${lines.join('\n')}\nops: ${JSON.stringify(ops)}`);
       }
     }),
     { numRuns, endOnFailure: true, ...(seed === undefined ? {} : { seed }) },

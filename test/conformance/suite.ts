@@ -14,7 +14,7 @@ import {
   type NextcloudRelease,
   type RealNextcloud,
 } from '../support/real-nextcloud/index.js';
-import { describeProblem, failing, type Comparison } from './judge.js';
+import { describeProblem, describeWho, failing, failingWho, type Comparison, type WhoPair } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
@@ -47,19 +47,48 @@ export function problemReport(comparisons: readonly Comparison[]): string {
   return [...leaks, ...others].map(describeProblem).join('\n');
 }
 
-/** Runs `scenarios`; returns their comparisons and the pairs where the built CLI printed something else than the core call gave. */
+/** Account × document pairs where `who` disagrees with WebDAV (but an allowed omission) or with `why`, as one readable message. */
+export function whoProblemReport(pairs: readonly WhoPair[]): string {
+  return pairs.filter(failingWho).map(describeWho).join('\n');
+}
+
+/** The line of the `who` judge: pairs, documents, what failed, what was allowed, the invariant and the built CLI. */
+export function whoLine(label: string, run: ConformanceRun): string {
+  const pairs = run.whoPairs;
+  const agree = pairs.filter((p) => p.problem === null).length;
+  const listed = pairs.filter((p) => p.problem?.startsWith('LISTED') === true).length;
+  const missing = pairs.filter((p) => p.problem?.startsWith('MISSING') === true && !p.omittedAtCollision).length;
+  const other = pairs.filter((p) => p.problem !== null && !p.problem.startsWith('LISTED') && !p.problem.startsWith('MISSING')).length;
+  const omitted = pairs.filter((p) => p.omittedAtCollision).length;
+  const documents = new Set(pairs.map((p) => `${p.scenario}\u0000${p.id}`)).size;
+  const random = pairs.filter((p) => p.scenario.startsWith('random sequence') && p.seen !== null);
+  const holds = (ps: readonly WhoPair[]): string => `${ps.filter((p) => p.invariant === null).length} / ${ps.length}`;
+  return (
+    `conformance who (${label}): ${agree} agree / ${pairs.length} total, ${listed} listed that cannot open, ${missing} missing, ${other} at another path or failed, ` +
+    `${omitted} omitted where two shares reach one target (allowed, as for why); ${documents} documents; ` +
+    `who ∋ U ⇔ why U = shown on ${holds(random)} random-sequence pairs (all pairs: ${holds(pairs.filter((p) => p.seen !== null))}); ` +
+    `the built CLI \`who --json\` printed what the core call gave for ${run.spawnedChecks.whoSame} / ${run.spawnedChecks.whoTotal}`
+  );
+}
+
+/** Runs `scenarios`; returns their comparisons, their `who` pairs and the pairs where the built CLI printed something else than the core call gave. */
 export async function runScenarios(
   context: ConformanceContext,
   scenarios: readonly Scenario[],
-): Promise<{ comparisons: Comparison[]; cliDifferences: string[] }> {
+): Promise<{ comparisons: Comparison[]; whoPairs: WhoPair[]; cliDifferences: string[] }> {
   const before = context.run.comparisons.length;
+  const whoBefore = context.run.whoPairs.length;
   const differencesBefore = context.run.spawnedChecks.differences.length;
   for (const scenario of scenarios) {
     const started = Date.now();
     await runScenario(context.nc, context.run, scenario.name, scenario.body);
     context.timings.push(`${scenario.name}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  return { comparisons: context.run.comparisons.slice(before), cliDifferences: context.run.spawnedChecks.differences.slice(differencesBefore) };
+  return {
+    comparisons: context.run.comparisons.slice(before),
+    whoPairs: context.run.whoPairs.slice(whoBefore),
+    cliDifferences: context.run.spawnedChecks.differences.slice(differencesBefore),
+  };
 }
 
 export interface SuiteOptions {
@@ -82,7 +111,12 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
 
   describeReal(`conformance with a real ${named}`, () => {
     let nc: RealNextcloud | undefined;
-    const run: ConformanceRun = { comparisons: [], spawnedChecks: { total: 0, same: 0, differences: [] }, records: [] };
+    const run: ConformanceRun = {
+      comparisons: [],
+      spawnedChecks: { total: 0, same: 0, differences: [], whoTotal: 0, whoSame: 0 },
+      whoPairs: [],
+      records: [],
+    };
     const timings: string[] = [];
     const context = (): ConformanceContext => {
       if (nc === undefined) throw new Error('the real Nextcloud is installed in beforeAll');
@@ -104,6 +138,10 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
       process.stdout.write(
         `conformance (${label()}): ${agree} agree / ${run.comparisons.length} total; ${leaks} LEAK; ${omitted.length} omitted where two shares reach one target (allowed); the built CLI printed what the core call gave for ${run.spawnedChecks.same} / ${run.spawnedChecks.total}\n`,
       );
+      process.stdout.write(`${whoLine(label(), run)}\n`);
+      const whoOmitted = run.whoPairs.filter((p) => p.omittedAtCollision);
+      if (whoOmitted.length > 0)
+        process.stdout.write(`conformance who (${label()}): omitted at colliding targets:\n  ${whoOmitted.map(describeWho).join('\n  ')}\n`);
       if (omitted.length > 0) process.stdout.write(`conformance (${label()}): omitted at colliding targets:\n  ${omitted.map(describeProblem).join('\n  ')}\n`);
       process.stdout.write(`conformance (${label()}): time per scenario (load ${loadavg()[0]?.toFixed(1)}): ${timings.join('; ')}\n`);
       await nc?.stop();
@@ -112,9 +150,10 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
     it(
       'agrees with Nextcloud on every user × document of the sharing scenarios',
       async () => {
-        const { comparisons, cliDifferences } = await runScenarios(context(), chosen(SHARING_SCENARIOS));
+        const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(SHARING_SCENARIOS));
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(SHARING_SCENARIOS, 100));
         expect(problemReport(comparisons)).toBe('');
+        expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
       },
       30 * MINUTES,
@@ -123,9 +162,10 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
     it(
       'agrees with Nextcloud where same-named shares reach one user (target collisions), and never shows what Nextcloud does not mount',
       async () => {
-        const { comparisons, cliDifferences } = await runScenarios(context(), chosen(COLLISION_SCENARIOS));
+        const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(COLLISION_SCENARIOS));
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(COLLISION_SCENARIOS, 100));
         expect(problemReport(comparisons)).toBe('');
+        expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
       },
       30 * MINUTES,
@@ -134,9 +174,10 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
     it(
       'agrees with Nextcloud on disabled recipients, owners, re-sharers and archive accounts under each hide setting',
       async () => {
-        const { comparisons, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
+        const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(DISABLED_SCENARIOS, 20));
         expect(problemReport(comparisons)).toBe('');
+        expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
       },
       30 * MINUTES,

@@ -12,7 +12,9 @@ import type { NextcloudUser, RealNextcloud } from '../support/real-nextcloud/ind
 import {
   archiveFilesOf,
   compare,
+  compareWho,
   describeProblem,
+  parseWho,
   parseWhy,
   truthOf,
   openProduct,
@@ -20,6 +22,9 @@ import {
   type Comparison,
   type UserView,
   type ProductAnswer,
+  type Truth,
+  type WhoPair,
+  type WhoProduct,
 } from './judge.js';
 import { describeRecord, receivedShares, shareMounts, usersWithCollidingTargets } from './recorded.js';
 
@@ -38,6 +43,21 @@ export function whySpawned(configDir: string, serverDir: string, user: string, i
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     child.on('error', reject);
     child.on('close', (code) => resolvePromise(parseWhy(code ?? 1, out, err)));
+  });
+}
+
+/** `who <id> --json` through the built CLI as an administrator runs it, with `--nextcloud`. */
+export function whoSpawned(configDir: string, serverDir: string, id: number): Promise<WhoProduct> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, 'who', String(id), '--json', '--nextcloud', serverDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise(parseWho(code ?? 1, out, err)));
   });
 }
 
@@ -68,8 +88,13 @@ export interface ScenarioWorld {
 
 export interface ConformanceRun {
   readonly comparisons: Comparison[];
-  /** Pairs also asked through the spawned CLI, and how many answered as in-process. */
-  spawnedChecks: { total: number; same: number; differences: string[] };
+  /**
+   * Pairs also asked through the spawned CLI, and how many answered as in-process; `who`: one
+   * document per scenario through `who <id> --json` (its differences join `differences`).
+   */
+  spawnedChecks: { total: number; same: number; differences: string[]; whoTotal: number; whoSame: number };
+  /** Every account × document as `who <id>` answers it, judged by WebDAV and by `why` (judge.ts compareWho). */
+  readonly whoPairs: WhoPair[];
   /** What Nextcloud recorded, by ScenarioWorld.record: `[scenario · label]` then one line per user. */
   readonly records?: string[];
 }
@@ -78,7 +103,8 @@ let scenarioCounter = 0;
 
 export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: string, body: (s: ScenarioWorld) => Promise<void>): Promise<void> {
   scenarioCounter += 1;
-  const prefix = `c${scenarioCounter}_`;
+  const scenarioNumber = scenarioCounter;
+  const prefix = `c${scenarioNumber}_`;
   const configDir = mkdtempSync(join(tmpdir(), 'dus-conformance-'));
   const archive = `${prefix}archive`;
   const archiveUser = await nc.createUser(archive);
@@ -123,11 +149,33 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       // Where two shares reach one user at one target as the product answers (the listing below may repair it).
       const collisions = usersWithCollidingTargets(await receivedShares(nc, logins));
       const answers = new Map<string, ProductAnswer>();
+      const whoAnswers = new Map<number, WhoProduct>();
       const product = await openProduct(configDir, nc.serverDir);
       try {
         for (const login of logins) for (const id of ids) answers.set(`${login}/${id}`, await product.why(login, id));
+        for (const id of ids) whoAnswers.set(id, await product.who(id));
       } finally {
         await product.close();
+      }
+      // One pair per judgement through the built CLI as an administrator runs it, rotating over users and ids, before
+      // Nextcloud lists anything too (a first listing can move a recipient's colliding share to another target).
+      const login = logins[judged % logins.length] ?? archive;
+      const id = ids[judged % ids.length] ?? 1;
+      judged += 1;
+      const spawned = await whySpawned(configDir, nc.serverDir, login, id);
+      const inProcess = answers.get(`${login}/${id}`);
+      run.spawnedChecks.total += 1;
+      if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
+      else
+        run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
+      // And one document per scenario through the built `who --json` (a spawn costs more than the core call), ids rotating over scenarios.
+      if (judged === 1) {
+        const whoId = ids[scenarioNumber % ids.length] ?? 1;
+        const whoCli = await whoSpawned(configDir, nc.serverDir, whoId);
+        const whoCore = whoAnswers.get(whoId);
+        run.spawnedChecks.whoTotal += 1;
+        if (whoCore !== undefined && whoCli.raw === whoCore.raw) run.spawnedChecks.whoSame += 1;
+        else run.spawnedChecks.differences.push(`[${scenario}] who ${whoId}: the CLI printed ${whoCli.raw}, the core call gave ${whoCore?.raw ?? 'nothing'}`);
       }
       const archiveFiles = await archiveFilesOf(nc, archive);
       const views = new Map<string, UserView>();
@@ -154,25 +202,25 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         run.records?.push(text);
         process.stdout.write(`record (${nc.label}, ${nc.db}) ${text}\n`);
       }
+      const truths = new Map<number, Map<string, Truth>>(ids.map((id) => [id, new Map()]));
+      const whys = new Map<number, Map<string, Comparison>>(ids.map((id) => [id, new Map()]));
       for (const [login, view] of views) {
         for (const id of ids) {
           const answer = answers.get(`${login}/${id}`);
           if (answer === undefined) continue;
-          const comparison = compare(scenario, login, id, truthOf(view, archiveFiles, archive, id, ownNames), answer, collisions.get(login));
+          const truth = truthOf(view, archiveFiles, archive, id, ownNames);
+          const comparison = compare(scenario, login, id, truth, answer, collisions.get(login));
           run.comparisons.push(comparison);
+          truths.get(id)?.set(login, truth);
+          whys.get(id)?.set(login, comparison);
           if (process.env.DUS_CONFORMANCE_VERBOSE === '1') process.stdout.write(`${describeProblem(comparison)} [truth ${comparison.truth.verdict}]\n`);
         }
       }
-      // One pair per judgement through the built CLI as an administrator runs it, rotating over users and ids.
-      const login = logins[judged % logins.length] ?? archive;
-      const id = ids[judged % ids.length] ?? 1;
-      judged += 1;
-      const spawned = await whySpawned(configDir, nc.serverDir, login, id);
-      const inProcess = answers.get(`${login}/${id}`);
-      run.spawnedChecks.total += 1;
-      if (inProcess !== undefined && spawned.raw === inProcess.raw) run.spawnedChecks.same += 1;
-      else
-        run.spawnedChecks.differences.push(`[${scenario}] ${login}/${id}: the CLI printed ${spawned.raw}, the core call gave ${inProcess?.raw ?? 'nothing'}`);
+      // `who <id>` against the same WebDAV trees: no request to Nextcloud beyond those above.
+      for (const id of ids) {
+        const who = whoAnswers.get(id);
+        if (who !== undefined) run.whoPairs.push(...compareWho(scenario, id, truths.get(id) ?? new Map(), who, whys.get(id) ?? new Map()));
+      }
     },
     async record(label) {
       recording = true;
