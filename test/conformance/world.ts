@@ -97,6 +97,12 @@ export interface ConformanceRun {
   readonly whoPairs: WhoPair[];
   /** What Nextcloud recorded, by ScenarioWorld.record: `[scenario · label]` then one line per user. */
   readonly records?: string[];
+  /**
+   * Each omission at a colliding target asked again once the judgement's listings are done,
+   * against the same WebDAV truth: 31.0.2 renames colliding shares apart when a user lists, so
+   * there the product must then agree; 34.0.1 keeps them, so the omission stays allowed.
+   */
+  readonly afterListing: Comparison[];
 }
 
 let scenarioCounter = 0;
@@ -214,6 +220,17 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
           truths.get(id)?.set(login, truth);
           whys.get(id)?.set(login, comparison);
           if (process.env.DUS_CONFORMANCE_VERBOSE === '1') process.stdout.write(`${describeProblem(comparison)} [truth ${comparison.truth.verdict}]\n`);
+        }
+      }
+      const omissions = [...whys.values()].flatMap((byLogin) => [...byLogin.values()]).filter((c) => c.omittedAtCollision);
+      if (omissions.length > 0) {
+        const remaining = usersWithCollidingTargets(await receivedShares(nc, logins));
+        const again = await openProduct(configDir, nc.serverDir);
+        try {
+          for (const c of omissions)
+            run.afterListing.push(compare(`${scenario} · after the listings`, c.user, c.id, c.truth, await again.why(c.user, c.id), remaining.get(c.user)));
+        } finally {
+          await again.close();
         }
       }
       // `who <id>` against the same WebDAV trees: no request to Nextcloud beyond those above.
