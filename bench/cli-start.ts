@@ -238,7 +238,8 @@ try {
         const files = loaded.urls.filter((url) => url.startsWith('file:'));
         const builtins = loaded.urls.filter((url) => url.startsWith('node:'));
         const packages = [...packagesOf(files)].map((pkg) => `${pkg} ${files.filter((url) => url.includes(`/node_modules/${pkg}/`)).length}`);
-        console.log(`  loads ${files.length} files (${packages.join(', ') || 'no package'}), ${builtins.length} of Node's public modules`);
+        console.log(`  loads ${files.length} files (${packages.join(', ') || 'no package'}), ${builtins.length} of Node's public modules:`);
+        console.log(`    ${builtins.map((url) => url.slice('node:'.length)).join(' ')}`);
       }
     } finally {
       rmSync(scratch, { recursive: true, force: true });
