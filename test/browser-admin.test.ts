@@ -87,6 +87,15 @@ describeBrowser('admin settings page in Chromium', () => {
     await page.locator('#dus-try-results').screenshot({ path: join(ARTIFACTS, 'admin-page-try.png') });
   });
 
+  test('Try a search that finds nothing says so, not "0 of the 0 listed show"', async () => {
+    await page.getByLabel('Search term').fill('zebracrossingnowhere');
+    await page.getByLabel('Search as user').fill('bob');
+    await page.getByRole('button', { name: 'Try' }).click();
+    await page.locator('#dus-try-summary').filter({ hasText: 'found no document' }).waitFor();
+    await expect(page.locator('#dus-try-summary').textContent()).resolves.toBe('The archive server found no document for this term.');
+    await expect(page.locator('#dus-try-results tbody tr').count()).resolves.toBe(0);
+  });
+
   test('Who can open a document lists each account, its path and the share', async () => {
     await page.getByLabel('Who can open document').fill('[P1]');
     await page.getByRole('button', { name: 'Who?' }).click();

@@ -171,7 +171,8 @@
       var docs = result.data.documents || [];
       var summary = document.createElement('p');
       summary.id = 'dus-try-summary';
-      summary.textContent = result.data.rejectionMessage || ('The archive server found ' + result.data.found + ' document(s); ' +
+      summary.textContent = result.data.rejectionMessage || (result.data.found === 0 ? 'The archive server found no document for this term.' :
+        'The archive server found ' + result.data.found + ' document(s); ' +
         docs.filter(function (d) { return d.shown; }).length + ' of the ' + docs.length + ' listed show to ' + result.data.user + '.');
       out.appendChild(summary);
       if (result.data.note) {
