@@ -119,6 +119,7 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
       whoPairs: [],
       records: [],
       afterListing: [],
+      whoAfterListing: [],
     };
     const timings: string[] = [];
     const context = (): ConformanceContext => {
@@ -151,6 +152,11 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         `conformance (${label()}): the ${again.length} omissions asked again after the users listed: ${again.filter((c) => c.problem === null).length} agree, ` +
           `${again.filter((c) => c.omittedAtCollision).length} still omitted (Nextcloud kept two shares at one target), ${again.filter(failing).length} other\n`,
       );
+      const whoAgain = run.whoAfterListing.filter((p) => p.seen !== null && p.seen.length > 0);
+      process.stdout.write(
+        `conformance who (${label()}): documents with an omitted account asked again after the users listed: ${whoAgain.filter((p) => p.problem === null).length} of ${whoAgain.length} opening accounts listed, ` +
+          `${whoAgain.filter((p) => p.omittedAtCollision).length} still omitted, ${run.whoAfterListing.filter(failingWho).length} other problems, ${run.whoAfterListing.filter((p) => p.invariant !== null).length} invariant breaks\n`,
+      );
       process.stdout.write(`conformance (${label()}): time per scenario (load ${loadavg()[0]?.toFixed(1)}): ${timings.join('; ')}\n`);
       await nc?.stop();
     }, 5 * MINUTES);
@@ -174,6 +180,7 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(COLLISION_SCENARIOS, 100));
         expect(problemReport(comparisons)).toBe('');
         expect(problemReport(afterListing)).toBe('');
+        expect(whoProblemReport(context().run.whoAfterListing)).toBe('');
         expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
       },
@@ -204,6 +211,7 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         expect(outcome.runs).toBe(runs);
         // Every omission of the whole run (scenarios and sequences), asked again after the listings.
         expect(problemReport(run.afterListing)).toBe('');
+        expect(whoProblemReport(run.whoAfterListing)).toBe('');
       },
       60 * MINUTES,
     );

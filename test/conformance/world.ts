@@ -103,6 +103,8 @@ export interface ConformanceRun {
    * there the product must then agree; 34.0.1 keeps them, so the omission stays allowed.
    */
   readonly afterListing: Comparison[];
+  /** The same for `who <id>`: each document with an account `who` omitted at a colliding target, asked again (and `why` for every account of it). */
+  readonly whoAfterListing: WhoPair[];
 }
 
 let scenarioCounter = 0;
@@ -222,21 +224,31 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
           if (process.env.DUS_CONFORMANCE_VERBOSE === '1') process.stdout.write(`${describeProblem(comparison)} [truth ${comparison.truth.verdict}]\n`);
         }
       }
+      // `who <id>` against the same WebDAV trees: no request to Nextcloud beyond those above.
+      const whoOmittedIds = new Set<number>();
+      for (const id of ids) {
+        const who = whoAnswers.get(id);
+        if (who === undefined) continue;
+        const pairs = compareWho(scenario, id, truths.get(id) ?? new Map(), who, whys.get(id) ?? new Map());
+        run.whoPairs.push(...pairs);
+        if (pairs.some((p) => p.omittedAtCollision)) whoOmittedIds.add(id);
+      }
       const omissions = [...whys.values()].flatMap((byLogin) => [...byLogin.values()]).filter((c) => c.omittedAtCollision);
-      if (omissions.length > 0) {
+      if (omissions.length > 0 || whoOmittedIds.size > 0) {
+        const after = `${scenario} · after the listings`;
         const remaining = usersWithCollidingTargets(await receivedShares(nc, logins));
         const again = await openProduct(configDir, nc.serverDir);
         try {
-          for (const c of omissions)
-            run.afterListing.push(compare(`${scenario} · after the listings`, c.user, c.id, c.truth, await again.why(c.user, c.id), remaining.get(c.user)));
+          for (const c of omissions) run.afterListing.push(compare(after, c.user, c.id, c.truth, await again.why(c.user, c.id), remaining.get(c.user)));
+          for (const id of whoOmittedIds) {
+            const truthsOfId = truths.get(id) ?? new Map<string, Truth>();
+            const whysAfter = new Map<string, Comparison>();
+            for (const [login, truth] of truthsOfId) whysAfter.set(login, compare(after, login, id, truth, await again.why(login, id), remaining.get(login)));
+            run.whoAfterListing.push(...compareWho(after, id, truthsOfId, await again.who(id), whysAfter));
+          }
         } finally {
           await again.close();
         }
-      }
-      // `who <id>` against the same WebDAV trees: no request to Nextcloud beyond those above.
-      for (const id of ids) {
-        const who = whoAnswers.get(id);
-        if (who !== undefined) run.whoPairs.push(...compareWho(scenario, id, truths.get(id) ?? new Map(), who, whys.get(id) ?? new Map()));
       }
     },
     async record(label) {
