@@ -31,34 +31,29 @@ import { describeRecord, receivedShares, shareMounts, usersWithCollidingTargets 
 /** The built CLI, as an administrator runs it. */
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.cjs');
 
-/** `why` through the built CLI as a user runs it, with `--nextcloud` (config.php read by php). */
-export function whySpawned(configDir: string, serverDir: string, user: string, id: number): Promise<ProductAnswer> {
+/** The built CLI with `args`, `--json` and `--nextcloud` (config.php read by php), as an administrator runs it: exit code and both outputs. */
+function cliSpawned(configDir: string, serverDir: string, args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, 'why', user, String(id), '--json', '--nextcloud', serverDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, ...args, '--json', '--nextcloud', serverDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     child.on('error', reject);
-    child.on('close', (code) => resolvePromise(parseWhy(code ?? 1, out, err)));
+    child.on('close', (code) => resolvePromise({ code: code ?? 1, out, err }));
   });
 }
 
-/** `who <id> --json` through the built CLI as an administrator runs it, with `--nextcloud`. */
-export function whoSpawned(configDir: string, serverDir: string, id: number): Promise<WhoProduct> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, '--config-dir', configDir, 'who', String(id), '--json', '--nextcloud', serverDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise(parseWho(code ?? 1, out, err)));
-  });
+/** `why` through the built CLI. */
+export async function whySpawned(configDir: string, serverDir: string, user: string, id: number): Promise<ProductAnswer> {
+  const { code, out, err } = await cliSpawned(configDir, serverDir, ['why', user, String(id)]);
+  return parseWhy(code, out, err);
+}
+
+/** `who <id> --json` through the built CLI. */
+export async function whoSpawned(configDir: string, serverDir: string, id: number): Promise<WhoProduct> {
+  const { code, out, err } = await cliSpawned(configDir, serverDir, ['who', String(id)]);
+  return parseWho(code, out, err);
 }
 
 export interface ScenarioWorld {
@@ -238,12 +233,22 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         const after = `${scenario} · after the listings`;
         const remaining = usersWithCollidingTargets(await receivedShares(nc, logins));
         const again = await openProduct(configDir, nc.serverDir);
+        // Each pair is asked once: a document `who` is asked again for needs `why` of every account.
+        const asked = new Map<string, Comparison>();
+        const whyAgain = async (login: string, id: number, truth: Truth): Promise<Comparison> => {
+          const key = `${login}/${id}`;
+          const known = asked.get(key);
+          if (known !== undefined) return known;
+          const comparison = compare(after, login, id, truth, await again.why(login, id), remaining.get(login));
+          asked.set(key, comparison);
+          return comparison;
+        };
         try {
-          for (const c of omissions) run.afterListing.push(compare(after, c.user, c.id, c.truth, await again.why(c.user, c.id), remaining.get(c.user)));
+          for (const c of omissions) run.afterListing.push(await whyAgain(c.user, c.id, c.truth));
           for (const id of whoOmittedIds) {
             const truthsOfId = truths.get(id) ?? new Map<string, Truth>();
             const whysAfter = new Map<string, Comparison>();
-            for (const [login, truth] of truthsOfId) whysAfter.set(login, compare(after, login, id, truth, await again.why(login, id), remaining.get(login)));
+            for (const [login, truth] of truthsOfId) whysAfter.set(login, await whyAgain(login, id, truth));
             run.whoAfterListing.push(...compareWho(after, id, truthsOfId, await again.who(id), whysAfter));
           }
         } finally {
