@@ -7,10 +7,12 @@
  * the same kind the order is the database's, which nothing here can know.
  */
 
+import { releaseOf } from './release.js';
+
 /** Releases whose MountProvider was read and keeps the last mount at a mount point (34.0.1). */
 function keepsLastMount(hostVersion: string | null): boolean {
-  const parts = /^(\d+)\.(\d+)\.(\d+)/.exec(hostVersion ?? '');
-  return parts !== null && Number(parts[1]) === 34 && Number(parts[2]) === 0 && Number(parts[3]) === 1;
+  const release = releaseOf(hostVersion);
+  return release !== null && release.major === 34 && release.minor === 0 && release.patch === 1;
 }
 
 interface Reaching {

@@ -4,6 +4,8 @@
  * release (docs/host-adapter.md, "Shares of a disabled owner or resharer").
  */
 
+import { releaseOf } from './release.js';
+
 /** Values every release reads as "show": an explicit false. */
 const SHOWN_DISABLED: ReadonlySet<string> = new Set(['no', 'false', '0', 'off', '']);
 
@@ -13,9 +15,9 @@ const SHOWN_DISABLED: ReadonlySet<string> = new Set(['no', 'false', '0', 'off', 
  * `lib/private/Share20/Manager.php` `checkShare`). Below 30 the same line was read in older trees.
  */
 function readsLiteralYes(hostVersion: string | null): boolean {
-  const parts = /^(\d+)\.(\d+)\.(\d+)/.exec(hostVersion ?? '');
-  if (parts === null) return false;
-  const [major, minor, patch] = [Number(parts[1]), Number(parts[2]), Number(parts[3])];
+  const release = releaseOf(hostVersion);
+  if (release === null) return false;
+  const { major, minor, patch } = release;
   if (major < 30) return true;
   if (major === 31 && minor === 0) return patch <= 2;
   return major === 34 && minor === 0 && patch === 1;
