@@ -36,7 +36,7 @@ import {
   type NextcloudRelease,
   type RealNextcloud,
 } from '../support/real-nextcloud/index.js';
-import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp } from '../support/real-nextcloud/processes.js';
+import { run, startPhpServer, type PhpServer } from '../support/real-nextcloud/processes.js';
 
 const MINUTES = 60_000;
 const PROVIDER = 'docs_unified_search_documents';
@@ -176,28 +176,8 @@ async function stopServe(child: ChildProcess): Promise<void> {
  * which the install's single-request php -S could answer only after the page, so they would
  * wait out their own timeouts. Ready once it answers, or refused as soon as it exits.
  */
-async function startWorkerServer(serverDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', serverDir], {
-    env: { ...process.env, PHP_CLI_SERVER_WORKERS: '3' },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('php -S did not start');
-  trackServer(pid, true);
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async (): Promise<void> => {
-    await endProcess(pid, true);
-    untrackServer(pid);
-  };
-  try {
-    await waitForHttp(`${url}/status.php`, { pid });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { url, stop };
+function startWorkerServer(serverDir: string): Promise<PhpServer> {
+  return startPhpServer(serverDir, { env: { ...process.env, PHP_CLI_SERVER_WORKERS: '3' } });
 }
 
 /**

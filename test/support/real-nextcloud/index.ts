@@ -10,10 +10,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { spawn } from 'node:child_process';
 import { NextcloudUser } from './client.js';
 import { readRows, type Row } from './db.js';
-import { endProcess, freePort, run, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
+import { endProcess, freePort, run, startPhpServer, trackServer, untrackServer, waitForHttp, type RunResult } from './processes.js';
 import {
   DEFAULT_RELEASE,
   INSTALL_SCRIPT,
@@ -269,28 +268,16 @@ export async function installNextcloud(db: NextcloudDb, options: InstallOptions 
       await waitForHttp(`${url}/status.php`, pid === null ? {} : { pid });
     },
     async startClockedServer(offset) {
-      const clockPort = await freePort();
-      const child = spawn(
-        'faketime',
-        ['-f', offset.startsWith('+') || offset.startsWith('-') ? offset : `+${offset}`, 'php', '-S', `127.0.0.1:${clockPort}`, '-t', serverDir],
-        {
-          stdio: 'ignore',
-          detached: true,
-        },
-      );
-      const childPid = child.pid;
-      if (childPid === undefined) throw new Error('faketime php -S did not start (is faketime installed?)');
-      trackServer(childPid, true);
+      const shift = offset.startsWith('+') || offset.startsWith('-') ? offset : `+${offset}`;
+      const php = await startPhpServer(serverDir, { wrapper: ['faketime', '-f', shift] });
       const server: ClockedServer = {
-        url: `http://127.0.0.1:${clockPort}`,
+        url: php.url,
         async stop() {
-          await endProcess(childPid, true);
-          untrackServer(childPid);
+          await php.stop();
           clocked.delete(server);
         },
       };
       clocked.add(server);
-      await waitForHttp(`${server.url}/status.php`, { pid: childPid });
       return server;
     },
     async stop() {

@@ -111,3 +111,44 @@ export async function waitForHttp(url: string, options: { pid?: number; ms?: num
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+export interface PhpServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A `php -S` for `serverDir` on a free loopback port, optionally under a wrapper (faketime),
+ * ready once its status.php answers 200. A port found free can be taken before php binds it
+ * (another suite's server, an outgoing connection's local port): a server that exits before it
+ * answers is started again on a new port, at most three times, each exit and what php said on
+ * stderr printed, so a server that cannot start at all fails with php's own reason.
+ */
+export async function startPhpServer(serverDir: string, options: { wrapper?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): Promise<PhpServer> {
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const [file = 'php', ...args] = [...(options.wrapper ?? []), 'php', '-S', `127.0.0.1:${port}`, '-t', serverDir];
+    const child = spawn(file, args, { env: options.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const pid = child.pid;
+    if (pid === undefined) throw new Error(`${file} did not start`);
+    trackServer(pid, true);
+    // php -S logs each request on stderr: kept read (a full pipe would stall it), last 2 KB kept.
+    let said = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (said = (said + chunk).slice(-2000)));
+    const url = `http://127.0.0.1:${port}`;
+    const stop = async (): Promise<void> => {
+      await endProcess(pid, true);
+      untrackServer(pid);
+    };
+    try {
+      await waitForHttp(`${url}/status.php`, { pid });
+      return { url, stop };
+    } catch (error) {
+      await stop();
+      const reason = `${error instanceof Error ? error.message : String(error)}; it said: ${said.trim() || '(nothing)'}`;
+      if (attempt === attempts) throw new Error(`${[file, ...args].join(' ')}: ${reason}`);
+      process.stdout.write(`php -S on port ${port} (try ${attempt} of ${attempts}) ended before it answered, started again on another port: ${reason}\n`);
+    }
+  }
+}
