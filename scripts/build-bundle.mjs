@@ -23,7 +23,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const BUNDLED = new Set(['commander']);
+// cli-table3: its functions join the program's own code cache (src/cli/table.ts). string-width, which it
+// requires, stays a package: the terminal's text measures with it too (src/cli/terminal-text.ts), one copy.
+const BUNDLED = new Set(['commander', 'cli-table3']);
 // undici: its Client's files are bundled (lazyUndiciParts), and nothing else of it is imported.
 const external = Object.keys(dependencies)
   .filter((name) => !BUNDLED.has(name) && name !== 'undici')
@@ -38,6 +40,10 @@ const UNDICI = join(root, 'node_modules', 'undici', 'lib');
  * client-h2.js, whose first line loads node:http2 (some 10 ms) for the HTTP/2 this client never
  * asks for, is answered by a function that loads it when called; llhttp's WebAssembly (two
  * base64 files of 100 kB and more) is required from node_modules when the first answer is parsed.
+ * undici checks its own invariants with node:assert, called as `assert(value)` and nothing else
+ * of it (test/cli-start-imports.test.ts holds it to that): its files get a function that lets a true value
+ * pass and hands any other to node:assert, loaded then, so a broken invariant throws the same
+ * AssertionError while a run that breaks none never loads node:assert (some 2 ms of each start).
  */
 const lazyUndiciParts = {
   name: 'lazy-undici-parts',
@@ -50,6 +56,13 @@ const lazyUndiciParts = {
       resolveDir: join(UNDICI, 'dispatcher'),
       loader: 'js',
     }));
+    build.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.importer.startsWith(UNDICI) ? { path: 'assert', namespace: 'lazy-undici-assert' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-undici-assert' }, () => ({
+      contents: "module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };",
+      loader: 'js',
+    }));
     build.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
       args.importer.startsWith(UNDICI) ? { path: `undici/lib/llhttp/${args.path.split('/').at(-1)}`, external: true } : undefined,
     );
@@ -60,7 +73,9 @@ const lazyUndiciParts = {
 const lazyChildProcess = {
   name: 'lazy-child-process',
   setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined));
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
       contents: "module.exports = new Proxy({}, { get: (_target, key) => require('node:child_process')[key] });",
       loader: 'js',
@@ -88,5 +103,7 @@ const result = await build({
 // bin/ compiles the bundle itself (vm.Script, to keep its code cache), where an import() left in
 // it would throw: packages and builtins are reached with require() (createRequire,
 // process.getBuiltinModule), our own modules' import() become calls within the bundle.
-const dynamic = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.kind === 'dynamic-import').map((entry) => entry.path));
+const dynamic = Object.values(result.metafile.outputs).flatMap((output) =>
+  output.imports.filter((entry) => entry.kind === 'dynamic-import').map((entry) => entry.path),
+);
 if (dynamic.length > 0) throw new Error(`dist/cli.cjs would import() ${dynamic.join(', ')}: load them with createRequire or process.getBuiltinModule`);

@@ -288,6 +288,20 @@ describe('what a run loads', () => {
     expect(undiciFiles.length).toBeGreaterThan(0);
     expect(undiciFiles.filter((file) => !/^lib\/llhttp\/llhttp(_simd)?-wasm\.js$/.test(file))).toEqual([]);
     expect(run.urls.filter((url) => url === 'node:http2' || url === 'node:worker_threads')).toEqual([]);
+    // undici's invariants are checked by the bundle's own assert (scripts/build-bundle.mjs); the archive is named by its address: no resolver.
+    expect(run.urls.filter((url) => url === 'node:assert' || url === 'node:dns/promises' || url === 'node:dns')).toEqual([]);
+  });
+
+  test("undici's files call node:assert only as assert(value[, message]), all the bundle's stand-in answers", () => {
+    const lib = join(root, 'node_modules', 'undici', 'lib');
+    const files = readdirSync(lib, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+    const otherUses = files.flatMap((file) => {
+      const text = readFileSync(join(lib, file), 'utf8');
+      if (!/require\('(node:)?assert'\)/.test(text)) return [];
+      return [...text.matchAll(/\bassert\s*\.\s*(\w+)/g)].map((match) => `${file}: assert.${match[1] ?? ''}`);
+    });
+    expect(files.length).toBeGreaterThan(50);
+    expect(otherUses).toEqual([]);
   });
 
   (built ? test : test.skip)("dist/ module by module: search loads undici's Client and request files, not its index", async () => {

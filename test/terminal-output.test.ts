@@ -4,7 +4,8 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { failure, line, prose, styled, success, table, type Column, type Piece } from '../src/cli/format.js';
+import { failure, line, prose, styled, success, type Piece } from '../src/cli/format.js';
+import { table, type Column } from '../src/cli/table.js';
 import { displayWidth, safeText, shortenMiddle } from '../src/cli/terminal-text.js';
 import { useCliWorld } from './support/cli-world.js';
 import { ptyUnavailable, runOnPty } from './support/pty.js';

@@ -1,14 +1,13 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
-import type CliTable3 from 'cli-table3';
-import { displayWidth, safeText, shortenMiddle } from './terminal-text.js';
+import { displayWidth, safeText } from './terminal-text.js';
 import type { GlobalOptions } from './types.js';
 
 /**
  * The human output of the commands. Colours only when `GlobalOptions.color` says so (a TTY,
  * no NO_COLOR, no --no-color): piped output and tests stay plain text. Every string given
  * here passes `safeText` before a colour is added, so text from the archive server or the
- * host never controls the terminal; the commands build their lines and tables only here.
+ * host never controls the terminal; the commands build their lines here and their tables in table.ts.
  */
 export function paint(globals: GlobalOptions): Painter {
   return globals.color ? coloured() : PLAIN;
@@ -42,11 +41,11 @@ export function styled(style: Style, text: string): Styled {
   return { style, text };
 }
 
-function plainOf(piece: Piece): string {
+export function plainOf(piece: Piece): string {
   return typeof piece === 'object' ? safeText(piece.text) : safeText(String(piece));
 }
 
-function render(piece: Piece, painter: Painter, text = plainOf(piece)): string {
+export function render(piece: Piece, painter: Painter, text = plainOf(piece)): string {
   return typeof piece === 'object' ? painter[piece.style](text) : text;
 }
 
@@ -145,81 +144,4 @@ export function warning(globals: GlobalOptions, text: string, indent = ''): stri
 
 export function failure(globals: GlobalOptions, text: string, indent = ''): string {
   return marked(globals, styled('red', '✗'), text, indent);
-}
-
-export interface Column {
-  readonly head: string;
-  /** `whole` (ids, verdicts) is never shortened; `shorten` (titles, paths) gives way on a narrow terminal. */
-  readonly fit: 'whole' | 'shorten';
-}
-
-/** Columns a shortened column keeps at least, so that both ends of its text still show. */
-const MIN_SHORTENED = 12;
-
-/** Border and padding: `│ a │ b │` takes 3 columns per column and one more. */
-function frameWidth(columns: number): number {
-  return 3 * columns + 1;
-}
-
-/**
- * Widths that fit `width` columns: whole columns keep their width, the shortened ones share
- * what is left, the narrowest natural width first so that a short path gives its spare room
- * to a long title. A terminal too narrow for that keeps the minimum and lets the line wrap.
- */
-function fittedWidths(natural: readonly number[], columns: readonly Column[], width: number): number[] {
-  const fixed = natural.reduce((sum, w, i) => sum + (columns[i]?.fit === 'whole' ? w : 0), 0);
-  let room = width - frameWidth(columns.length) - fixed;
-  const shortened = natural
-    .map((w, i) => ({ w, i }))
-    .filter(({ i }) => columns[i]?.fit === 'shorten')
-    .sort((a, b) => a.w - b.w);
-  const widths = [...natural];
-  shortened.forEach(({ w, i }, index) => {
-    const share = Math.floor(room / (shortened.length - index));
-    const given = Math.min(w, Math.max(share, Math.min(w, MIN_SHORTENED)));
-    widths[i] = given;
-    room -= given;
-  });
-  return widths;
-}
-
-// cli-table3 is CommonJS and drawn only by `search`: required when the first table is drawn, so no other command's start loads it.
-let tableClass: typeof CliTable3 | undefined;
-
-function newTable(options: CliTable3.TableConstructorOptions): CliTable3.Table {
-  tableClass ??= createRequire(import.meta.url)('cli-table3') as typeof CliTable3;
-  return new tableClass(options);
-}
-
-/**
- * A table with a header row and no lines between rows (cli-table3's compact style). With
- * `globals.width` (stdout is a terminal) it fits that many columns: the widths are chosen here
- * and titles and paths shortened in the middle before they reach cli-table3, whose own
- * truncation (at the end) then never applies. Without it every value is printed whole, for
- * pipes and files. Cells are made safe and coloured here; cli-table3 measures them without
- * their colours, with the same string-width as `displayWidth`, so CJK and emoji stay aligned.
- */
-export function table(columns: readonly Column[], rows: readonly (readonly Piece[])[], globals: GlobalOptions): string {
-  const painter = paint(globals);
-  const plain = rows.map((row) => row.map(plainOf));
-  const heads = columns.map((column) => safeText(column.head));
-  const natural = (): number[] => heads.map((head, i) => Math.max(displayWidth(head), ...plain.map((row) => displayWidth(row[i] ?? ''))));
-  // Piped: no widths, cli-table3 sizes each column to its widest value.
-  const widths = globals.width === undefined ? undefined : fittedWidths(natural(), columns, globals.width);
-  const t = newTable({
-    head: heads.map((text) => (globals.color ? painter.bold(text) : text)),
-    // Colours come from the painter only (cli-table3's would load @colors/colors and probe the terminal itself).
-    style: { head: [], border: [], compact: true, 'padding-left': 1, 'padding-right': 1 },
-    ...(widths === undefined ? {} : { colWidths: widths.map((w) => w + 2) }),
-  });
-  for (const [r, row] of rows.entries()) {
-    t.push(
-      columns.map((_, i) => {
-        const whole = plain[r]?.[i] ?? '';
-        const text = widths === undefined ? whole : shortenMiddle(whole, widths[i] ?? 0);
-        return render(row[i] ?? '', painter, text);
-      }),
-    );
-  }
-  return t.toString();
 }

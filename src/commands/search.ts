@@ -4,7 +4,8 @@ import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.
 import type { VerdictItem, VerdictReport } from '../core/search/verdicts.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
-import { prose, styled, table, type Column, type Piece } from '../cli/format.js';
+import { prose, styled, type Piece } from '../cli/format.js';
+import { table, type Column } from '../cli/table.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';

@@ -1,7 +1,8 @@
 import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
-import { prose, styled, table, type Column } from '../cli/format.js';
+import { prose, styled } from '../cli/format.js';
+import { table, type Column } from '../cli/table.js';
 import { documentIdOf } from '../cli/document-id.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
