@@ -162,6 +162,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoStep[]> {
     await archive?.close();
     await host?.drop();
     rmSync(dir, { recursive: true, force: true });
+    // Ctrl-C on a kept demo: say that it ended and what is gone, so the terminal does not just fall silent.
+    if (options.keep === true) write(`\nDemo ended: the archive emulator stopped, the sample Nextcloud database and ${dir} are deleted.\n`);
   }
 }
 

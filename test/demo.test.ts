@@ -1,6 +1,6 @@
 import { expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { DEMO_ADMIN, DEMO_SERVE, DEMO_TOKEN, demoSucceeded, KEEP_HINT, KEPT_HINT, RERUN_PREFIX, runDemo } from '../demo/demo.js';
@@ -126,5 +126,8 @@ test('kept (npm run demo -- --keep), the printed commands rerun as printed from 
     end();
     await demo;
   }
+  const gone = /Demo ended: the archive emulator stopped, the sample Nextcloud database and (\S+) are deleted\.\n$/.exec(out.text());
+  expect(gone).not.toBeNull();
+  expect(existsSync(gone?.[1] ?? '/')).toBe(false);
   // Three `npx` runs (npm itself starts first): slow on a loaded machine.
 }, 300_000);
