@@ -255,6 +255,16 @@ describe('the admin page', () => {
     expect(page.text).toContain('A token is stored');
     expect(page.text).not.toContain(ARCHIVE_TOKEN);
     expect(page.text).toContain(`<meta name="requesttoken" content="${session.requestToken}">`);
+    // The connection at a glance, from the overview check: marked, not only a grey line.
+    const badge = (html: string): string => /<p class="hint connection">([\s\S]*?)<\/p>/.exec(html)?.[1] ?? '';
+    h.context.settings.update({ diagnostics_pending: true });
+    const failing = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });
+    expect(badge(failing.text)).toMatch(
+      /^<span class="badge bad" id="dus-connection">! Needs attention<\/span> <span id="dus-connection-findings">.*A search failed/,
+    );
+    h.context.settings.update({ diagnostics_pending: false });
+    const connected = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });
+    expect(badge(connected.text)).toMatch(/^<span class="badge" id="dus-connection">✓ Connected<\/span>/);
     const script = await call(h, 'GET', '/apps/docs_unified_search/js/admin-settings.js');
     expect(script.status).toBe(200);
     expect(String(script.headers['content-type'])).toContain('text/javascript');

@@ -4,6 +4,7 @@ import type { Authenticator } from '../core/auth/authenticator.js';
 import { BRIDGE_HEADERS, issueBridgeChallenge, validClientNonce, verifyBridgeCall, type BridgeRefusal } from '../core/bridge/signature.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { settingsResponse } from '../core/admin/settings-response.js';
+import { overviewCheck } from '../core/diagnostics/overview-check.js';
 import { HttpError } from './http-error.js';
 import { adminSettingsForm } from './pages/admin-page.js';
 import { registerDashboardRoutes } from './routes/dashboard.js';
@@ -125,7 +126,7 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
       registerSettingsTools(scope, context);
       // The settings section's form, rendered once here and shown by Nextcloud's admin page.
       scope.get('/settings/admin/form', { config: { dus: ADMIN_READ } }, async (request) => ({
-        html: adminSettingsForm(await settingsResponse(context), request.principal?.language ?? null),
+        html: adminSettingsForm(await settingsResponse(context), await overviewCheck(context), request.principal?.language ?? null),
       }));
     },
     { prefix: BRIDGE_PREFIX },

@@ -129,6 +129,8 @@ export const de: Catalog = {
   'page.token_unreadable': 'Das gespeicherte Token kann nicht entschlüsselt werden: es erneut eingeben',
   'page.token_stored': 'Ein Token ist gespeichert',
   'page.token_none': 'Kein Token gespeichert',
+  'page.connected': 'Verbunden',
+  'page.needs_attention': 'Handlungsbedarf',
   'page.versions': 'Archivserver {version}, API {api}',
   'page.owner_missing': 'Das Archivkonto gibt es nicht: ein vorhandenes Konto angeben.',
   'page.archive_server': 'Archivserver',

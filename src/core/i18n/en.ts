@@ -124,6 +124,8 @@ export const en = {
   'page.token_unreadable': "The stored token can't be decrypted: enter it again",
   'page.token_stored': 'A token is stored',
   'page.token_none': 'No token stored',
+  'page.connected': 'Connected',
+  'page.needs_attention': 'Needs attention',
   'page.versions': 'Archive server {version}, API {api}',
   'page.owner_missing': 'The archive account does not exist: name an existing account.',
   'page.archive_server': 'Archive server',

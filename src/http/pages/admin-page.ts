@@ -1,4 +1,5 @@
 import type { SettingsResponse } from '../../core/admin/settings-response.js';
+import type { OverviewResult } from '../../core/diagnostics/overview-check.js';
 import { catalogLanguage, msg, render, type MessageKey } from '../../core/i18n/catalog.js';
 import { escapeHtml, layout } from './html.js';
 
@@ -17,6 +18,17 @@ function tokenState(settings: SettingsResponse, t: Text): string {
   return `<span class="badge bad" id="dus-token-state">${t('page.token_none')}</span>`;
 }
 
+/**
+ * The connection at a glance, from the overview check (stored data only, no request to the
+ * archive server): a marked badge, and for a warning what the check found. The findings are the
+ * overview check's own lines, English as in `setupchecks` (docs/i18n.md).
+ */
+function connectionState(check: OverviewResult, t: Text): string {
+  if (check.severity === 'success') return `<span class="badge" id="dus-connection">✓ ${t('page.connected')}</span>`;
+  const findings = check.messages.map((line) => escapeHtml(line)).join(' ');
+  return `<span class="badge bad" id="dus-connection">! ${t('page.needs_attention')}</span> <span id="dus-connection-findings">${findings}</span>`;
+}
+
 function checked(on: boolean): string {
   return on ? ' checked' : '';
 }
@@ -27,17 +39,17 @@ function checked(on: boolean): string {
  * admin settings section (one form, rendered here). The token field is never filled: the
  * form says only whether a token is stored. Its texts are in the administrator's language.
  */
-export function adminSettingsForm(s: SettingsResponse, language: string | null = null): string {
+export function adminSettingsForm(s: SettingsResponse, connection: OverviewResult, language: string | null = null): string {
   const t = textsIn(language);
   const versions =
     s.docsVersion === null
       ? ''
-      : `<p class="hint" id="dus-versions">${escapeHtml(render(msg('page.versions', { version: s.docsVersion, api: s.docsApiVersion ?? '?' }), language))}</p>`;
+      : ` <span id="dus-versions">${escapeHtml(render(msg('page.versions', { version: s.docsVersion, api: s.docsApiVersion ?? '?' }), language))}</span>`;
   const ownerMissing = s.archiveOwnerMissing ? `<p class="hint error" id="dus-owner-missing">${t('page.owner_missing')}</p>` : '';
   const ownerHint = escapeHtml(render(msg('page.owner_hint', { sync: s.syncAccount === null ? '' : ` (${s.syncAccount})` }), language));
   return `<section aria-labelledby="dus-settings-title">
 <h2 id="dus-settings-title">${t('page.archive_server')}</h2>
-${versions}
+<p class="hint connection">${connectionState(connection, t)}${versions}</p>
 <form id="dus-settings" novalidate>
 <div class="field"><label for="dus-url">${t('page.url')}</label>
 <input type="url" id="dus-url" name="url" value="${escapeHtml(s.url ?? '')}" placeholder="https://paperless.example.com" autocomplete="off" aria-describedby="dus-url-hint">
@@ -99,6 +111,7 @@ export function adminPage(options: {
   readonly uid: string;
   readonly requestToken: string;
   readonly settings: SettingsResponse;
+  readonly connection: OverviewResult;
   readonly language?: string | null;
 }): string {
   const language = options.language ?? null;
@@ -109,7 +122,7 @@ export function adminPage(options: {
 <form method="post" action="/logout"><input type="hidden" name="requesttoken" value="${escapeHtml(options.requestToken)}"><span>${escapeHtml(options.uid)}</span> <button type="submit">${t('page.log_out')}</button></form>
 </header>
 <main>
-${adminSettingsForm(options.settings, language)}</main>`,
+${adminSettingsForm(options.settings, options.connection, language)}</main>`,
     `<meta name="requesttoken" content="${escapeHtml(options.requestToken)}">
 <script src="${ADMIN_SCRIPT_PATH}" defer></script>`,
     catalogLanguage(language) ?? 'en',

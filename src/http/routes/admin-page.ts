@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { settingsResponse } from '../../core/admin/settings-response.js';
+import { overviewCheck } from '../../core/diagnostics/overview-check.js';
 import { catalogLanguage, msg, render } from '../../core/i18n/catalog.js';
 import { ADMIN_SCRIPT } from '../pages/admin-script.js';
 import { adminPage, ADMIN_SCRIPT_PATH } from '../pages/admin-page.js';
@@ -30,7 +31,13 @@ export function registerAdminPage(app: FastifyInstance, context: ServiceContext)
       // The page's calls need a session's request token: Basic-auth visitors log in first.
       return reply.redirect(`/login?redirect_url=${encodeURIComponent(ADMIN_PAGE_PATH)}`, 303);
     }
-    const html = adminPage({ uid: principal.uid, requestToken: session.record.csrfToken, settings: await settingsResponse(context), language });
+    const html = adminPage({
+      uid: principal.uid,
+      requestToken: session.record.csrfToken,
+      settings: await settingsResponse(context),
+      connection: await overviewCheck(context),
+      language,
+    });
     return reply.headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(html);
   };
   app.get(ADMIN_PAGE_PATH, { config: { dus: ADMIN_PAGE } }, handler);
