@@ -217,6 +217,21 @@ describe('config:app:delete', () => {
     expect(strict).toEqual({ code: 1, out: '', err: 'Config always_search of app docs_unified_search could not be deleted because it did not exist\n' });
   });
 
+  test('--quiet: a change that worked prints nothing (JSON still does), a refused one still says why; so does maintenance:repair', async () => {
+    const dir = freshDir({ always_search: true });
+    expect(await occ(dir, ['--quiet', 'config:app:set', APP, 'allow_local', '--value=true'])).toEqual({ code: 0, out: '', err: '' });
+    expect(settingsOf(dir).allow_local).toBe(true);
+    expect(JSON.parse((await occ(dir, ['--quiet', 'config:app:set', APP, 'allow_local', '--value=false', '--output=json'])).out)).toMatchObject({
+      updated: true,
+    });
+    expect(await occ(dir, ['--quiet', 'config:app:delete', APP, 'always_search'])).toEqual({ code: 0, out: '', err: '' });
+    expect(settingsOf(dir).always_search).toBeUndefined();
+    expect(await occ(dir, ['--quiet', 'maintenance:repair'])).toEqual({ code: 0, out: '', err: '' });
+    const refused = await occ(dir, ['--quiet', 'config:app:set', APP, 'always_search', '--value=maybe']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain('always_search');
+  });
+
   test('completion offers no obsolete key (last_failure, last_recovery)', async () => {
     for (const shell of ['bash', 'zsh']) {
       const result = await occ(freshDir(), ['completion', shell]);

@@ -103,6 +103,15 @@ describe('setup saves after a working connection test', () => {
     expect(tokenOf(dir)).toMatchObject({ status: 'ok', token: TOKEN });
   });
 
+  test('--quiet: a save that worked prints nothing; --json still prints the settings', async () => {
+    const dir = freshDir();
+    const quiet = await run(dir, ['--quiet', ...saveArgs(archive.url, '--token-stdin', '--allow-local')], { stdin: `${TOKEN}\n` });
+    expect(quiet).toMatchObject({ code: 0, out: '', err: '' });
+    expect(settingsOf(dir).docs_url).toBe(archive.url);
+    const json = await run(dir, ['--quiet', ...saveArgs(archive.url, '--allow-local', '--json')]);
+    expect(JSON.parse(json.out)).toMatchObject({ url: archive.url, tokenConfigured: true });
+  });
+
   test('the host location is stored: later commands need no --host-db', async () => {
     const dir = freshDir();
     expect((await run(dir, saveArgs(archive.url, '--token-stdin', '--allow-local'), { stdin: TOKEN })).code).toBe(0);

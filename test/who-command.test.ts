@@ -55,6 +55,15 @@ describe('who command', () => {
     expect(cli.world.archive.requests.length).toBe(before);
   });
 
+  test('--quiet: the table of accounts only, without the summary sentence', async () => {
+    const told = await run(['who', '3']);
+    const quiet = await run(['--quiet', 'who', '3']);
+    expect(told.out).toMatch(/account\(s\) can open document 3/);
+    expect(quiet).toMatchObject({ code: 0 });
+    expect(quiet.out).not.toMatch(/can open document/);
+    expect(quiet.out).toContain('bob');
+  });
+
   test('a document without a file: the no file sentence, exit 1; the --json answer by its schema', async () => {
     const plain = await run(['who', '12']);
     expect([plain.code, plain.out]).toEqual([1, expect.stringContaining('Document 12: no file of the archive account') as unknown as string]);

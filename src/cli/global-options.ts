@@ -17,7 +17,10 @@ export const GLOBAL_OPTIONS: readonly (readonly [flags: string, description: str
   ['--log-file <file>', 'host log as JSON lines, "-" for stderr (env DUS_LOG_FILE)'],
   ['--lang <code>', 'language of messages: en or de (default: from LC_ALL, LC_MESSAGES or LANG, else English)'],
   ['--no-color', 'no colours (also NO_COLOR)'],
-  ['--quiet', 'only results and errors: no waiting lines, hints or notes; check, test and setupchecks print nothing when all is well'],
+  [
+    '--quiet',
+    'only results and errors: no waiting lines, hints or notes; nothing when a check passes or a change worked (check, test, setupchecks, setup, config:app:set, config:app:delete, maintenance:repair)',
+  ],
 ];
 
 const longFlags = (valued: boolean): string[] =>

@@ -77,6 +77,11 @@ export interface Output {
   tell(...pieces: readonly Piece[]): void;
   /** Prints the result: `value` as the one JSON value of the run in a JSON format, else `human()`. */
   result(value: unknown, human: () => void): void;
+  /**
+   * Prints what a change did (saved, set, deleted, repaired): as `result`, except that with
+   * `--quiet` plain output says nothing, as occ's `-q`: the exit code tells that it worked.
+   */
+  done(value: unknown, human: () => void): void;
   /** Reports a failure: the coded line on stderr and, in a JSON format, the error object on stdout. Returns the exit code. */
   fail(error: unknown): number;
   /**
@@ -111,6 +116,10 @@ function outputOf(format: OutputFormat, context: CommandContext): Output {
     result: (value, human) => {
       if (format === 'plain') human();
       else io.stdout.write(jsonText(value, format));
+    },
+    done: (value, human) => {
+      if (format !== 'plain') io.stdout.write(jsonText(value, format));
+      else if (globals.quiet !== true) human();
     },
     fail,
     failAsOcc: (error, human) => {

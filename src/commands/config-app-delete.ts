@@ -40,7 +40,7 @@ export const command: CommandDefinition = {
           return out.failAsOcc(new DusError('not_configured', `${said}.`), () => out.io.stderr.write(`${line(context.globals, said)}\n`));
         }
         // As --json's deleted:false: a key that was not set is said so, not reported deleted.
-        out.result({ app, key: name, deleted: isSet }, () =>
+        out.done({ app, key: name, deleted: isSet }, () =>
           out.say(isSet ? `Config value ${name} of app ${app} deleted` : `Config value ${name} of app ${app} was not set: nothing deleted`),
         );
         return EXIT_OK;

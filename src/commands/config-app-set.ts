@@ -154,7 +154,7 @@ export const command: CommandDefinition = {
           await checkHostDb(value, service.settings.get('table_prefix'), warn);
         const updated = value !== current;
         if (updated) service.settings.update({ [key]: value });
-        out.result({ app, key, value, updated }, () => {
+        out.done({ app, key, value, updated }, () => {
           const where = KEY_DEFINITIONS[key].lazy ? 'lazy cache' : 'fast cache';
           out.say(
             updated

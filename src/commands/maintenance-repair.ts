@@ -21,7 +21,7 @@ export const command: CommandDefinition = {
       return withService(context, { repair: false }, async (service) => {
         const result = runRepair(service.settings);
         service.settings.update({ installed_version: SUITE_VERSION });
-        out.result({ deleted: result.deleted, installedVersion: SUITE_VERSION }, () => {
+        out.done({ deleted: result.deleted, installedVersion: SUITE_VERSION }, () => {
           out.say(' - Remove the keys of app version 0.3.0 (docs_unified_search)');
           out.say(result.deleted.length === 0 ? '     nothing to delete' : `     deleted: ${result.deleted.join(', ')}`);
         });

@@ -128,7 +128,7 @@ export const command: CommandDefinition = {
         await service.host();
         const { saveSettings } = await import('../core/admin/save-settings.js');
         const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input), context.globals);
-        out.result(saved, () => {
+        out.done(saved, () => {
           for (const said of describe(saved)) out.tell(said);
         });
         return EXIT_OK;

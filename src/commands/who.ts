@@ -165,7 +165,8 @@ export const command: CommandDefinition = {
                 context.globals,
               )}\n`,
             );
-          out.tell(`${open.length} account(s) can open document ${answer.documentId} (`, answer.files.join(', '), `, of ${answer.archiveAccount}).`);
+          if (context.globals.quiet !== true)
+            out.tell(`${open.length} account(s) can open document ${answer.documentId} (`, answer.files.join(', '), `, of ${answer.archiveAccount}).`);
           for (const a of accounts) if (a.blocked !== null) write(`${prose(context.globals, 2, styled('yellow', `${a.account}:`), ' ', a.blocked)}\n`);
         });
         return answer.noFile === null ? EXIT_OK : EXIT_FAILURE;
