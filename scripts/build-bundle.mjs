@@ -44,6 +44,12 @@ const UNDICI = join(root, 'node_modules', 'undici', 'lib');
  * of it (test/cli-start-imports.test.ts holds it to that): its files get a function that lets a true value
  * pass and hands any other to node:assert, loaded then, so a broken invariant throws the same
  * AssertionError while a run that breaks none never loads node:assert (some 2 ms of each start).
+ * Its Client's files require node:http (some 3 ms, with its server and agent) for two things the
+ * archive client never needs: Node's default header limit, which client.js reads only for a
+ * Client made without `maxHeaderSize` (src/core/archive/connection-pool.ts gives one), and
+ * IncomingMessage, which util.js compares a request body's constructor with when it destroys the
+ * body (the archive client sends GETs without a body). They get a stand-in holding a class no
+ * stream is made by; test/cli-start-imports.test.ts holds undici's files to those two uses.
  */
 const lazyUndiciParts = {
   name: 'lazy-undici-parts',
@@ -54,6 +60,15 @@ const lazyUndiciParts = {
     build.onLoad({ filter: /.*/, namespace: 'lazy-undici-h2' }, () => ({
       contents: "module.exports = function connectH2(...args) { return require('./client-h2.js')(...args); };",
       resolveDir: join(UNDICI, 'dispatcher'),
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      args.importer === join(UNDICI, 'dispatcher', 'client.js') || args.importer === join(UNDICI, 'core', 'util.js')
+        ? { path: 'http', namespace: 'undici-http-stand-in' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'undici-http-stand-in' }, () => ({
+      contents: 'module.exports = { IncomingMessage: class NoStreamIsMadeByThis {} };',
       loader: 'js',
     }));
     build.onResolve({ filter: /^(node:)?assert$/ }, (args) =>

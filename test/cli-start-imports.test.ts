@@ -289,7 +289,27 @@ describe('what a run loads', () => {
     expect(undiciFiles.filter((file) => !/^lib\/llhttp\/llhttp(_simd)?-wasm\.js$/.test(file))).toEqual([]);
     expect(run.urls.filter((url) => url === 'node:http2' || url === 'node:worker_threads')).toEqual([]);
     // undici's invariants are checked by the bundle's own assert (scripts/build-bundle.mjs); the archive is named by its address: no resolver.
-    expect(run.urls.filter((url) => url === 'node:assert' || url === 'node:dns/promises' || url === 'node:dns')).toEqual([]);
+    expect(run.urls.filter((url) => url === 'node:assert' || url === 'node:dns/promises' || url === 'node:dns' || url === 'node:http')).toEqual([]);
+  });
+
+  test("undici's Client files use node:http for Node's default header limit and IncomingMessage in destroy() only, what the bundle's stand-in answers", () => {
+    const lib = join(root, 'node_modules', 'undici', 'lib');
+    const client = readFileSync(join(lib, 'dispatcher', 'client.js'), 'utf8');
+    expect(new Set([...client.matchAll(/\bhttp\.(\w+)/g)].map((match) => match[1]))).toEqual(new Set(['maxHeaderSize']));
+    // Read only when no maxHeaderSize is given: the archive client gives one.
+    expect(client).toMatch(/if \(maxHeaderSize != null\) \{[\s\S]*?\} else \{[\s\S]*?maxHeaderSize = getDefaultNodeMaxHeaderSize\(\)/);
+    expect(readFileSync(join(root, 'src', 'core', 'archive', 'connection-pool.ts'), 'utf8')).toMatch(/maxHeaderSize: MAX_HEADER_BYTES/);
+    const util = readFileSync(join(lib, 'core', 'util.js'), 'utf8');
+    const uses = util.split('\n').filter((text) => text.includes('IncomingMessage'));
+    expect(uses).toEqual(["const { IncomingMessage } = require('node:http')", '    if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {']);
+    const destroyAt = util.indexOf('\nfunction destroy (stream, err) {');
+    const compareAt = util.indexOf('constructor === IncomingMessage');
+    expect(destroyAt).toBeGreaterThan(0);
+    expect([compareAt > destroyAt, compareAt < util.indexOf('\nfunction ', destroyAt + 1)]).toEqual([true, true]);
+    // And the archive client sends no body that could be one: every request is a GET.
+    expect([...readFileSync(join(root, 'src', 'core', 'archive', 'transport.ts'), 'utf8').matchAll(/method: '(\w+)'/g)].map((match) => match[1])).toEqual([
+      'GET',
+    ]);
   });
 
   test("undici's files call node:assert only as assert(value[, message]), all the bundle's stand-in answers", () => {

@@ -43,6 +43,12 @@ export const KEEP_ALIVE_MS = 1_000;
  * 1 s or less means the connection is not kept at all.
  */
 const KEEP_ALIVE_MARGIN_MS = 1_000;
+/**
+ * Bytes of an answer's header block the client reads: Node's own default, given here because
+ * undici would otherwise read Node's from node:http, which the program's bundle does not load
+ * for the archive client (scripts/build-bundle.mjs).
+ */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** Idle connections kept per key; more concurrent requests than this open and then close extra ones. */
 export const MAX_IDLE_PER_KEY = 16;
@@ -152,6 +158,7 @@ export function createConnectionPool(): ConnectionPool {
       keepAliveTimeout: KEEP_ALIVE_MS,
       keepAliveMaxTimeout: KEEP_ALIVE_MS,
       keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
     });
     const entry: Entry = { key, client, watch, idle: false, used: false, connected: false };
     client.on('connect', () => {
