@@ -71,7 +71,10 @@ function run() {
   const cache = privateCacheDir();
   if (cache !== null) enableCompileCache(join(cache, 'node-compile-cache'));
   const { main } = loadProgram(join(__dirname, '..', 'dist', 'cli.cjs'), cache);
-  main(args, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }).then((code) => {
+  // process.stdin is made when first read (a stream of its kind, some 2 ms): only setup's token reads it.
+  const io = { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  Object.defineProperty(io, 'stdin', { get: () => process.stdin, enumerable: true });
+  main(args, io).then((code) => {
     process.exitCode = code;
   });
 }
