@@ -111,6 +111,9 @@ const result = await build({
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   sourcemap: 'linked',
+  // A third less to read at every start (1.1 MB → 0.74 MB); names stay, and DUS_DEBUG=1's stack traces go through the map.
+  minifyWhitespace: true,
+  minifySyntax: true,
   metafile: true,
   logLevel: 'warning',
 });
