@@ -228,3 +228,16 @@ describe('the "Inside Nextcloud" block, run as written on a tarball install with
     }
   });
 });
+
+describe("the README's Benchmarks", () => {
+  test('say where each target stands in a short table and leave the internals to docs/benchmarks.md', () => {
+    const start = readme.indexOf('\n## Benchmarks\n');
+    const section = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
+    expect(start).toBeGreaterThan(0);
+    // Issue 25: some 95 lines of figures and start-up internals stood here before a newcomer's path was done.
+    expect(section.split('\n').length).toBeLessThanOrEqual(25);
+    expect(section).toContain('docs/benchmarks.md');
+    const details = readFileSync(join(root, 'docs', 'benchmarks.md'), 'utf8');
+    for (const heading of ['## The latest window in full', '## Start-up: what the executable loads']) expect(details).toContain(heading);
+  });
+});
