@@ -87,6 +87,17 @@ describe('why --lang de: the explanation in German, one whole sentence per cause
     // The lines for people follow the locale.
     expect((await why(411, [], { LANG: 'de_DE.UTF-8' })).out).toContain('denn anna hat die Freigabe des Ordners /Invoices durch archive noch nicht angenommen');
   });
+
+  test('who --include-blocked --lang de: the blocked cause and the chain in German; --json only with --lang', async () => {
+    const run = await runCli(dir, ['--host-db', host.dbUrl, 'who', '411', '--include-blocked', '--lang', 'de']);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Besitzer (die eigenen Ordner des Archivkontos)');
+    expect(run.out).toContain('anna: Dokument 411: Das Archivkonto archive hat die Datei /Invoices/inv [P411].pdf, aber anna kann sie nicht öffnen, denn ');
+    const located = await runCli(dir, ['--host-db', host.dbUrl, 'who', '411', '--include-blocked', '--json'], { env: { LANG: 'de_DE.UTF-8' } });
+    const answer = JSON.parse(located.out) as { accounts: { account: string; through: string | null; blocked: string | null }[] };
+    expect(answer.accounts.find((a) => a.account === A)?.through).toBe("owner (the archive account's own folders)");
+    expect(answer.accounts.find((a) => a.account === 'anna')?.blocked).toMatch(/^Document 411: the archive account archive has /);
+  });
 });
 
 describe("serve: Try a search and Who can open answer in the administrator's language", () => {
