@@ -23,7 +23,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'archive/': ['net/', 'errors.ts', 'i18n/', 'log.ts', 'version.ts'],
   'settings/': ['fs/', 'errors.ts', 'i18n/', 'log.ts', 'node-crypto.ts', 'archive/versions.ts', 'host/types.ts', 'version.ts'],
   'host/db/': ['errors.ts', 'i18n/', 'log.ts', 'node-crypto.ts', 'fs/'],
-  'host/rules/': ['host/db/types.ts', 'node-crypto.ts', 'errors.ts'],
+  'host/rules/': ['host/db/types.ts', 'node-crypto.ts', 'errors.ts', 'i18n/'],
   'host/index/': ['host/db/', 'host/rules/', 'fs/', 'log.ts', 'young-generation.ts', 'errors.ts', 'node-crypto.ts'],
 };
 

@@ -14,7 +14,19 @@ import { en } from '../src/core/i18n/en.js';
 
 const I18N_DIR = join(import.meta.dirname, '..', 'src', 'core', 'i18n');
 /** The wrapper's own codes (src/http/http-error.ts) and the prefixes of texts that are not refusals. */
-const OTHER_PREFIXES = ['unauthenticated', 'forbidden', 'password_confirmation_required', 'csrf', 'throttled', 'local_switch', 'names', 'page', 'why', 'cli'];
+const OTHER_PREFIXES = [
+  'unauthenticated',
+  'forbidden',
+  'password_confirmation_required',
+  'csrf',
+  'throttled',
+  'local_switch',
+  'names',
+  'page',
+  'why',
+  'who',
+  'cli',
+];
 
 /** Differences of a catalog from English: keys missing, keys extra, keys whose parameters differ. */
 function differences(catalog: Readonly<Record<string, string>>): string[] {
@@ -40,6 +52,8 @@ describe('catalogs', () => {
     expect(differences(missing)).toEqual(['missing timeout.archive']);
     expect(differences({ ...german, 'timeout.other': 'x' })).toEqual(['extra timeout.other']);
     expect(differences({ ...german, 'unknown_host.host': 'Der Host {name} ist unbekannt.' })).toEqual(['parameters of unknown_host.host: name']);
+    // A sentence of the explanations that drops a piece it must place (the share's day of expiry).
+    expect(differences({ ...german, 'why.obstacle.expired': '{share} für {to} ist abgelaufen' })).toEqual(['parameters of why.obstacle.expired: share,to']);
   });
 
   test('every catalog file in src/core/i18n is a registered language, and every language has its file', () => {

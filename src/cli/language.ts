@@ -1,5 +1,6 @@
 import { catalogLanguage, CATALOGS } from '../core/i18n/catalog.js';
 import { DusError } from '../core/errors.js';
+import type { GlobalOptions } from './types.js';
 
 /**
  * The language of the command line's messages, as occ's: English unless `--lang` names a
@@ -35,4 +36,12 @@ export function argvLanguageOption(argv: readonly string[]): string | undefined 
     else if (arg === '--lang') found = argv[i + 1];
   }
   return found;
+}
+
+/**
+ * The language of the messages a script reads (`--json`, `who --all`'s CSV): the one `--lang`
+ * asked for, else English, whatever the locale (docs/i18n.md, "Decision (JSON)").
+ */
+export function scriptLanguageOf(globals: GlobalOptions): string | null {
+  return globals.languageAsked === true ? (globals.language ?? null) : null;
 }

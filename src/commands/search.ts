@@ -1,11 +1,12 @@
 import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
-import type { VerdictItem, VerdictReport } from '../core/search/verdicts.js';
+import { explanationIn, type VerdictItem, type VerdictReport } from '../core/search/verdicts.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { prose, styled, type Piece } from '../cli/format.js';
 import { table, type Column } from '../cli/table.js';
+import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { waitingFor } from '../cli/status-line.js';
@@ -85,7 +86,10 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
   }
   tell(...summaryOf(report, shown));
   if (explain) {
-    for (const item of report.items) if (item.explanation !== null) tell(item.explanation);
+    for (const item of report.items) {
+      const said = explanationIn(item.explanationMessage, globals.language ?? null);
+      if (said !== null) tell(said);
+    }
     if (report.caveat !== null) tell(styled('yellow', 'Note:'), ' ', report.caveat);
   } else if (!quiet && shown < report.items.length) {
     tell('Run again with --explain to learn why the others do not show.');
@@ -157,13 +161,13 @@ export const command: CommandDefinition = {
         });
         const report = await waitingFor(context.io, `Searching the archive server as ${user}…`, decided, context.globals);
         // The spec's five fields first, unchanged; then what the human output says besides (docs/json.md).
-        const items = report.items.map(({ id, title, verdict, path, owner, explanation }, index) => ({
+        const items = report.items.map(({ id, title, verdict, path, owner, explanationMessage }, index) => ({
           id,
           title,
           verdict,
           path,
           owner,
-          explanation,
+          explanation: explanationIn(explanationMessage, scriptLanguageOf(context.globals)),
           found: report.found,
           cursor: report.offset + index + 1,
         }));

@@ -4,6 +4,7 @@ import { cliAdmin } from '../cli/cli-admin.js';
 import { prose, styled } from '../cli/format.js';
 import { table, type Column } from '../cli/table.js';
 import { documentIdOf } from '../cli/document-id.js';
+import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine } from '../cli/status-line.js';
@@ -34,7 +35,8 @@ async function printAll(
   io: CommandIO,
   json: boolean,
   run: (onRow: (row: WhoRow) => void, hooks: WhoAllHooks) => Promise<WhoAllSummary>,
-  chainText: (chain: WhoChain) => string,
+  chainText: (chain: WhoChain, language: string | null) => string,
+  language: string | null,
 ): Promise<void> {
   let pending = json ? '' : 'document,account,path,through\r\n';
   // A pipe takes what is written without blocking and queues the rest in memory: the host's
@@ -55,7 +57,7 @@ async function printAll(
   const through = (chain: WhoChain): string => {
     const known = words.get(chain);
     if (known !== undefined) return known;
-    const text = json ? JSON.stringify(chainText(chain)) : csvField(chainText(chain));
+    const text = json ? JSON.stringify(chainText(chain, language)) : csvField(chainText(chain, language));
     words.set(chain, text);
     return text;
   };
@@ -130,32 +132,45 @@ export const command: CommandDefinition = {
         return withService(context, { repair: true }, async (service) => {
           const { chainText, whoAll } = await import('../core/search/who.js');
           const filters = { ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) };
-          await printAll(out.io, json, (onRow, hooks) => whoAll(service, filters, onRow, cliAdmin(), hooks), chainText);
+          // CSV and JSON lines alike are read by scripts: in English unless --lang asked.
+          const language = scriptLanguageOf(context.globals);
+          await printAll(out.io, json, (onRow, hooks) => whoAll(service, filters, onRow, cliAdmin(), hooks), chainText, language);
           return EXIT_OK;
         });
       }
       if (args[0] === undefined) throw new DusError('usage', 'Name the document (412, or its marker [P412]), or give --all.');
       const documentId = documentIdOf(args[0]);
       return withService(context, { repair: true }, async (service) => {
-        const { chainText, whoCanOpen } = await import('../core/search/who.js');
+        const [{ chainText, whoCanOpen }, { explanationIn }] = await Promise.all([import('../core/search/who.js'), import('../core/search/verdicts.js')]);
         const answer = await whoCanOpen(
           service,
           documentId,
           { includeBlocked, ...(user === undefined ? {} : { user }), ...(group === undefined ? {} : { group }) },
           cliAdmin(),
         );
-        const accounts = answer.accounts.map((entry) => ({
-          account: entry.account,
-          path: entry.path,
-          through: entry.chain === null ? null : chainText(entry.chain),
-          blocked: entry.blocked,
-        }));
-        out.result({ document: answer.documentId, files: answer.files, accounts, noFile: answer.noFile }, () => {
+        const accountsIn = (language: string | null) =>
+          answer.accounts.map((entry) => ({
+            account: entry.account,
+            path: entry.path,
+            through: entry.chain === null ? null : chainText(entry.chain, language),
+            blocked: entry.blockedMessage === null ? entry.blocked : explanationIn(entry.blockedMessage, language),
+          }));
+        const scripted = scriptLanguageOf(context.globals);
+        const json = {
+          document: answer.documentId,
+          files: answer.files,
+          accounts: accountsIn(scripted),
+          noFile: explanationIn(answer.noFileMessage, scripted),
+        };
+        out.result(json, () => {
           const write = (s: string): void => void out.io.stdout.write(s);
-          if (answer.noFile !== null) {
-            out.tell(answer.noFile);
+          const language = context.globals.language ?? null;
+          const noFile = explanationIn(answer.noFileMessage, language);
+          if (noFile !== null) {
+            out.tell(noFile);
             return;
           }
+          const accounts = accountsIn(language);
           const open = accounts.filter((a) => a.blocked === null);
           if (open.length > 0)
             write(

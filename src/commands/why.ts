@@ -3,6 +3,7 @@ import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { styled } from '../cli/format.js';
 import { documentIdOf } from '../cli/document-id.js';
+import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandDefinition } from '../cli/types.js';
@@ -25,13 +26,15 @@ export const command: CommandDefinition = {
       if (user.trim() === '') throw new DusError('usage', 'Name the user.');
       const documentId = documentIdOf(id);
       return withService(context, { repair: true }, async (service) => {
-        const { verdictOfDocument } = await import('../core/search/verdicts.js');
+        const { explanationIn, verdictOfDocument } = await import('../core/search/verdicts.js');
         const answer = await verdictOfDocument(service, user, documentId, cliAdmin());
         const { item } = answer;
-        out.result({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation: item.explanation }, () => {
+        const explanation = explanationIn(item.explanationMessage, scriptLanguageOf(context.globals));
+        out.result({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation }, () => {
           const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
           out.tell(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
-          if (item.explanation !== null) out.tell(item.explanation);
+          const said = explanationIn(item.explanationMessage, context.globals.language ?? null);
+          if (said !== null) out.tell(said);
           // why knows the host only: an id the archive server does not have looks the same as a missing file.
           if (item.verdict === 'no file' && context.globals.quiet !== true)
             out.tell(`why does not ask the archive server: if it has no document ${item.id} (search for it), nothing is wrong here.`);

@@ -165,4 +165,69 @@ export const de: Catalog = {
   'page.log_out': 'Abmelden',
   'page.admins_only': 'Nur für die Administration',
   'page.admins_only_text': '{uid}, diese Einstellungen sind der Administration von Nextcloud vorbehalten.',
+  // The verdict explanations: whole sentences, each placing the pieces (file, share, recipient) given as parameters
+  'why.not_shared.cause': 'Dokument {id}: Das Archivkonto {archiveAccount} hat {file}, aber {user} kann sie nicht öffnen, denn {why}.',
+  'why.not_shared.unexplained':
+    'Dokument {id}: Das Archivkonto {archiveAccount} hat {file}, aber {user} kann sie nicht öffnen: die Datei oder einen übergeordneten Ordner schreibgeschützt für {user} freigeben.',
+  'why.not_owned.own':
+    'Dokument {id}: {user} hat {file} in den eigenen Dateien, nicht in denen des Archivkontos: Nur Dateien des Archivkontos {archiveAccount} gelten als Dokumente.',
+  'why.not_owned.other': 'Dokument {id}: {user} sieht {file}, aber sie gehört {owner}: Nur Dateien des Archivkontos {archiveAccount} gelten als Dokumente.',
+  'why.not_owned.unknown':
+    'Dokument {id}: {user} sieht {file}, aber sie gehört einem anderen Konto: Nur Dateien des Archivkontos {archiveAccount} gelten als Dokumente.',
+  'why.no_file.trash_name':
+    'Dokument {id}: Das Archivkonto {archiveAccount} hat seine Datei mit [P{id}] gelöscht; {name} liegt in seinem Papierkorb: die Datei wiederherstellen (Dateien, Gelöschte Dateien), damit das Dokument erscheint{besides}.',
+  'why.no_file.trash':
+    'Dokument {id}: Das Archivkonto {archiveAccount} hat seine Datei mit [P{id}] gelöscht; sie liegt in seinem Papierkorb: die Datei wiederherstellen (Dateien, Gelöschte Dateien), damit das Dokument erscheint{besides}.',
+  'why.no_file.none':
+    'Dokument {id}: Keine Datei des Archivkontos {archiveAccount} trägt [P{id}] im Namen: Die Synchronisierung hat keine solche Datei angelegt oder benennt Dateien ohne die Markierung{besides}.',
+  'why.file.path': 'die Datei {path}',
+  'why.file.marker': 'eine Datei mit [P{id}]',
+  'why.account_disabled':
+    'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+  'why.besides_disabled':
+    '; außerdem ist das Konto von {user} deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+  // In the genitive, as the sentences place them: „die Freigabe {node}“
+  'why.node.file_path': 'der Datei {path}',
+  'why.node.folder_path': 'des Ordners {path}',
+  'why.node.file': 'der Datei',
+  'why.node.folder': 'eines übergeordneten Ordners',
+  'why.share.from': 'die Freigabe {node} durch {sharer}',
+  'why.share.plain': 'die Freigabe {node}',
+  'why.to.user': '{user}',
+  'why.to.group': 'die Gruppe {group}',
+  'why.others.one': 'eine Freigabe durch {sharers}',
+  'why.others.many': 'Freigaben durch {sharers}',
+  // The obstacles follow „denn“ (why.not_shared.cause), hence lower case
+  'why.obstacle.sharing_off': 'die App für Freigaben (files_sharing) ist in Nextcloud deaktiviert, sodass keine einzige Freigabe ankommt: die App aktivieren',
+  'why.obstacle.colliding':
+    '{share} und {others} erreichen {user} alle unter {target}; Nextcloud bindet dort nur eine davon ein, und welche, geht aus der Datenbank nicht hervor: {user} benennt den unter {target} sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere unter {target} ein',
+  'why.obstacle.colliding_known':
+    '{share} und {others} erreichen {user} alle unter {target}; Nextcloud bindet dort nur eine davon ein, nämlich die Gruppenfreigabe durch {mountedFrom} (Gruppenfreigaben werden nach direkten Freigaben eingebunden, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den unter {target} sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere unter {target} ein',
+  'why.obstacle.colliding_no_path':
+    '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, und welche, geht aus der Datenbank nicht hervor: {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
+  'why.obstacle.colliding_known_no_path':
+    '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, nämlich die Gruppenfreigabe durch {mountedFrom} (Gruppenfreigaben werden nach direkten Freigaben eingebunden, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
+  'why.obstacle.not_member':
+    'die Freigabe {node} richtet sich an die Gruppe {group}, und {user} ist kein Mitglied: {user} zur Gruppe {group} hinzufügen oder direkt für {user} freigeben',
+  'why.obstacle.left': '{user} hat die Freigabe {node} für die Gruppe {group} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',
+  'why.obstacle.declined': '{user} hat {share} abgelehnt: erneut für {user} freigeben',
+  'why.obstacle.pending': '{user} hat {share} noch nicht angenommen: {user} nimmt sie in Dateien unter „Freigaben“ an',
+  'why.obstacle.expired': '{share} für {to} ist am {day} abgelaufen: ein späteres Ablaufdatum setzen oder erneut freigeben',
+  'why.obstacle.expired_undated': '{share} für {to} ist bereits abgelaufen: ein späteres Ablaufdatum setzen oder erneut freigeben',
+  'why.obstacle.disabled_sharer':
+    '{share} stammt vom deaktivierten Konto {account}, und Nextcloud blendet Freigaben deaktivierter Konten aus (files_sharing hide_disabled_user_shares): dieses Konto aktivieren oder von einem aktiven Konto aus freigeben{assumed}',
+  'why.obstacle.no_read': '{share} für {to} erlaubt kein Lesen: der Freigabe die Leseberechtigung erteilen',
+  'why.obstacle.broken':
+    '{share} ist in Nextcloud defekt (ihr Ordner liegt nicht mehr in den Dateien des Besitzers oder hat die Berechtigung zum Teilen verloren): erneut freigeben',
+  'why.obstacle.unknown': '{share} erreicht {user} nicht',
+  'why.assumed.unknown_release':
+    '; die Version von Nextcloud ist hier nicht bekannt (keine config.php gelesen), daher wird ein nicht gesetztes hide_disabled_user_shares als Ausblenden gewertet, damit nichts erscheint, was Nextcloud ausblendet; erscheinen die Freigaben in Nextcloud doch, occ config:app:set files_sharing hide_disabled_user_shares --value no ausführen',
+  'why.assumed.unread_release':
+    '; das Verhalten von Nextcloud {version} ist hier nicht bekannt, daher wird ein nicht gesetztes hide_disabled_user_shares als Ausblenden gewertet, damit nichts erscheint, was Nextcloud ausblendet; erscheinen die Freigaben in Nextcloud doch, occ config:app:set files_sharing hide_disabled_user_shares --value no ausführen',
+
+  'who.owner': 'Besitzer (die eigenen Ordner des Archivkontos)',
+  'who.user_share': 'direkte Freigabe von {node} durch {owner}',
+  'who.user_reshare': 'direkte Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
+  'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',
+  'who.group_reshare': 'Gruppe {group}: Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
 };

@@ -160,6 +160,69 @@ export const en = {
   'page.log_out': 'Log out',
   'page.admins_only': 'Administrators only',
   'page.admins_only_text': '{uid}, these settings are for administrators of the host.',
+  // The verdict explanations (why, search --explain, Try a search's whyNot, who's blocked accounts)
+  'why.not_shared.cause': 'Document {id}: the archive account {archiveAccount} has {file} but {user} cannot open it: {why}.',
+  'why.not_shared.unexplained':
+    'Document {id}: the archive account {archiveAccount} has {file} but {user} cannot open it: share the file or a folder holding it, read-only, with {user}.',
+  'why.not_owned.own':
+    "Document {id}: {user} has {file} among their own files, not the archive account's: only files of the archive account {archiveAccount} stand for documents.",
+  'why.not_owned.other':
+    'Document {id}: {user} sees {file}, but it belongs to {owner}: only files of the archive account {archiveAccount} stand for documents.',
+  'why.not_owned.unknown':
+    'Document {id}: {user} sees {file}, but it belongs to another account: only files of the archive account {archiveAccount} stand for documents.',
+  'why.no_file.trash_name':
+    'Document {id}: the archive account {archiveAccount} deleted its file with [P{id}]: {name} is in its trash; restore it (Files, Deleted files) to show it{besides}.',
+  'why.no_file.trash':
+    'Document {id}: the archive account {archiveAccount} deleted its file with [P{id}]: its file with [P{id}] is in its trash; restore it (Files, Deleted files) to show it{besides}.',
+  'why.no_file.none':
+    'Document {id}: no file of the archive account {archiveAccount} carries [P{id}] in its name: the synchronization has not written one, or names files without the marker{besides}.',
+  'why.file.path': '{path}',
+  'why.file.marker': 'a file with [P{id}]',
+  'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  'why.besides_disabled': "; besides, {user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  // The share a rule blocked, as the rules' sentences name it: the node, the share, its recipient
+  'why.node.file_path': '{path}',
+  'why.node.folder_path': '{path}',
+  'why.node.file': 'the file',
+  'why.node.folder': 'a folder holding it',
+  'why.share.from': 'the share of {node} from {sharer}',
+  'why.share.plain': 'the share of {node}',
+  'why.to.user': '{user}',
+  'why.to.group': 'group {group}',
+  'why.others.one': 'a share from {sharers}',
+  'why.others.many': 'shares from {sharers}',
+  // What each sharing rule explains when it blocks (src/core/host/rules/share-rules.ts)
+  'why.obstacle.sharing_off': 'the sharing app (files_sharing) is disabled in Nextcloud, so no share reaches anyone: enable it',
+  'why.obstacle.colliding':
+    '{share} and {others} all reach {user} as {target}; Nextcloud mounts only one of them there, and which one the database does not tell: {user} renames the folder seen at {target} in Files, and Nextcloud then mounts the other one at {target}',
+  'why.obstacle.colliding_known':
+    '{share} and {others} all reach {user} as {target}; Nextcloud mounts only one of them there, the group share from {mountedFrom} (group shares are mounted after user shares, and the last one at a path stays): {user} renames the folder seen at {target} in Files, and Nextcloud then mounts the other one at {target}',
+  'why.obstacle.colliding_no_path':
+    '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, and which one the database does not tell: {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
+  'why.obstacle.colliding_known_no_path':
+    '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, the group share from {mountedFrom} (group shares are mounted after user shares, and the last one at a path stays): {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
+  'why.obstacle.not_member': '{node} is shared with group {group}; {user} is not a member: add {user} to {group}, or share it with {user}',
+  'why.obstacle.left': '{user} left the share of {node} with group {group} (removed it from their own files): share it again with {user}',
+  'why.obstacle.declined': '{user} declined {share}: share it again with {user}',
+  'why.obstacle.pending': '{user} has not accepted {share}: {user} accepts it in Files, under Shares',
+  'why.obstacle.expired': '{share} with {to} expired on {day}: give it a later expiry date, or share it again',
+  'why.obstacle.expired_undated': '{share} with {to} expired on an earlier day: give it a later expiry date, or share it again',
+  'why.obstacle.disabled_sharer':
+    '{share} comes from {account}, whose account is disabled, and Nextcloud hides shares of disabled accounts (files_sharing hide_disabled_user_shares): enable that account, or share it from an enabled one{assumed}',
+  'why.obstacle.no_read': '{share} with {to} does not allow reading: give it the read permission',
+  'why.obstacle.broken': "{share} is broken in Nextcloud (its folder left the owner's files or lost the share permission): share it again",
+  'why.obstacle.unknown': '{share} does not reach {user}',
+  'why.assumed.unknown_release':
+    '; the Nextcloud release is not known here (no config.php read), so an unset hide_disabled_user_shares counts as hiding them, the side that shows nothing Nextcloud hides; if they show in Nextcloud, run occ config:app:set files_sharing hide_disabled_user_shares --value no',
+  'why.assumed.unread_release':
+    '; Nextcloud {version} was not read here, so an unset hide_disabled_user_shares counts as hiding them, the side that shows nothing Nextcloud hides; if they show in Nextcloud, run occ config:app:set files_sharing hide_disabled_user_shares --value no',
+
+  // who's chains: how an account reaches the file
+  'who.owner': "owner (the archive account's own folders)",
+  'who.user_share': 'user share of {node} from {owner}',
+  'who.user_reshare': "user share of {node} (a re-share by {sharer} of {owner}'s share)",
+  'who.group_share': 'group {group}: share of {node} from {owner}',
+  'who.group_reshare': "group {group}: share of {node} (a re-share by {sharer} of {owner}'s share)",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -2,7 +2,7 @@ import type { SearchHit, SearchRejection } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
-import { msg } from '../i18n/catalog.js';
+import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
@@ -21,8 +21,10 @@ export interface VerdictItem {
   /** The file that decided: the user's path when shown, the archive account's or the other owner's path otherwise. */
   readonly path: string | null;
   readonly owner: string | null;
-  /** What to do, for every verdict but `shown` and `hidden` (explain only). */
+  /** What to do, for every verdict but `shown` and `hidden` (explain only), in English. */
   readonly explanation: string | null;
+  /** The same as a message, for a surface that writes it in its reader's language. */
+  readonly explanationMessage: Message | null;
   /** The nearest cause the host shows, when one is known beyond the verdict itself (explain only). */
   readonly cause: VerdictCause | null;
 }
@@ -76,12 +78,16 @@ export interface VerdictInput {
 export { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from './limits.js';
 
 /** What keeps the share from mounting, and what to do, as Nextcloud would show it to the user: the blocking rule words it. */
-function obstacleText(o: ShareObstacle, user: string, paths: boolean): string {
+function obstacleMessage(o: ShareObstacle, user: string, paths: boolean): Message {
+  const node =
+    paths && o.nodePath !== null
+      ? msg(o.nodeIsFile ? 'why.node.file_path' : 'why.node.folder_path', { path: o.nodePath })
+      : msg(o.nodeIsFile ? 'why.node.file' : 'why.node.folder');
   return explainObstacle(o.kind, {
     user,
-    node: paths && o.nodePath !== null ? o.nodePath : o.nodeIsFile ? 'the file' : 'a folder holding it',
-    from: o.sharer === null ? '' : ` from ${o.sharer}`,
-    to: o.group === null ? user : `group ${o.group}`,
+    node,
+    share: o.sharer === null ? msg('why.share.plain', { node }) : msg('why.share.from', { node, sharer: o.sharer }),
+    to: o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
     group: o.group,
     expiration: o.expiration,
     account: o.disabledAccount,
@@ -96,9 +102,50 @@ function obstacleText(o: ShareObstacle, user: string, paths: boolean): string {
  * The spec's explanation of each verdict, as one line an administrator can act on, naming the
  * nearest cause the host shows when one is known (a disabled account, a share that is pending,
  * expired, left, declined, of a disabled sharer or to a group the user is not in, a file in the
- * trash). The one wording for `search --explain`, `why` and Try a search; Try a search passes
- * `paths` false (its answer carries no file or folder names).
+ * trash). The one wording for `search --explain`, `why`, `who` and Try a search, as a message
+ * each surface writes in its reader's language; Try a search passes `paths` false (its answer
+ * carries no file or folder names).
  */
+export function explanationMessage(
+  verdict: Verdict,
+  id: number,
+  user: string,
+  archiveAccount: string,
+  file: VisibleFile | undefined,
+  cause: VerdictCause | null = null,
+  paths = true,
+): Message | null {
+  const disabled = cause?.kind === 'account disabled';
+  const path = paths ? file?.path : undefined;
+  const seen = path === undefined ? msg('why.file.marker', { id }) : msg('why.file.path', { path });
+  switch (verdict) {
+    case 'not shared': {
+      const why = disabled ? msg('why.account_disabled', { user }) : cause?.kind === 'share' ? obstacleMessage(cause.obstacle, user, paths) : null;
+      return why === null
+        ? msg('why.not_shared.unexplained', { id, archiveAccount, file: seen, user })
+        : msg('why.not_shared.cause', { id, archiveAccount, file: seen, user, why });
+    }
+    case 'not owned': {
+      // The user's own file reads as a contradiction in "sees …, but it belongs to <the same user>".
+      if (file?.owner === user) return msg('why.not_owned.own', { id, user, file: seen, archiveAccount });
+      if (file === undefined) return msg('why.not_owned.unknown', { id, user, file: seen, archiveAccount });
+      return msg('why.not_owned.other', { id, user, file: seen, owner: file.owner, archiveAccount });
+    }
+    case 'no file': {
+      const besides = disabled ? msg('why.besides_disabled', { user }) : '';
+      if (cause?.kind === 'trash') {
+        return paths
+          ? msg('why.no_file.trash_name', { id, archiveAccount, name: cause.file.name, besides })
+          : msg('why.no_file.trash', { id, archiveAccount, besides });
+      }
+      return msg('why.no_file.none', { id, archiveAccount, besides });
+    }
+    default:
+      return null;
+  }
+}
+
+/** `explanationMessage` in English (logs, `--json` unless `--lang` asked, and every caller that has no reader's language). */
 export function explanationOf(
   verdict: Verdict,
   id: number,
@@ -108,35 +155,13 @@ export function explanationOf(
   cause: VerdictCause | null = null,
   paths = true,
 ): string | null {
-  const marker = `[P${id}]`;
-  const disabled =
-    cause?.kind === 'account disabled' ? `${user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first` : null;
-  switch (verdict) {
-    case 'not shared': {
-      const why =
-        disabled ?? (cause?.kind === 'share' ? obstacleText(cause.obstacle, user, paths) : `share the file or a folder holding it, read-only, with ${user}`);
-      return `Document ${id}: the archive account ${archiveAccount} has ${(paths ? file?.path : undefined) ?? `a file with ${marker}`} but ${user} cannot open it: ${why}.`;
-    }
-    case 'not owned': {
-      const seen = (paths ? file?.path : undefined) ?? `a file with ${marker}`;
-      // The user's own file reads as a contradiction in "sees …, but it belongs to <the same user>".
-      const whose =
-        file?.owner === user
-          ? `${user} has ${seen} among their own files, not the archive account's`
-          : `${user} sees ${seen}, but it belongs to ${file?.owner ?? 'another account'}`;
-      return `Document ${id}: ${whose}: only files of the archive account ${archiveAccount} stand for documents.`;
-    }
-    case 'no file': {
-      const besides = disabled === null ? '' : `; besides, ${disabled}`;
-      if (cause?.kind === 'trash') {
-        const what = paths ? `${cause.file.name} is` : `its file with ${marker} is`;
-        return `Document ${id}: the archive account ${archiveAccount} deleted its file with ${marker}: ${what} in its trash; restore it (Files, Deleted files) to show it${besides}.`;
-      }
-      return `Document ${id}: no file of the archive account ${archiveAccount} carries ${marker} in its name: the synchronization has not written one, or names files without the marker${besides}.`;
-    }
-    default:
-      return null;
-  }
+  const message = explanationMessage(verdict, id, user, archiveAccount, file, cause, paths);
+  return message === null ? null : render(message);
+}
+
+/** An explanation in `language` (English for null or a language without a catalog). */
+export function explanationIn(message: Message | null, language: string | null): string | null {
+  return message === null ? null : render(message, language);
 }
 
 /**
@@ -295,13 +320,15 @@ async function decide(host: HostAdapter, account: HostAccount, archiveAccount: s
     const found = decided.get(hit.id);
     const verdict: Verdict = found?.verdict ?? (explain ? 'no file' : 'hidden');
     const cause = causes.get(hit.id) ?? null;
+    const message = explain ? explanationMessage(verdict, hit.id, user, archiveAccount, found?.file, cause) : null;
     return {
       id: hit.id,
       title: hit.title,
       verdict,
       path: found?.file?.path ?? null,
       owner: found?.file?.owner ?? null,
-      explanation: explain ? explanationOf(verdict, hit.id, user, archiveAccount, found?.file, cause) : null,
+      explanation: message === null ? null : render(message),
+      explanationMessage: message,
       cause,
     };
   });

@@ -10,7 +10,8 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-reach.js';
 import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
-import { explanationOf, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
+import { msg, render, type Message } from '../i18n/catalog.js';
+import { explanationMessage, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
 export interface WhoOptions {
   /** Also list the accounts a share reaches that cannot open the file, with the cause. */
@@ -40,8 +41,10 @@ export interface WhoEntry {
   readonly path: string | null;
   /** null for a blocked account. */
   readonly chain: WhoChain | null;
-  /** What keeps a blocked account from it, worded as `why` words it; null for an account that opens it. */
+  /** What keeps a blocked account from it, worded as `why` words it (in English); null for an account that opens it. */
   readonly blocked: string | null;
+  /** The same as a message, for a surface that writes it in its reader's language. */
+  readonly blockedMessage: Message | null;
 }
 
 export interface WhoAnswer {
@@ -51,16 +54,27 @@ export interface WhoAnswer {
   readonly files: readonly string[];
   /** The accounts, those that open the file first, each group sorted by account. */
   readonly accounts: readonly WhoEntry[];
-  /** Why no account is listed when the document has no file (`why`'s `no file` sentence); null otherwise. */
+  /** Why no account is listed when the document has no file (`why`'s `no file` sentence, in English); null otherwise. */
   readonly noFile: string | null;
+  /** The same as a message, for a surface that writes it in its reader's language. */
+  readonly noFileMessage: Message | null;
 }
 
-/** The words of a chain, as a terminal line or a table cell shows it. */
-export function chainText(chain: WhoChain): string {
-  if (chain.kind === 'owner') return "owner (the archive account's own folders)";
-  const reshare = chain.sharer === chain.owner ? '' : ` (a re-share by ${chain.sharer} of ${chain.owner}'s share)`;
-  const from = chain.sharer === chain.owner ? ` from ${chain.owner}` : '';
-  return chain.kind === 'group share' ? `group ${chain.group ?? '?'}: share of ${chain.node}${from}${reshare}` : `user share of ${chain.node}${from}${reshare}`;
+/** The words of a chain, as a message: a share of the owner, or a re-share. */
+export function chainMessage(chain: WhoChain): Message {
+  if (chain.kind === 'owner') return msg('who.owner');
+  const { node, owner, sharer } = chain;
+  const direct = sharer === owner;
+  if (chain.kind === 'group share') {
+    const group = chain.group ?? '?';
+    return direct ? msg('who.group_share', { group, node, owner }) : msg('who.group_reshare', { group, node, sharer, owner });
+  }
+  return direct ? msg('who.user_share', { node, owner }) : msg('who.user_reshare', { node, sharer, owner });
+}
+
+/** The words of a chain, as a terminal line or a table cell shows it, in `language` (English by default). */
+export function chainText(chain: WhoChain, language: string | null = null): string {
+  return render(chainMessage(chain), language);
 }
 
 /** The chain of a mount: its earliest share row (whose target and owner the mount has); the owner for the account's own folders. */
@@ -105,7 +119,13 @@ async function resolvedUser(host: HostAdapter, user: string | undefined): Promis
   return account.uid;
 }
 
-async function blockedCause(host: HostAdapter, account: string, archiveAccount: string, documentId: number, files: readonly VisibleFile[]): Promise<string> {
+async function blockedCause(
+  host: HostAdapter,
+  account: string,
+  archiveAccount: string,
+  documentId: number,
+  files: readonly VisibleFile[],
+): Promise<Message | null> {
   const found = await host.findAccount(account);
   let cause: VerdictCause | null = null;
   if (found !== null && !found.enabled) cause = { kind: 'account disabled' };
@@ -113,7 +133,7 @@ async function blockedCause(host: HostAdapter, account: string, archiveAccount: 
     const obstacle = (await host.shareObstacles(account, archiveAccount, files)).get(documentId);
     if (obstacle !== undefined) cause = { kind: 'share', obstacle };
   }
-  return explanationOf('not shared', documentId, account, archiveAccount, files[0], cause) ?? '';
+  return explanationMessage('not shared', documentId, account, archiveAccount, files[0], cause);
 }
 
 export async function whoCanOpen(ctx: ServiceContext, documentId: number, options: WhoOptions = {}, admin?: string): Promise<WhoAnswer> {
@@ -124,7 +144,8 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   if (admin !== undefined) ctx.audit.record({ action: 'who_can_open', admin, detail: { document: documentId } });
   const { files, reach } = await host.shareReach(archiveAccount, documentId);
   if (files.length === 0) {
-    return { documentId, archiveAccount, files: [], accounts: [], noFile: explanationOf('no file', documentId, '', archiveAccount, undefined) };
+    const noFile = explanationMessage('no file', documentId, '', archiveAccount, undefined);
+    return { documentId, archiveAccount, files: [], accounts: [], noFile: noFile === null ? null : render(noFile), noFileMessage: noFile };
   }
   const candidates = await narrowed(host, [archiveAccount, ...recipientsOf(reach)], only, options.group);
   // Question 1 for every candidate at once: its rows and rules, a statement per 1 000 accounts.
@@ -134,11 +155,14 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   const blocked: WhoEntry[] = [];
   for (const account of candidates) {
     const seen = opened.get(account);
-    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen), blocked: null });
-    else if (options.includeBlocked === true)
-      blocked.push({ account, path: null, chain: null, blocked: await blockedCause(host, account, archiveAccount, documentId, files) });
+    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen), blocked: null, blockedMessage: null });
+    else if (options.includeBlocked === true) {
+      const cause = await blockedCause(host, account, archiveAccount, documentId, files);
+      // `not shared` always has an explanation; '' keeps a blocked account apart from one that opens it.
+      blocked.push({ account, path: null, chain: null, blocked: cause === null ? '' : render(cause), blockedMessage: cause });
+    }
   }
-  return { documentId, archiveAccount, files: files.map((f) => f.path), accounts: [...open, ...blocked], noFile: null };
+  return { documentId, archiveAccount, files: files.map((f) => f.path), accounts: [...open, ...blocked], noFile: null, noFileMessage: null };
 }
 
 /** One row of `who --all`: an account that opens a document's file. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { clearHistory, readHistory } from '../../core/diagnostics/history.js';
 import { overviewCheck } from '../../core/diagnostics/overview-check.js';
-import { decideVerdicts, explanationOf, rejectionMessage, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
+import { decideVerdicts, explanationIn, explanationMessage, rejectionMessage, VERDICT_LIMIT_DEFAULT } from '../../core/search/verdicts.js';
 import { chainText, whoCanOpen } from '../../core/search/who.js';
 import { msg } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
@@ -30,14 +30,16 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
 
   /**
    * Try a search: per document its id, title, whether it shows to the named user and why not.
-   * No content, excerpt or file path: the reasons are written without the file. The audit log
-   * and the host log record which administrator searched as which user, never the term.
+   * No content, excerpt or file path: the reasons are written without the file, in the
+   * administrator's language. The audit log and the host log record which administrator
+   * searched as which user, never the term.
    */
   both(app, 'POST', `${SETTINGS_PATH}/try`, ADMIN_STATE, async (request) => {
     const principal = requirePrincipal(request.principal);
     const term = field(request.body, 'term', 1000);
     const user = field(request.body, 'user', 255);
     const report = await decideVerdicts(context, { user, term, explain: true, limit: VERDICT_LIMIT_DEFAULT, admin: principal.uid });
+    const language = principal.language ?? null;
     return {
       user: report.user,
       found: report.found,
@@ -51,7 +53,10 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
         title: item.title,
         shown: item.verdict === 'shown',
         verdict: item.verdict,
-        whyNot: item.verdict === 'shown' ? null : explanationOf(item.verdict, item.id, report.user, report.archiveAccount, undefined, item.cause, false),
+        whyNot:
+          item.verdict === 'shown'
+            ? null
+            : explanationIn(explanationMessage(item.verdict, item.id, report.user, report.archiveAccount, undefined, item.cause, false), language),
       })),
     };
   });
@@ -59,7 +64,8 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
   /**
    * Who can open document N (`who`): every account that opens its file, the path and the share
    * that gives it, and with `includeBlocked` those a share reaches that cannot. Paths are the
-   * answer here (an administrator audits access); the audit log records who asked, for which document.
+   * answer here (an administrator audits access); the audit log records who asked, for which
+   * document. Chains and causes are in the administrator's language.
    */
   both(app, 'POST', `${SETTINGS_PATH}/who`, ADMIN_STATE, async (request) => {
     const principal = requirePrincipal(request.principal);
@@ -68,15 +74,16 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
     const body = typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
     const includeBlocked = body.includeBlocked === true || body.includeBlocked === 'true' || body.includeBlocked === '1';
     const answer = await whoCanOpen(context, Number(id), { includeBlocked }, principal.uid);
+    const language = principal.language ?? null;
     return {
       document: answer.documentId,
       files: answer.files,
-      noFile: answer.noFile,
+      noFile: explanationIn(answer.noFileMessage, language),
       accounts: answer.accounts.map((entry) => ({
         account: entry.account,
         path: entry.path,
-        through: entry.chain === null ? null : chainText(entry.chain),
-        blocked: entry.blocked,
+        through: entry.chain === null ? null : chainText(entry.chain, language),
+        blocked: entry.blockedMessage === null ? entry.blocked : explanationIn(entry.blockedMessage, language),
       })),
     };
   });

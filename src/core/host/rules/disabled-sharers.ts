@@ -4,6 +4,7 @@
  * release (docs/host-adapter.md, "Shares of a disabled owner or resharer").
  */
 
+import { msg, type Message } from '../../i18n/catalog.js';
 import { releaseOf } from './release.js';
 
 /** Values every release reads as "show": an explicit false. */
@@ -39,8 +40,7 @@ export function hidesDisabledUserShares(value: string | undefined, hostVersion: 
  * What an explanation adds when the rule above hid the shares without knowing the release: a
  * missing key, and config.php's `version` unread (a database URL given) or not one read here.
  */
-export function hidingAssumed(value: string | undefined, hostVersion: string | null): string | null {
+export function hidingAssumed(value: string | undefined, hostVersion: string | null): Message | null {
   if (value !== undefined || readsLiteralYes(hostVersion)) return null;
-  const release = hostVersion === null ? 'the Nextcloud release is not known here (no config.php read)' : `Nextcloud ${hostVersion} was not read here`;
-  return `${release}, so an unset hide_disabled_user_shares counts as hiding them, the side that shows nothing Nextcloud hides; if they show in Nextcloud, run occ config:app:set files_sharing hide_disabled_user_shares --value no`;
+  return hostVersion === null ? msg('why.assumed.unknown_release') : msg('why.assumed.unread_release', { version: hostVersion });
 }

@@ -12,6 +12,7 @@
 import { homeStorageIds, isInUserFiles } from './storages.js';
 import { mountedAmong } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
+import { msg, type Message } from '../../i18n/catalog.js';
 
 const READ = 1;
 const SHARE = 16;
@@ -87,15 +88,18 @@ export interface Blocked {
   readonly mountedFrom: string | null;
 }
 
-/** What an explanation says of the share a rule blocked (verdicts.ts words the sentence around it). */
+/**
+ * What an explanation says of the share a rule blocked (verdicts.ts words the sentence around
+ * it). The pieces are messages, so that each language places them in its own sentence.
+ */
 export interface ObstacleWords {
   readonly user: string;
-  /** `/Paperless/Invoices`, `the file` or `a folder holding it`. */
-  readonly node: string;
-  /** ` from <sharer>`, or empty. */
-  readonly from: string;
-  /** The user, or `group <gid>`. */
-  readonly to: string;
+  /** The shared node: its path, `the file` or `a folder holding it` (`why.node.*`). */
+  readonly node: Message;
+  /** The share of the node, with its sharer when known (`why.share.*`). */
+  readonly share: Message;
+  /** Whom it is shared with: the user or the group (`why.to.*`). */
+  readonly to: Message;
   readonly group: string | null;
   readonly expiration: string | null;
   readonly account: string | null;
@@ -104,8 +108,8 @@ export interface ObstacleWords {
   readonly mountedFrom: string | null;
   /** The path the share has in the user's files. */
   readonly target: string | null;
-  /** What the rule assumed for want of a fact (the release), or null. */
-  readonly assumed: string | null;
+  /** What the rule assumed for want of a fact (the release), or null (`why.assumed.*`). */
+  readonly assumed: Message | null;
 }
 
 interface RowContext {
@@ -123,8 +127,8 @@ interface RuleText {
   readonly kind: ObstacleKind;
   /** Which cause an explanation names when several shares could explain one file: the lowest (the host, what the user did, the share's state, membership last). */
   readonly rank: number;
-  /** What the administrator reads: the cause, then what to do. */
-  readonly explain: (w: ObstacleWords) => string;
+  /** What the administrator reads: the cause, then what to do (a `why.obstacle.*` message). */
+  readonly explain: (w: ObstacleWords) => Message;
 }
 
 /** A rule on the host as a whole. */
@@ -158,13 +162,12 @@ const statusOf = (rows: readonly ShareRow[]): number => Math.max(...rows.map((s)
 const trimSlashes = (s: string): string => s.replace(/^\/+|\/+$/g, '');
 
 /** A naive UTC expiry as a day, with the time when it is not midnight. */
-function dayOfExpiry(expiration: string | null): string {
-  if (expiration === null) return 'an earlier day';
+function dayOfExpiry(expiration: string): string {
   const [day = expiration, time = ''] = expiration.split(/[ T]/);
   return time === '' || time.startsWith('00:00:00') ? day : `${day} ${time.slice(0, 5)} UTC`;
 }
 
-const noRead = (w: ObstacleWords): string => `the share of ${w.node}${w.from} with ${w.to} does not allow reading: give it the read permission`;
+const noRead = (w: ObstacleWords): Message => msg('why.obstacle.no_read', { share: w.share, to: w.to });
 
 /**
  * Every rule. The lookup applies them level by level (host, row, node, mounts), in this order
@@ -180,7 +183,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
       const sharing = facts.sharingConfig.get('enabled');
       return sharing === undefined || sharing === 'no';
     },
-    explain: () => 'the sharing app (files_sharing) is disabled in Nextcloud, so no share reaches anyone: enable it',
+    explain: () => msg('why.obstacle.sharing_off'),
   },
   {
     // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
@@ -199,12 +202,18 @@ export const SHARE_RULES: readonly ShareRule[] = [
       return [...byTarget.values()].filter((group) => group.length > 1);
     },
     letsThrough: (group, facts) => mountedAmong(group, facts.hostVersion),
-    explain: (w) =>
-      `the share of ${w.node}${w.from} and ${w.collidesWith.length === 1 ? 'a share' : 'shares'} from ${w.collidesWith.join(', ')} all reach ${w.user} as ${w.target ?? 'one path'}; ` +
-      (w.mountedFrom === null
-        ? 'Nextcloud mounts only one of them there, and which one the database does not tell: '
-        : `Nextcloud mounts only one of them there, the group share from ${w.mountedFrom} (group shares are mounted after user shares, and the last one at a path stays): `) +
-      `${w.user} renames the folder seen at ${w.target ?? 'that path'} in Files, and Nextcloud then mounts the other one at ${w.target ?? 'that path'}`,
+    explain: (w) => {
+      const others = msg(w.collidesWith.length === 1 ? 'why.others.one' : 'why.others.many', { sharers: w.collidesWith.join(', ') });
+      const words = { share: w.share, others, user: w.user };
+      if (w.target === null) {
+        return w.mountedFrom === null
+          ? msg('why.obstacle.colliding_no_path', words)
+          : msg('why.obstacle.colliding_known_no_path', { ...words, mountedFrom: w.mountedFrom });
+      }
+      return w.mountedFrom === null
+        ? msg('why.obstacle.colliding', { ...words, target: w.target })
+        : msg('why.obstacle.colliding_known', { ...words, target: w.target, mountedFrom: w.mountedFrom });
+    },
   },
   {
     // A group share reaches direct members only (the share provider asks getUserGroupIds).
@@ -212,8 +221,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
     rank: 9,
     level: 'row',
     blocks: (s, c) => (s.shareType === 1 && c.facts.groups !== null && !c.facts.groups.has(s.shareWith) ? '' : null),
-    explain: (w) =>
-      `${w.node} is shared with group ${w.group ?? '?'}; ${w.user} is not a member: add ${w.user} to ${w.group ?? 'the group'}, or share it with ${w.user}`,
+    explain: (w) => msg('why.obstacle.not_member', { node: w.node, group: w.group ?? '?', user: w.user }),
   },
   {
     // The user removed a group share from their files: the override row has permissions 0.
@@ -221,7 +229,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
     rank: 2,
     level: 'row',
     blocks: (s) => (s.shareType === 1 && s.permissions <= 0 ? '' : null),
-    explain: (w) => `${w.user} left the share of ${w.node} with group ${w.group ?? '?'} (removed it from their own files): share it again with ${w.user}`,
+    explain: (w) => msg('why.obstacle.left', { user: w.user, node: w.node, group: w.group ?? '?' }),
   },
   {
     // The super share's status is the highest of its rows: 1 accepted, 2 declined, 0 pending.
@@ -229,14 +237,14 @@ export const SHARE_RULES: readonly ShareRule[] = [
     rank: 3,
     level: 'node',
     blocks: (rows) => statusOf(rows) === 2,
-    explain: (w) => `${w.user} declined the share of ${w.node}${w.from}: share it again with ${w.user}`,
+    explain: (w) => msg('why.obstacle.declined', { user: w.user, share: w.share }),
   },
   {
     kind: 'pending',
     rank: 4,
     level: 'node',
     blocks: (rows) => statusOf(rows) === 0,
-    explain: (w) => `${w.user} has not accepted the share of ${w.node}${w.from}: ${w.user} accepts it in Files, under Shares`,
+    explain: (w) => msg('why.obstacle.pending', { user: w.user, share: w.share }),
   },
   {
     // Manager::checkShare deletes an expired share the first time it is read.
@@ -244,7 +252,10 @@ export const SHARE_RULES: readonly ShareRule[] = [
     rank: 5,
     level: 'row',
     blocks: (s) => (s.expired ? '' : null),
-    explain: (w) => `the share of ${w.node}${w.from} with ${w.to} expired on ${dayOfExpiry(w.expiration)}: give it a later expiry date, or share it again`,
+    explain: (w) =>
+      w.expiration === null
+        ? msg('why.obstacle.expired_undated', { share: w.share, to: w.to })
+        : msg('why.obstacle.expired', { share: w.share, to: w.to, day: dayOfExpiry(w.expiration) }),
   },
   {
     // Hidden while its owner or resharer is disabled (hide_disabled_user_shares, by version:
@@ -257,8 +268,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
       const hidden = (uid: string): boolean => c.facts.goneUsers.has(uid) || (c.hideDisabled && c.facts.disabledUsers.has(uid));
       return [s.owner, s.initiator].find((uid): uid is string => uid !== null && hidden(uid)) ?? null;
     },
-    explain: (w) =>
-      `the share of ${w.node}${w.from} comes from ${w.account ?? 'a disabled account'}, whose account is disabled, and Nextcloud hides shares of disabled accounts (files_sharing hide_disabled_user_shares): enable that account, or share it from an enabled one${w.assumed === null ? '' : `; ${w.assumed}`}`,
+    explain: (w) => msg('why.obstacle.disabled_sharer', { share: w.share, account: w.account ?? '?', assumed: w.assumed ?? '' }),
   },
   {
     // A user share without any permission never mounts (filterShares drops it before merging).
@@ -288,7 +298,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
       root.path === 'files' ||
       (root.permissions & SHARE) === 0 ||
       !homeStorageIds(rows[0]?.owner ?? '', facts.dataDirectory).includes(root.storageId),
-    explain: (w) => `the share of ${w.node}${w.from} is broken in Nextcloud (its folder left the owner's files or lost the share permission): share it again`,
+    explain: (w) => msg('why.obstacle.broken', { share: w.share }),
   },
 ];
 
@@ -298,9 +308,9 @@ const rulesAt = <L extends ShareRule['level']>(level: L): Extract<ShareRule, { l
 const LEVELS = { host: rulesAt('host'), row: rulesAt('row'), node: rulesAt('node'), mounts: rulesAt('mounts') };
 
 /** The explanation of an obstacle, worded by the first rule of its kind. */
-export function explainObstacle(kind: ObstacleKind, words: ObstacleWords): string {
+export function explainObstacle(kind: ObstacleKind, words: ObstacleWords): Message {
   const rule = SHARE_RULES.find((r) => r.kind === kind);
-  return rule === undefined ? `the share of ${words.node}${words.from} does not reach ${words.user}` : rule.explain(words);
+  return rule === undefined ? msg('why.obstacle.unknown', { share: words.share, user: words.user }) : rule.explain(words);
 }
 
 /** The rank of a cause (`RuleText.rank`). */

@@ -1,4 +1,5 @@
 /** What the rules answer: a file a user can open, and what keeps a share from mounting. */
+import type { Message } from '../../i18n/catalog.js';
 import type { ObstacleKind } from './share-rules.js';
 
 /** A file the user can open, as that user sees it. */
@@ -38,6 +39,6 @@ export interface ShareObstacle {
   readonly mountedFrom: string | null;
   /** `colliding target`: the path those shares have in the user's files. */
   readonly target: string | null;
-  /** What the rule assumed for want of a fact (an unknown release), or null. */
-  readonly assumed: string | null;
+  /** What the rule assumed for want of a fact (an unknown release), or null (`why.assumed.*`). */
+  readonly assumed: Message | null;
 }
