@@ -88,6 +88,22 @@ describe('why --lang de: the explanation in German, one whole sentence per cause
     expect((await why(411, [], { LANG: 'de_DE.UTF-8' })).out).toContain('denn anna hat die Freigabe des Ordners /Invoices durch archive noch nicht angenommen');
   });
 
+  test("the command line's own lines around them follow --lang too: why's verdict line, who's headings and count", async () => {
+    const english = await why(99);
+    expect(english.out.split('\n').slice(0, 1)).toEqual(['Document 99 for anna: no file.']);
+    expect(english.out).toContain('why does not ask the archive server: if it has no document 99 (search for it), nothing is wrong here.');
+    const german = await why(99, ['--lang', 'de']);
+    // The verdict stays the spec's word (as in --json); the sentence around it is German.
+    expect(german.out.split('\n').slice(0, 1)).toEqual(['Dokument 99 für anna: no file.']);
+    expect(german.out).toContain('why fragt den Archivserver nicht: Hat er kein Dokument 99 (danach suchen), ist hier alles in Ordnung.');
+    const who = await runCli(dir, ['--host-db', host.dbUrl, 'who', '411', '--lang', 'de']);
+    expect(who.out).toMatch(/│ Konto +│ Pfad +│ Über +│/);
+    expect(who.out).toContain('1 Konto/Konten können Dokument 411 öffnen (/Invoices/inv [P411].pdf, von archive).');
+    expect((await runCli(dir, ['--host-db', host.dbUrl, 'who', '411'])).out).toContain(
+      '1 account(s) can open document 411 (/Invoices/inv [P411].pdf, of archive).',
+    );
+  });
+
   test('who --include-blocked --lang de: the blocked cause and the chain in German; --json only with --lang', async () => {
     const run = await runCli(dir, ['--host-db', host.dbUrl, 'who', '411', '--include-blocked', '--lang', 'de']);
     expect(run.code).toBe(0);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
 import { displayWidth, safeText } from './terminal-text.js';
+import { CATALOGS, catalogLanguage, type MessageKey, type ParamsOf } from '../core/i18n/catalog.js';
 import type { GlobalOptions } from './types.js';
 
 /**
@@ -144,4 +145,31 @@ export function warning(globals: GlobalOptions, text: string, indent = ''): stri
 
 export function failure(globals: GlobalOptions, text: string, indent = ''): string {
   return marked(globals, styled('red', '✗'), text, indent);
+}
+
+const isPieces = (value: Piece | readonly Piece[]): value is readonly Piece[] => Array.isArray(value);
+
+/**
+ * A catalog text as pieces, in `language` (English when it has no catalog): its words, with each
+ * `{name}` replaced by the piece (or pieces) given, so that a user name or a verdict inside the
+ * sentence is made safe and coloured as any piece is (`line`, `prose`).
+ */
+export function saidIn<K extends MessageKey>(
+  language: string | null,
+  key: K,
+  params: { readonly [P in keyof ParamsOf<K>]: Piece | readonly Piece[] },
+): Piece[] {
+  const text = (CATALOGS[catalogLanguage(language) ?? 'en'] ?? CATALOGS.en)?.[key] ?? key;
+  const given: Readonly<Record<string, Piece | readonly Piece[]>> = params;
+  const pieces: Piece[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\{(\w+)\}/g)) {
+    if (match.index > last) pieces.push(text.slice(last, match.index));
+    const value = given[match[1] ?? ''] ?? match[0];
+    if (isPieces(value)) pieces.push(...value);
+    else pieces.push(value);
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) pieces.push(text.slice(last));
+  return pieces;
 }

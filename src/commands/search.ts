@@ -4,7 +4,7 @@ import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.
 import { explanationIn, type VerdictItem, type VerdictReport } from '../core/search/verdicts.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
-import { prose, styled, type Piece } from '../cli/format.js';
+import { prose, saidIn, styled, type Piece } from '../cli/format.js';
 import { table, type Column } from '../cli/table.js';
 import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
@@ -34,12 +34,16 @@ function optionalText(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-const COLUMNS: readonly Column[] = [
-  { head: 'ID', fit: 'whole' },
-  { head: 'Title', fit: 'shorten' },
-  { head: 'Verdict', fit: 'whole' },
-  { head: 'File', fit: 'shorten' },
-];
+function columnsIn(language: string | null): readonly Column[] {
+  const head = (key: 'cli.search.head_id' | 'cli.search.head_title' | 'cli.search.head_verdict' | 'cli.search.head_file'): string =>
+    saidIn(language, key, {}).join('');
+  return [
+    { head: head('cli.search.head_id'), fit: 'whole' },
+    { head: head('cli.search.head_title'), fit: 'shorten' },
+    { head: head('cli.search.head_verdict'), fit: 'whole' },
+    { head: head('cli.search.head_file'), fit: 'shorten' },
+  ];
+}
 
 /**
  * The File cell says whose path it is: the path the user sees (when it shows, and for `not
@@ -54,15 +58,16 @@ function fileCell(item: VerdictItem): string {
   return item.path;
 }
 
-function summaryOf(report: VerdictReport, shown: number): readonly Piece[] {
+function summaryOf(report: VerdictReport, shown: number, language: string | null): readonly Piece[] {
   const listed = report.items.length;
   if (listed === 0) {
     return report.offset > 0 && report.found <= report.offset
-      ? [`The archive server's result has no document from --cursor ${report.offset} on.`]
-      : ['The archive server found no document for this term.'];
+      ? saidIn(language, 'cli.search.past_end', { offset: report.offset })
+      : saidIn(language, 'cli.search.none', {});
   }
-  const range = report.offset > 0 || report.next !== null ? ` (${report.offset + 1}–${report.offset + listed} of its result)` : '';
-  return [`The archive server found ${report.found} document(s); ${shown} of the ${listed} listed${range} show to `, report.user, '.'];
+  const range =
+    report.offset > 0 || report.next !== null ? saidIn(language, 'cli.search.range', { from: report.offset + 1, to: report.offset + listed }).join('') : '';
+  return saidIn(language, 'cli.search.found', { found: report.found, shown, listed, range, user: report.user });
 }
 
 function printPlain(report: VerdictReport, rejection: string, explain: boolean, globals: GlobalOptions, write: (s: string) => void): void {
@@ -70,31 +75,26 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
     write(`${rejection}\n`);
     return;
   }
+  const language = globals.language ?? null;
   const rows = report.items.map((item) => [item.id, item.title, styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), fileCell(item)]);
-  if (rows.length > 0) write(`${table(COLUMNS, rows, globals)}\n`);
+  if (rows.length > 0) write(`${table(columnsIn(language), rows, globals)}\n`);
   const shown = report.items.filter((item) => item.verdict === 'shown').length;
   const tell = (...pieces: readonly Piece[]): void => write(`${prose(globals, 2, ...pieces)}\n`);
   const quiet = globals.quiet === true;
   if (!quiet && report.items.some((item) => item.verdict !== 'shown' && item.path !== null)) {
-    tell(
-      'File: the path ',
-      report.user,
-      " sees, with (owner's) when another account owns the file; owner:path is a path in that account's own files, which ",
-      report.user,
-      ' cannot open.',
-    );
+    tell(...saidIn(language, 'cli.search.file_legend', { user: report.user }));
   }
-  tell(...summaryOf(report, shown));
+  tell(...summaryOf(report, shown, language));
   if (explain) {
     for (const item of report.items) {
-      const said = explanationIn(item.explanationMessage, globals.language ?? null);
+      const said = explanationIn(item.explanationMessage, language);
       if (said !== null) tell(said);
     }
-    if (report.caveat !== null) tell(styled('yellow', 'Note:'), ' ', report.caveat);
+    if (report.caveat !== null) tell(styled('yellow', saidIn(language, 'cli.note', {}).join('')), ' ', report.caveat);
   } else if (!quiet && shown < report.items.length) {
-    tell('Run again with --explain to learn why the others do not show.');
+    tell(...saidIn(language, 'cli.search.explain_hint', {}));
   }
-  if (!quiet && report.next !== null) tell(`More: run again with --cursor ${report.next} for the next ${report.items.length}.`);
+  if (!quiet && report.next !== null) tell(...saidIn(language, 'cli.search.more', { next: report.next, count: report.items.length }));
 }
 
 export const command: CommandDefinition = {

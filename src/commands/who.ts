@@ -1,7 +1,7 @@
 import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
-import { prose, styled } from '../cli/format.js';
+import { prose, saidIn, styled } from '../cli/format.js';
 import { table, type Column } from '../cli/table.js';
 import { documentIdOf } from '../cli/document-id.js';
 import { scriptLanguageOf } from '../cli/language.js';
@@ -11,11 +11,14 @@ import { statusLine } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO } from '../cli/types.js';
 import type { WhoAllHooks, WhoAllSummary, WhoChain, WhoRow } from '../core/search/who.js';
 
-const COLUMNS: readonly Column[] = [
-  { head: 'Account', fit: 'whole' },
-  { head: 'Path', fit: 'shorten' },
-  { head: 'Through', fit: 'shorten' },
-];
+function columnsIn(language: string | null): readonly Column[] {
+  const head = (key: 'cli.who.head_account' | 'cli.who.head_path' | 'cli.who.head_through'): string => saidIn(language, key, {}).join('');
+  return [
+    { head: head('cli.who.head_account'), fit: 'whole' },
+    { head: head('cli.who.head_path'), fit: 'shorten' },
+    { head: head('cli.who.head_through'), fit: 'shorten' },
+  ];
+}
 
 function optionalText(value: unknown, option: string): string | undefined {
   if (value === undefined) return undefined;
@@ -175,13 +178,20 @@ export const command: CommandDefinition = {
           if (open.length > 0)
             write(
               `${table(
-                COLUMNS,
+                columnsIn(language),
                 open.map((a) => [a.account, a.path ?? '', a.through ?? '']),
                 context.globals,
               )}\n`,
             );
           if (context.globals.quiet !== true)
-            out.tell(`${open.length} account(s) can open document ${answer.documentId} (`, answer.files.join(', '), `, of ${answer.archiveAccount}).`);
+            out.tell(
+              ...saidIn(language, 'cli.who.count', {
+                count: open.length,
+                id: answer.documentId,
+                files: answer.files.join(', '),
+                archiveAccount: answer.archiveAccount,
+              }),
+            );
           for (const a of accounts) if (a.blocked !== null) write(`${prose(context.globals, 2, styled('yellow', `${a.account}:`), ' ', a.blocked)}\n`);
         });
         return answer.noFile === null ? EXIT_OK : EXIT_FAILURE;

@@ -1,7 +1,7 @@
 import { DusError } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
-import { styled } from '../cli/format.js';
+import { saidIn, styled } from '../cli/format.js';
 import { documentIdOf } from '../cli/document-id.js';
 import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
@@ -31,14 +31,15 @@ export const command: CommandDefinition = {
         const { item } = answer;
         const explanation = explanationIn(item.explanationMessage, scriptLanguageOf(context.globals));
         out.result({ id: item.id, verdict: item.verdict, path: item.path, owner: item.owner, explanation }, () => {
-          const at = item.verdict === 'shown' && item.path !== null ? [', at ', item.path] : [];
-          out.tell(`Document ${item.id} for `, answer.user, ': ', styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict), ...at, '.');
-          const said = explanationIn(item.explanationMessage, context.globals.language ?? null);
+          const language = context.globals.language ?? null;
+          const at = item.verdict === 'shown' && item.path !== null ? saidIn(language, 'cli.why.at', { path: item.path }) : [];
+          const verdict = styled(item.verdict === 'shown' ? 'green' : 'yellow', item.verdict);
+          out.tell(...saidIn(language, 'cli.why.verdict', { id: item.id, user: answer.user, verdict, at }));
+          const said = explanationIn(item.explanationMessage, language);
           if (said !== null) out.tell(said);
           // why knows the host only: an id the archive server does not have looks the same as a missing file.
-          if (item.verdict === 'no file' && context.globals.quiet !== true)
-            out.tell(`why does not ask the archive server: if it has no document ${item.id} (search for it), nothing is wrong here.`);
-          if (answer.caveat !== null) out.tell(styled('yellow', 'Note:'), ' ', answer.caveat);
+          if (item.verdict === 'no file' && context.globals.quiet !== true) out.tell(...saidIn(language, 'cli.why.archive_not_asked', { id: item.id }));
+          if (answer.caveat !== null) out.tell(styled('yellow', saidIn(language, 'cli.note', {}).join('')), ' ', answer.caveat);
         });
         return EXIT_OK;
       });

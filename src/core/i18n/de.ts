@@ -230,4 +230,26 @@ export const de: Catalog = {
   'who.user_reshare': 'direkte Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
   'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',
   'who.group_reshare': 'Gruppe {group}: Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
+
+  // Die eigenen Zeilen der Kommandozeile um Tabellen und Erklärungen (search, why, who)
+  'cli.note': 'Hinweis:',
+  'cli.search.head_id': 'ID',
+  'cli.search.head_title': 'Titel',
+  'cli.search.head_verdict': 'Ergebnis',
+  'cli.search.head_file': 'Datei',
+  'cli.search.found': 'Der Archivserver hat {found} Dokument(e) gefunden; {shown} der {listed} aufgeführten{range} sind für {user} sichtbar.',
+  'cli.search.range': ' ({from}–{to} seines Ergebnisses)',
+  'cli.search.none': 'Der Archivserver hat zu diesem Suchbegriff kein Dokument gefunden.',
+  'cli.search.past_end': 'Das Ergebnis des Archivservers enthält ab --cursor {offset} kein Dokument mehr.',
+  'cli.search.file_legend':
+    "Datei: der Pfad, den {user} sieht, mit (Name's), wenn die Datei einem anderen Konto gehört; Name:Pfad ist ein Pfad in den eigenen Dateien jenes Kontos, den {user} nicht öffnen kann.",
+  'cli.search.explain_hint': 'Mit --explain erneut ausführen, um zu erfahren, warum die übrigen nicht erscheinen.',
+  'cli.search.more': 'Weitere: mit --cursor {next} erneut ausführen, für die nächsten {count}.',
+  'cli.why.verdict': 'Dokument {id} für {user}: {verdict}{at}.',
+  'cli.why.at': ', unter {path}',
+  'cli.why.archive_not_asked': 'why fragt den Archivserver nicht: Hat er kein Dokument {id} (danach suchen), ist hier alles in Ordnung.',
+  'cli.who.head_account': 'Konto',
+  'cli.who.head_path': 'Pfad',
+  'cli.who.head_through': 'Über',
+  'cli.who.count': '{count} Konto/Konten können Dokument {id} öffnen ({files}, von {archiveAccount}).',
 };

@@ -223,6 +223,28 @@ export const en = {
   'who.user_reshare': "user share of {node} (a re-share by {sharer} of {owner}'s share)",
   'who.group_share': 'group {group}: share of {node} from {owner}',
   'who.group_reshare': "group {group}: share of {node} (a re-share by {sharer} of {owner}'s share)",
+
+  // The command line's own lines around the tables and explanations (search, why, who), in --lang's or the locale's language
+  'cli.note': 'Note:',
+  'cli.search.head_id': 'ID',
+  'cli.search.head_title': 'Title',
+  'cli.search.head_verdict': 'Verdict',
+  'cli.search.head_file': 'File',
+  'cli.search.found': 'The archive server found {found} document(s); {shown} of the {listed} listed{range} show to {user}.',
+  'cli.search.range': ' ({from}–{to} of its result)',
+  'cli.search.none': 'The archive server found no document for this term.',
+  'cli.search.past_end': "The archive server's result has no document from --cursor {offset} on.",
+  'cli.search.file_legend':
+    "File: the path {user} sees, with (owner's) when another account owns the file; owner:path is a path in that account's own files, which {user} cannot open.",
+  'cli.search.explain_hint': 'Run again with --explain to learn why the others do not show.',
+  'cli.search.more': 'More: run again with --cursor {next} for the next {count}.',
+  'cli.why.verdict': 'Document {id} for {user}: {verdict}{at}.',
+  'cli.why.at': ', at {path}',
+  'cli.why.archive_not_asked': 'why does not ask the archive server: if it has no document {id} (search for it), nothing is wrong here.',
+  'cli.who.head_account': 'Account',
+  'cli.who.head_path': 'Path',
+  'cli.who.head_through': 'Through',
+  'cli.who.count': '{count} account(s) can open document {id} ({files}, of {archiveAccount}).',
 } as const;
 
 export type MessageKey = keyof typeof en;
