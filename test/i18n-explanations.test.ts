@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
-import { call, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
+import { call, login, PASSWORDS, startHarness, type Harness } from './support/http-harness.js';
+import { ADMIN_SCRIPT } from '../src/http/pages/admin-script.js';
+import { SCRIPT_TEXTS } from '../src/http/pages/admin-page.js';
 import { runCli } from './support/settings-helpers.js';
 
 const A = 'archive';
@@ -116,6 +118,25 @@ describe('why --lang de: the explanation in German, one whole sentence per cause
   });
 });
 
+/** The texts the admin page hands its script (`#dus-texts`'s data-texts). */
+function scriptTextsOf(html: string): Record<string, string> {
+  const attribute = /<div id="dus-texts" hidden data-texts="([^"]*)"><\/div>/.exec(html)?.[1] ?? '{}';
+  const json = attribute
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  return JSON.parse(json) as Record<string, string>;
+}
+
+test("every text the admin page's script writes is one the page hands it, and no more", () => {
+  const asked = new Set([...ADMIN_SCRIPT.matchAll(/\bt\('([a-z_.]+)'/g)].map((match) => match[1]));
+  expect([...asked].sort()).toEqual([...SCRIPT_TEXTS].sort());
+  // No English sentence written into the script itself any more.
+  expect(ADMIN_SCRIPT).not.toMatch(/textContent = '[A-Z]/);
+});
+
 describe("serve: Try a search and Who can open answer in the administrator's language", () => {
   let h: Harness;
   const admin = { basic: ['admin', PASSWORDS.admin] as const, headers: { 'ocs-apirequest': 'true' } };
@@ -147,7 +168,17 @@ describe("serve: Try a search and Who can open answer in the administrator's lan
       'Dokument 99: Keine Datei des Archivkontos archive trägt [P99] im Namen: Die Synchronisierung hat keine solche Datei angelegt oder benennt Dateien ohne die Markierung.',
     );
 
+    // The page hands its script the texts it writes (status lines, the dialog's errors, the result tables) in German too.
+    const session = await login(h, 'admin', PASSWORDS.admin);
+    const page = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });
+    const texts = scriptTextsOf(page.text);
+    expect(texts['page.script.wrong_password']).toBe('Falsches Passwort.');
+    expect(texts['page.script.who_count']).toBe('{count} Konto/Konten können Dokument {id} öffnen.');
+    expect(texts['cli.search.head_title']).toBe('Titel');
+
     await h.fixture.setUserPreference('admin', 'core', 'lang', 'en');
+    const englishPage = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });
+    expect(scriptTextsOf(englishPage.text)['page.script.wrong_password']).toBe('Wrong password.');
     const english = await call(h, 'POST', '/apps/docs_unified_search/settings/try', { ...admin, form: { term: 'invoice', user: 'bob' } });
     expect(english.json<{ documents: { id: number; whyNot: string | null }[] }>().documents.find((d) => d.id === 2)?.whyNot).toBe(
       'Document 2: the archive account archive has a file with [P2] but bob cannot open it: share the file or a folder holding it, read-only, with bob.',

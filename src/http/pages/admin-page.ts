@@ -29,6 +29,43 @@ function connectionState(check: OverviewResult, t: Text): string {
   return `<span class="badge bad" id="dus-connection">! ${t('page.needs_attention')}</span> <span id="dus-connection-findings">${findings}</span>`;
 }
 
+/** Every text the page's script writes (admin-script.ts asks for them with `t(key)`); test/http-settings.test.ts holds the two to the same keys. */
+export const SCRIPT_TEXTS = [
+  'page.script.wrong_password',
+  'page.script.too_many',
+  'page.script.cancelled',
+  'page.script.request_failed',
+  'page.script.history_failed',
+  'page.script.no_problems',
+  'page.script.saved',
+  'page.script.disconnected',
+  'page.script.history_cleared',
+  'page.script.head_shown',
+  'page.script.head_why_not',
+  'page.script.yes',
+  'page.script.no',
+  'page.script.who_count',
+  'page.token_unreadable',
+  'page.token_stored',
+  'page.token_none',
+  'page.token_keep',
+  'page.token_placeholder',
+  'page.versions',
+  'cli.search.none',
+  'cli.search.found',
+  'cli.search.head_id',
+  'cli.search.head_title',
+  'cli.who.head_account',
+  'cli.who.head_path',
+  'cli.who.head_through',
+] as const satisfies readonly MessageKey[];
+
+/** The script's texts in `language`, placeholders kept (the script fills them), as an attribute value. */
+function scriptTexts(language: string | null): string {
+  const texts = Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, render({ key, params: {} }, language)]));
+  return `<div id="dus-texts" hidden data-texts="${escapeHtml(JSON.stringify(texts))}"></div>`;
+}
+
 function checked(on: boolean): string {
   return on ? ' checked' : '';
 }
@@ -47,7 +84,8 @@ export function adminSettingsForm(s: SettingsResponse, connection: OverviewResul
       : ` <span id="dus-versions">${escapeHtml(render(msg('page.versions', { version: s.docsVersion, api: s.docsApiVersion ?? '?' }), language))}</span>`;
   const ownerMissing = s.archiveOwnerMissing ? `<p class="hint error" id="dus-owner-missing">${t('page.owner_missing')}</p>` : '';
   const ownerHint = escapeHtml(render(msg('page.owner_hint', { sync: s.syncAccount === null ? '' : ` (${s.syncAccount})` }), language));
-  return `<section aria-labelledby="dus-settings-title">
+  return `${scriptTexts(language)}
+<section aria-labelledby="dus-settings-title">
 <h2 id="dus-settings-title">${t('page.archive_server')}</h2>
 <p class="hint connection">${connectionState(connection, t)}${versions}</p>
 <form id="dus-settings" novalidate>

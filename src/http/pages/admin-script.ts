@@ -13,6 +13,14 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
   var base = (root && root.getAttribute('data-settings-url')) || '/apps/docs_unified_search/settings';
   var confirmUrl = (root && root.getAttribute('data-confirm-url')) || '/login/confirm';
   var $ = function (id) { return document.getElementById(id); };
+  // The page hands over the texts in the administrator's language (admin-page.ts, SCRIPT_TEXTS).
+  var textsHolder = document.getElementById('dus-texts');
+  var texts = JSON.parse((textsHolder && textsHolder.getAttribute('data-texts')) || '{}');
+  function t(key, params) {
+    return String(texts[key] || key).replace(/\{(\w+)\}/g, function (whole, name) {
+      return params && params[name] !== undefined ? String(params[name]) : whole;
+    });
+  }
 
   function call(method, url, body) {
     var headers = { 'requesttoken': requestToken, 'Accept': 'application/json' };
@@ -50,7 +58,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
           body: JSON.stringify({ password: input.value })
         }).then(function (response) {
           if (response.ok) { finish(true); return; }
-          error.textContent = response.status === 429 ? 'Too many failed attempts. Try again later.' : 'Wrong password.';
+          error.textContent = response.status === 429 ? t('page.script.too_many') : t('page.script.wrong_password');
         });
       };
       dialog.showModal();
@@ -64,7 +72,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       // This server names the code; Nextcloud's own confirmation check answers with its message.
       if (result.status === 403 && result.data && (result.data.code === 'password_confirmation_required' || result.data.message === 'Password confirmation is required')) {
         return confirmPassword().then(function (ok) {
-          return ok ? call(method, url, body) : { status: 0, data: { message: 'Cancelled: the password was not confirmed.', code: 'cancelled' } };
+          return ok ? call(method, url, body) : { status: 0, data: { message: t('page.script.cancelled'), code: 'cancelled' } };
         });
       }
       return result;
@@ -72,7 +80,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
   }
 
   function showError(element, data) {
-    var message = (data && data.message) || 'The request failed.';
+    var message = (data && data.message) || t('page.script.request_failed');
     element.textContent = message + (data && data.code ? ' (' + data.code + ')' : '');
   }
 
@@ -85,8 +93,8 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
     $('dus-always-search').checked = !!s.alwaysSearch;
     var state = $('dus-token-state');
     state.className = 'badge' + (s.tokenConfigured && !s.tokenUnreadable ? '' : ' bad');
-    state.textContent = s.tokenUnreadable ? "The stored token can't be decrypted: enter it again" : s.tokenConfigured ? 'A token is stored' : 'No token stored';
-    $('dus-token').placeholder = s.tokenConfigured ? 'Leave blank to keep the stored token' : 'Token of the archive account the search uses';
+    state.textContent = s.tokenUnreadable ? t('page.token_unreadable') : s.tokenConfigured ? t('page.token_stored') : t('page.token_none');
+    $('dus-token').placeholder = s.tokenConfigured ? t('page.token_keep') : t('page.token_placeholder');
   }
 
   function loadHistory() {
@@ -94,8 +102,8 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       var list = $('dus-history');
       list.textContent = '';
       var entries = (result.data && result.data.entries) || [];
-      if (result.status !== 200) { var failed = document.createElement('li'); failed.textContent = 'The history could not be loaded.'; list.appendChild(failed); return; }
-      if (entries.length === 0) { var none = document.createElement('li'); none.textContent = 'No problems recorded.'; list.appendChild(none); return; }
+      if (result.status !== 200) { var failed = document.createElement('li'); failed.textContent = t('page.script.history_failed'); list.appendChild(failed); return; }
+      if (entries.length === 0) { var none = document.createElement('li'); none.textContent = t('page.script.no_problems'); list.appendChild(none); return; }
       entries.forEach(function (entry) {
         var item = document.createElement('li');
         var when = String(entry.at || '').replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
@@ -123,8 +131,8 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       $('dus-token').value = '';
       if (result.status === 200) {
         showSettings(result.data);
-        var v = result.data.docsVersion ? ' Archive server ' + result.data.docsVersion + ', API ' + (result.data.docsApiVersion || '?') + '.' : '';
-        $('dus-status').textContent = 'Saved: the archive server answered.' + v;
+        var v = result.data.docsVersion ? ' ' + t('page.versions', { version: result.data.docsVersion, api: result.data.docsApiVersion || '?' }) + '.' : '';
+        $('dus-status').textContent = t('page.script.saved') + v;
         loadHistory();
       } else {
         showError($('dus-error'), result.data);
@@ -138,7 +146,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
     confirmedCall('DELETE', base).then(function (result) {
       if (result.status === 200) {
         showSettings(result.data);
-        $('dus-status').textContent = 'Disconnected: settings, token and history deleted.';
+        $('dus-status').textContent = t('page.script.disconnected');
         loadHistory();
       } else {
         showError($('dus-error'), result.data);
@@ -148,7 +156,7 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
 
   $('dus-clear-history').addEventListener('click', function () {
     call('DELETE', base + '/diagnostics').then(function (result) {
-      if (result.status === 200) { $('dus-status').textContent = 'History cleared.'; loadHistory(); }
+      if (result.status === 200) { $('dus-status').textContent = t('page.script.history_cleared'); loadHistory(); }
       else showError($('dus-error'), result.data);
     });
   });
@@ -176,9 +184,8 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       var docs = result.data.documents || [];
       var summary = document.createElement('p');
       summary.id = 'dus-try-summary';
-      summary.textContent = result.data.rejectionMessage || (result.data.found === 0 ? 'The archive server found no document for this term.' :
-        'The archive server found ' + result.data.found + ' document(s); ' +
-        docs.filter(function (d) { return d.shown; }).length + ' of the ' + docs.length + ' listed show to ' + result.data.user + '.');
+      summary.textContent = result.data.rejectionMessage || (result.data.found === 0 ? t('cli.search.none') :
+        t('cli.search.found', { found: result.data.found, shown: docs.filter(function (d) { return d.shown; }).length, listed: docs.length, range: '', user: result.data.user }));
       out.appendChild(summary);
       if (result.data.note) {
         var note = document.createElement('p');
@@ -187,7 +194,9 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
         out.appendChild(note);
       }
       if (docs.length === 0) return;
-      out.appendChild(table(['ID', 'Title', 'Shown', 'Why not'], docs.map(function (d) { return [String(d.id), d.title, d.shown ? 'yes' : 'no', d.whyNot || '']; })));
+      out.appendChild(table([t('cli.search.head_id'), t('cli.search.head_title'), t('page.script.head_shown'), t('page.script.head_why_not')], docs.map(function (d) {
+        return [String(d.id), d.title, d.shown ? t('page.script.yes') : t('page.script.no'), d.whyNot || ''];
+      })));
     });
   });
 
@@ -201,11 +210,11 @@ export const ADMIN_SCRIPT = String.raw`'use strict';
       var accounts = result.data.accounts || [];
       var summary = document.createElement('p');
       summary.id = 'dus-who-summary';
-      summary.textContent = result.data.noFile || (accounts.filter(function (a) { return !a.blocked; }).length + ' account(s) can open document ' + result.data.document + '.');
+      summary.textContent = result.data.noFile || t('page.script.who_count', { count: accounts.filter(function (a) { return !a.blocked; }).length, id: result.data.document });
       out.appendChild(summary);
       if (accounts.length === 0) return;
       var blocked = accounts.some(function (a) { return a.blocked; });
-      out.appendChild(table(['Account', 'Path', 'Through'].concat(blocked ? ['Why not'] : []), accounts.map(function (a) {
+      out.appendChild(table([t('cli.who.head_account'), t('cli.who.head_path'), t('cli.who.head_through')].concat(blocked ? [t('page.script.head_why_not')] : []), accounts.map(function (a) {
         return [a.account, a.path || '', a.through || ''].concat(blocked ? [a.blocked || ''] : []);
       })));
     });
