@@ -26,6 +26,7 @@ const OTHER_PREFIXES = [
   'why',
   'who',
   'cli',
+  'overview',
 ];
 
 /** Differences of a catalog from English: keys missing, keys extra, keys whose parameters differ. */

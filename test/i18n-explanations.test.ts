@@ -106,6 +106,20 @@ describe('why --lang de: the explanation in German, one whole sentence per cause
     );
   });
 
+  test('setupchecks --lang de: the overview check in German; its JSON only with --lang', async () => {
+    const german = await runCli(dir, ['--host-db', host.dbUrl, 'setupchecks', '--lang', 'de']);
+    expect(german.code).toBe(1);
+    expect(german.out).toContain('Suche im Dokumentarchiv:\n');
+    expect(german.out).toContain('Es ist kein Archivserver eingerichtet.');
+    expect(german.out).toContain('In den Einstellungen der App korrigieren: ');
+    const english = await runCli(dir, ['--host-db', host.dbUrl, 'setupchecks']);
+    expect(english.out).toContain('No archive server is configured.');
+    const located = await runCli(dir, ['--host-db', host.dbUrl, 'setupchecks', '--json'], { env: { LANG: 'de_DE.UTF-8' } });
+    expect((JSON.parse(located.out) as { docs_unified_search: { description: string } }).docs_unified_search.description).toContain(
+      'No archive server is configured.',
+    );
+  });
+
   test('who --include-blocked --lang de: the blocked cause and the chain in German; --json only with --lang', async () => {
     const run = await runCli(dir, ['--host-db', host.dbUrl, 'who', '411', '--include-blocked', '--lang', 'de']);
     expect(run.code).toBe(0);
@@ -168,6 +182,10 @@ describe("serve: Try a search and Who can open answer in the administrator's lan
       'Dokument 99: Keine Datei des Archivkontos archive trägt [P99] im Namen: Die Synchronisierung hat keine solche Datei angelegt oder benennt Dateien ohne die Markierung.',
     );
 
+    const overview = await call(h, 'GET', '/apps/docs_unified_search/settings/overview', admin);
+    expect(overview.json<{ severity: string; messages: string[] }>().messages.join(' ')).toMatch(
+      /^(Verbunden mit dem Archivserver unter |Eine Suche ist fehlgeschlagen)/,
+    );
     // The page hands its script the texts it writes (status lines, the dialog's errors, the result tables) in German too.
     const session = await login(h, 'admin', PASSWORDS.admin);
     const page = await call(h, 'GET', '/settings/admin/docs_unified_search', { cookie: session.cookie, headers: { accept: 'text/html' } });

@@ -1,6 +1,8 @@
 import { overviewCheck } from '../core/diagnostics/overview-check.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
-import { prose, success, warning } from '../cli/format.js';
+import { prose, saidIn, success, warning } from '../cli/format.js';
+import { msg, render } from '../core/i18n/catalog.js';
+import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import type { CommandDefinition } from '../cli/types.js';
@@ -20,16 +22,20 @@ export const command: CommandDefinition = {
     withOutput(options, context, async (out) => {
       const { io, globals } = context;
       return withService(context, { repair: true }, async (service) => {
-        const result = await overviewCheck(service);
+        // Lines for people in --lang's or the locale's language; the JSON a script reads only in --lang's.
+        const language = globals.language ?? null;
+        const scripted = scriptLanguageOf(globals);
+        const result = await overviewCheck(service, language);
+        const forScripts = scripted === language ? result : await overviewCheck(service, scripted);
         // occ setupchecks' shape: one entry per check, keyed by the app.
-        const json = { docs_unified_search: { severity: result.severity, description: result.messages.join(' '), linkToDoc: result.link } };
+        const json = { docs_unified_search: { severity: forScripts.severity, description: forScripts.messages.join(' '), linkToDoc: forScripts.link } };
         out.result(json, () => {
           if (globals.quiet === true && result.severity === 'success') return;
-          io.stdout.write('Document archive unified search:\n');
+          io.stdout.write(`${render(msg('overview.heading'), language)}\n`);
           for (const message of result.messages) {
             io.stdout.write(`${result.severity === 'success' ? success(globals, message, '  ') : warning(globals, message, '  ')}\n`);
           }
-          if (result.severity !== 'success') io.stdout.write(`${prose(globals, 4, '  Correct it in the app settings: ', result.link)}\n`);
+          if (result.severity !== 'success') io.stdout.write(`${prose(globals, 4, '  ', ...saidIn(language, 'overview.correct_it', { link: result.link }))}\n`);
         });
         return result.severity === 'success' ? EXIT_OK : EXIT_FAILURE;
       });

@@ -126,7 +126,11 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
       registerSettingsTools(scope, context);
       // The settings section's form, rendered once here and shown by Nextcloud's admin page.
       scope.get('/settings/admin/form', { config: { dus: ADMIN_READ } }, async (request) => ({
-        html: adminSettingsForm(await settingsResponse(context), await overviewCheck(context), request.principal?.language ?? null),
+        html: adminSettingsForm(
+          await settingsResponse(context),
+          await overviewCheck(context, request.principal?.language ?? null),
+          request.principal?.language ?? null,
+        ),
       }));
     },
     { prefix: BRIDGE_PREFIX },

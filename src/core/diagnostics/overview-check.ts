@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../context-types.js';
 import { originOf } from '../settings/url-rules.js';
 import { readHistory } from './history.js';
+import { msg, render, type Message } from '../i18n/catalog.js';
 
 /** Where an administrator corrects what the check warns about (served by `serve`). */
 export const SETTINGS_PAGE_PATH = '/settings/admin/docs_unified_search';
@@ -15,46 +16,55 @@ export interface OverviewResult {
 /**
  * The administration overview check. Reads stored data only (settings, credential store,
  * host accounts) and never sends a request to the archive server, so it is fast and safe to
- * run from monitoring.
+ * run from monitoring. Its lines are in `language` (English when none is given).
  */
-export async function overviewCheck(ctx: ServiceContext): Promise<OverviewResult> {
+export async function overviewCheck(ctx: ServiceContext, language: string | null = null): Promise<OverviewResult> {
   const stored = ctx.settings.read();
-  const warnings: string[] = [];
+  const warnings: Message[] = [];
   let hostUrl: string | null = stored.host_url ?? null;
 
   if (stored.docs_url === undefined) {
-    warnings.push('No archive server is configured.');
+    warnings.push(msg('overview.no_server'));
   } else {
     const token = ctx.credentials.load();
-    if (token.status === 'unreadable') warnings.push("The stored API token can't be decrypted: enter the token again.");
-    else if (token.status === 'none') warnings.push('No API token is stored: enter the token.');
-    else if (token.origin !== originOf(stored.docs_url)) warnings.push('The stored API token was saved for another server: enter the token again.');
+    if (token.status === 'unreadable') warnings.push(msg('overview.token_unreadable'));
+    else if (token.status === 'none') warnings.push(msg('overview.token_none'));
+    else if (token.origin !== originOf(stored.docs_url)) warnings.push(msg('overview.token_other_server'));
   }
 
   try {
     const host = await ctx.host();
     hostUrl ??= host.hostUrl;
     const named = stored.archive_owner ?? (await host.syncAccount());
-    if (named === null || named === '') warnings.push('No archive account is set, and the synchronization add-on names none.');
-    else if ((await host.findAccount(named)) === null) warnings.push(`The archive account ${named} does not exist.`);
+    if (named === null || named === '') warnings.push(msg('overview.no_account'));
+    else if ((await host.findAccount(named)) === null) warnings.push(msg('overview.unknown_account', { account: named }));
   } catch (error: unknown) {
-    warnings.push(`The host could not be read to check the archive account (${error instanceof Error && 'code' in error ? String(error.code) : 'internal'}).`);
+    warnings.push(msg('overview.host_unreadable', { code: error instanceof Error && 'code' in error ? String(error.code) : 'internal' }));
   }
 
   if (stored.diagnostics_pending === true) {
     const last = readHistory(ctx.settings)[0];
     warnings.push(
       last === undefined
-        ? 'A search failed and none has worked since.'
+        ? msg('overview.search_failed')
         : last.source === 'test'
-          ? `The connection test of check or test failed (${last.code}) at ${last.at}, and no test or search has worked since.`
-          : `A search failed (${last.code}) at ${last.at} and none has worked since.`,
+          ? msg('overview.test_failed_at', { code: last.code, at: last.at })
+          : msg('overview.search_failed_at', { code: last.code, at: last.at }),
     );
   }
 
   const link = `${(hostUrl ?? '').replace(/\/+$/, '')}${SETTINGS_PAGE_PATH}`;
-  if (warnings.length > 0) return { severity: 'warning', messages: warnings, link };
-  const version = stored.docs_version === undefined ? 'version unknown' : `version ${stored.docs_version}`;
-  const api = stored.docs_api_version === undefined ? '' : `, API version ${stored.docs_api_version}`;
-  return { severity: 'success', messages: [`Connected to the archive server at ${stored.docs_url ?? ''} (${version}${api} at its last answer).`], link };
+  const said = (message: Message): string => render(message, language);
+  if (warnings.length > 0) return { severity: 'warning', messages: warnings.map(said), link };
+  const known = stored.docs_version;
+  const api = stored.docs_api_version;
+  const version =
+    known === undefined
+      ? api === undefined
+        ? msg('overview.version_unknown')
+        : msg('overview.version_unknown_api', { api })
+      : api === undefined
+        ? msg('overview.version', { version: known })
+        : msg('overview.version_api', { version: known, api });
+  return { severity: 'success', messages: [said(msg('overview.connected', { url: stored.docs_url ?? '', version }))], link };
 }

@@ -246,6 +246,25 @@ export const de: Catalog = {
   'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',
   'who.group_reshare': 'Gruppe {group}: Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
 
+  // Die Zeilen der Übersichtsprüfung der Administration
+  'overview.heading': 'Suche im Dokumentarchiv:',
+  'overview.correct_it': 'In den Einstellungen der App korrigieren: {link}',
+  'overview.no_server': 'Es ist kein Archivserver eingerichtet.',
+  'overview.token_unreadable': 'Das gespeicherte API-Token kann nicht entschlüsselt werden: das Token erneut eingeben.',
+  'overview.token_none': 'Es ist kein API-Token gespeichert: das Token eingeben.',
+  'overview.token_other_server': 'Das gespeicherte API-Token gilt für einen anderen Server: das Token erneut eingeben.',
+  'overview.no_account': 'Es ist kein Archivkonto festgelegt, und die Synchronisierungs-App nennt keines.',
+  'overview.unknown_account': 'Das Archivkonto {account} gibt es nicht.',
+  'overview.host_unreadable': 'Nextcloud konnte nicht gelesen werden, um das Archivkonto zu prüfen ({code}).',
+  'overview.search_failed': 'Eine Suche ist fehlgeschlagen, und seitdem hat keine funktioniert.',
+  'overview.test_failed_at':
+    'Der Verbindungstest von check oder test ist fehlgeschlagen ({code}, {at}), und seitdem hat weder ein Test noch eine Suche funktioniert.',
+  'overview.search_failed_at': 'Eine Suche ist fehlgeschlagen ({code}, {at}), und seitdem hat keine funktioniert.',
+  'overview.connected': 'Verbunden mit dem Archivserver unter {url} ({version} bei seiner letzten Antwort).',
+  'overview.version': 'Version {version}',
+  'overview.version_api': 'Version {version}, API-Version {api}',
+  'overview.version_unknown': 'Version unbekannt',
+  'overview.version_unknown_api': 'Version unbekannt, API-Version {api}',
   // Die eigenen Zeilen der Kommandozeile um Tabellen und Erklärungen (search, why, who)
   'cli.note': 'Hinweis:',
   'cli.search.head_id': 'ID',

@@ -35,7 +35,7 @@ export function registerAdminPage(app: FastifyInstance, context: ServiceContext)
       uid: principal.uid,
       requestToken: session.record.csrfToken,
       settings: await settingsResponse(context),
-      connection: await overviewCheck(context),
+      connection: await overviewCheck(context, language),
       language,
     });
     return reply.headers(PAGE_SECURITY_HEADERS).type('text/html; charset=utf-8').send(html);

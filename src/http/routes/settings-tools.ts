@@ -21,7 +21,7 @@ export function registerSettingsTools(app: FastifyInstance, context: ServiceCont
   both(app, 'GET', `${SETTINGS_PATH}/diagnostics`, ADMIN_READ, async () => ({ entries: readHistory(context.settings) }));
 
   // The administration overview check: stored data only, no request to the archive server.
-  both(app, 'GET', `${SETTINGS_PATH}/overview`, ADMIN_OVERVIEW, async () => overviewCheck(context));
+  both(app, 'GET', `${SETTINGS_PATH}/overview`, ADMIN_OVERVIEW, async (request) => overviewCheck(context, request.principal?.language ?? null));
 
   both(app, 'DELETE', `${SETTINGS_PATH}/diagnostics`, ADMIN_STATE, async () => {
     clearHistory(context.settings);
