@@ -239,7 +239,7 @@ export function buildLookup(spec: LookupSpec): Statement {
   }
   if (spec.forSearch === true) {
     // The search resolves the archive account once per context; this row tells whether the
-    // sync add-on still names the same one (open-host.ts, searchArchiveFiles).
+    // sync add-on still names the same one (questions.ts, `search`).
     selects.push(
       branch(["'A'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
         ` WHERE appid = 'docs_sync' AND configkey = 'target_user'`,
