@@ -28,14 +28,13 @@ export function splitRows(
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
-  const sharingConfig = new Map<string, string>();
-  const disabledUsers = new Set<string>();
-  const goneUsers = new Set<string>();
+  const sharing = sharingFacts();
   let unsupportedShares = 0;
   let syncAccount: string | null = null;
   const viewer = new Map<string, string | null>();
   const node = nodeRowOf;
   for (const row of rows) {
+    if (addSharingRow(row, sharing)) continue;
     switch (text(row.k)) {
       case 'S':
         shares.push(shareRowOf(row, recipient));
@@ -48,18 +47,8 @@ export function splitRows(
       case 'F':
         files.push(node(row));
         break;
-      case 'C':
-        sharingConfig.set(text(row.t1) ?? '', text(row.t2) ?? '');
-        break;
       case 'X':
         unsupportedShares += num(row.a);
-        break;
-      case 'D':
-        if (text(row.t3) === 'isDeleted') {
-          if (!isEnabledAccount(null, text(row.t2))) goneUsers.add(text(row.t1) ?? '');
-        } else if (!isEnabledAccount(text(row.t2), null)) {
-          disabledUsers.add(text(row.t1) ?? '');
-        }
         break;
       case 'U':
         viewer.set(text(row.t3) ?? '', text(row.t2));
@@ -76,15 +65,44 @@ export function splitRows(
     shares,
     roots,
     files,
-    sharingConfig,
-    disabledUsers,
-    goneUsers,
+    ...sharing,
     unsupportedShares,
     rootEtags: rootEtagsOf(rows),
     viewerEnabled,
     viewerLanguage: viewer.get('lang') ?? null,
     syncAccount,
   };
+}
+
+/** The files_sharing switches and the sharers' flags, as the rules read them (share-rules.ts `ShareFacts`). */
+export interface SharingFacts {
+  readonly sharingConfig: Map<string, string>;
+  readonly disabledUsers: Set<string>;
+  readonly goneUsers: Set<string>;
+}
+
+export function sharingFacts(): SharingFacts {
+  return { sharingConfig: new Map(), disabledUsers: new Set(), goneUsers: new Set() };
+}
+
+/**
+ * A `C` row (a switch: key in t1, value in t2) or a `D` row (a sharer's flag: user in t1, value
+ * in t2, key in t3), in the columns every statement of the rules gives them (share-sql.ts),
+ * added to `facts`; false for a row of another kind.
+ */
+export function addSharingRow(row: SqlRow, facts: SharingFacts): boolean {
+  const kind = text(row.k);
+  if (kind === 'C') {
+    facts.sharingConfig.set(text(row.t1) ?? '', text(row.t2) ?? '');
+    return true;
+  }
+  if (kind !== 'D') return false;
+  if (text(row.t3) === 'isDeleted') {
+    if (!isEnabledAccount(null, text(row.t2))) facts.goneUsers.add(text(row.t1) ?? '');
+  } else if (!isEnabledAccount(text(row.t2), null)) {
+    facts.disabledUsers.add(text(row.t1) ?? '');
+  }
+  return true;
 }
 
 /** An `S` row: a share to the recipient or one of its groups, its override row applied. */

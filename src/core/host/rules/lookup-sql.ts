@@ -17,6 +17,18 @@
  */
 import { LIKE_ESCAPE, markerLikePattern } from './marker.js';
 import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
+import { branch, branchOf, COLUMNS } from './row-branch.js';
+import {
+  ADDRESSED_TO_USER,
+  candidateColumns,
+  directGroups,
+  fileOrFolder,
+  overrideJoin,
+  ownFlags,
+  sharedNodes,
+  sharerFlags,
+  sharingSwitches,
+} from './share-sql.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 
 export interface LookupSpec {
@@ -50,24 +62,6 @@ export interface LookupSpec {
 export interface Statement {
   readonly sql: string;
   readonly params: SqlValue[];
-}
-
-/** Every branch names its columns: the first branch names the result's columns, and it varies. */
-const COLUMNS = ['k', 'a', 'b', 'c', 'd', 'e', 'g', 't1', 't2', 't3', 't4'] as const;
-/** Columns `a` to `g` carry numbers in every branch that fills them. */
-const NUMERIC = new Set(['a', 'b', 'c', 'd', 'e', 'g']);
-function branch(values: readonly string[], rest: string, dialect?: Dialect): string {
-  return `SELECT ${values.map((v, i) => `${typedNull(v, COLUMNS[i], dialect)} AS ${COLUMNS[i] ?? 'x'}`).join(', ')} ${rest}`;
-}
-
-/**
- * PostgreSQL resolves a UNION's column types pair by pair from the left: two branches with a
- * bare NULL in a column (the `U` and `A` rows of the archive account's own search come first,
- * it has no share rows) settle on text, and the file branch's bigint after them is refused.
- * A NULL typed as a number agrees with every branch.
- */
-function typedNull(value: string, column: string | undefined, dialect: Dialect | undefined): string {
-  return dialect === 'pgsql' && value === 'NULL' && column !== undefined && NUMERIC.has(column) ? 'CAST(NULL AS BIGINT)' : value;
 }
 
 /** A numeric column of a result row: drivers return numbers, bigints or strings. */
@@ -168,18 +162,9 @@ export function buildLookup(spec: LookupSpec): Statement {
   const ctes: string[] = [];
   const recipient = spec.shareRecipient;
   if (recipient !== null) {
-    // Direct groups only, as the host's share provider asks (`getUserGroupIds`): a member of a
-    // nested child group does not receive the parent group's shares (docs/host-adapter.md).
-    ctes.push(`ug (gid) AS (SELECT gid FROM ${p}group_user WHERE uid = ?)`);
+    ctes.push(directGroups(p));
     params.push(recipient);
-    ctes.push(
-      `cand AS (SELECT s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
-        ` COALESCE(o.permissions, s.permissions) AS perms, COALESCE(o.accepted, s.accepted) AS accepted, COALESCE(o.file_target, s.file_target) AS target,` +
-        // Expired shares come too: the expiry rule is decided with the others (rules/share-rules.ts).
-        ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 'expired' END AS expired` +
-        ` FROM ${p}share s LEFT JOIN ${p}share o ON s.share_type = 1 AND o.share_type = 2 AND o.parent = s.id AND o.share_with = ?` +
-        ` WHERE s.item_type IN ('file', 'folder') AND ((s.share_type = 0 AND s.share_with = ?) OR (s.share_type = 1 AND s.share_with IN (SELECT gid FROM ug))))`,
-    );
+    ctes.push(`cand AS (SELECT ${candidateColumns(true)} FROM ${p}share s ${overrideJoin(p, '?')} WHERE ${fileOrFolder()} AND ${ADDRESSED_TO_USER})`);
     params.push(spec.now, recipient, recipient);
   }
   // One folder set per source of storages, each a plain IN: MariaDB turned an IN over a
@@ -214,32 +199,18 @@ export function buildLookup(spec: LookupSpec): Statement {
         spec.dialect,
       ),
     );
-    selects.push(
-      branch(["'R'", 'r.fileid', 'r.storage', 'r.permissions', 'NULL', 'NULL', 'NULL', 'r.path', 'r.name', 'rm.mimetype', 'rs.id'], '', spec.dialect) +
-        `FROM ${p}filecache r JOIN ${p}storages rs ON rs.numeric_id = r.storage JOIN ${p}mimetypes rm ON rm.id = r.mimetype` +
-        ` WHERE r.fileid IN (SELECT file_source FROM cand)`,
-    );
-    selects.push(
-      branch(["'C'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configkey', 'configvalue', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
-        ` WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')`,
-    );
-    selects.push(
-      branch(["'D'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`, spec.dialect) +
-        ` WHERE ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))` +
-        ` AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)`,
-    );
+    selects.push(branchOf(sharedNodes(p, 'cand'), spec.dialect));
+    selects.push(branchOf(sharingSwitches(p), spec.dialect));
+    selects.push(branchOf(sharerFlags(p, 'cand'), spec.dialect));
   }
   if (spec.viewer !== undefined) {
     // A disabled account opens nothing (it cannot log in): read with the files, no round trip more.
-    selects.push(
-      branch(["'U'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'userid', 'configvalue', 'configkey', 'NULL'], `FROM ${p}preferences`, spec.dialect) +
-        ` WHERE userid = ? AND ((appid = 'core' AND configkey IN (${spec.forSearch === true ? "'enabled', 'lang'" : "'enabled'"})) OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`,
-    );
+    selects.push(branchOf(ownFlags(p, '= ?', spec.forSearch === true), spec.dialect));
     params.push(spec.viewer);
   }
   if (spec.forSearch === true) {
     // The search resolves the archive account once per context; this row tells whether the
-    // sync add-on still names the same one (open-host.ts, searchArchiveFiles).
+    // sync add-on still names the same one (questions.ts, `search`).
     selects.push(
       branch(["'A'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
         ` WHERE appid = 'docs_sync' AND configkey = 'target_user'`,

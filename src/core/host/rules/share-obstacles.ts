@@ -6,13 +6,14 @@
  * (rules/share-rules.ts, the same the lookup applies) then name the nearest share they block.
  * Never on the search path: `why`, `search --explain` and Try a search ask it after question 2.
  */
-import { nodeRowOf } from './lookup-rows.js';
+import { addSharingRow, nodeRowOf, sharingFacts } from './lookup-rows.js';
 import { rowNumber as num, rowText as text, placeholders, type Statement } from './lookup-sql.js';
 import { hidingAssumed } from './disabled-sharers.js';
+import { branchOf, type RowBranch } from './row-branch.js';
+import { ADDRESSED_TO_USER, directGroups, FILE_OR_FOLDER_UNINDEXED, OVERRIDDEN, overrideJoin, sharedNodes, sharerFlags, sharingSwitches } from './share-sql.js';
 import { mountsOf, obstacleRank, SHARE_RULES, type NodeRow, type ShareFacts, type ShareRow } from './share-rules.js';
 import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
 import type { ShareObstacle, VisibleFile } from './types.js';
-import { isEnabledAccount } from './visibility.js';
 
 /** The storage paths of a file of the archive account and of every folder above it, `files` excluded. */
 export function pathsUp(visiblePath: string): string[] {
@@ -36,43 +37,39 @@ export function pathMatch(dialect: Dialect, count: number): string {
   return dialect === 'sqlite' ? `n.path IN (${placeholders(count)})` : `n.path_hash IN (${Array.from({ length: count }, () => 'md5(?)').join(', ')})`;
 }
 
+/** The columns of this statement: the `S` rows carry a share's expiry, its flag in `h`. */
+const OBSTACLE_COLUMNS = ['k', 'a', 'b', 'c', 'd', 'e', 'g', 'h', 't1', 't2', 't3', 't4', 't5'] as const;
+
 export function buildShareObstacles(dialect: Dialect, prefix: string, user: string, files: readonly VisibleFile[], now: string): Statement {
   const p = prefix;
   const paths = [...new Set(files.flatMap((f) => pathsUp(f.path)))];
   const asText = dialect === 'mysql' ? 'CHAR' : 'TEXT';
   const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, now, user, user, now, user, user];
-  const nulls = (n: number): string => Array.from({ length: n }, () => 'NULL').join(', ');
   const columns =
-    `s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
-    ` COALESCE(o.permissions, s.permissions) AS perms, COALESCE(o.accepted, s.accepted) AS accepted, COALESCE(o.file_target, s.file_target) AS target,` +
+    `s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, ${OVERRIDDEN},` +
     ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration` +
-    ` FROM ${p}share s LEFT JOIN ${p}share o ON s.share_type = 1 AND o.share_type = 2 AND o.parent = s.id AND o.share_with = ?`;
+    ` FROM ${p}share s ${overrideJoin(p, '?')}`;
+  // The first branch (S) types every column: the others' NULLs stay bare.
+  const row = (b: RowBranch): string => branchOf(b, undefined, OBSTACLE_COLUMNS);
   const sql =
     `WITH nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n` +
     ` WHERE n.storage IN (SELECT f.storage FROM ${p}filecache f WHERE f.fileid IN (${placeholders(files.length)})) AND ${pathMatch(dialect, paths.length)}),` +
-    ` ug AS (SELECT gid FROM ${p}group_user WHERE uid = ?),` +
+    ` ${directGroups(p)},` +
     // The shares on these nodes, to the user or to any group ('not member'), and every share
-    // addressed to the user, whose targets may collide. The item type is tested in a CASE,
-    // which no index serves: SQLite otherwise reads every file share through
-    // item_share_type_index instead of the few on these nodes through file_source_index
-    // (20 ms against 0.5 ms with 100 k shares; test/host-plan-shape).
+    // addressed to the user, whose targets may collide. The item type is tested in a CASE
+    // (share-sql.ts FILE_OR_FOLDER_UNINDEXED), so that shares are reached by file.
     ` sh AS (SELECT ${columns}` +
-    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND CASE WHEN s.item_type IN ('file', 'folder') THEN 1 ELSE 0 END = 1` +
+    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED}` +
     ` AND ((s.share_type = 0 AND s.share_with = ?) OR s.share_type = 1)` +
     ` UNION SELECT ${columns}` +
-    ` WHERE CASE WHEN s.item_type IN ('file', 'folder') THEN 1 ELSE 0 END = 1` +
-    ` AND ((s.share_type = 0 AND s.share_with = ?) OR (s.share_type = 1 AND s.share_with IN (SELECT gid FROM ug))))` +
+    ` WHERE ${FILE_OR_FOLDER_UNINDEXED} AND ${ADDRESSED_TO_USER})` +
     ` SELECT 'S' AS k, id AS a, share_type AS b, perms AS c, accepted AS d, file_source AS e, stime AS g, expired AS h,` +
     ` share_with AS t1, uid_owner AS t2, uid_initiator AS t3, expiration AS t4, target AS t5 FROM sh` +
-    ` UNION ALL SELECT 'N', fileid, ${nulls(6)}, path, ${nulls(4)} FROM nodes` +
-    ` UNION ALL SELECT 'R', r.fileid, r.storage, r.permissions, ${nulls(4)}, r.path, r.name, rm.mimetype, rs.id, NULL` +
-    ` FROM ${p}filecache r JOIN ${p}storages rs ON rs.numeric_id = r.storage JOIN ${p}mimetypes rm ON rm.id = r.mimetype WHERE r.fileid IN (SELECT file_source FROM sh)` +
-    ` UNION ALL SELECT 'G', ${nulls(7)}, gid, ${nulls(4)} FROM ug` +
-    ` UNION ALL SELECT 'D', ${nulls(7)}, userid, configkey, configvalue, ${nulls(2)} FROM ${p}preferences` +
-    ` WHERE ((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))` +
-    ` AND userid IN (SELECT uid_owner FROM sh UNION SELECT uid_initiator FROM sh)` +
-    ` UNION ALL SELECT 'C', ${nulls(7)}, configkey, configvalue, ${nulls(3)} FROM ${p}appconfig` +
-    ` WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')`;
+    ` UNION ALL ${row({ kind: 'N', fills: { a: 'fileid', t1: 'path' }, rest: 'FROM nodes' })}` +
+    ` UNION ALL ${row(sharedNodes(p, 'sh'))}` +
+    ` UNION ALL ${row({ kind: 'G', fills: { t1: 'gid' }, rest: 'FROM ug' })}` +
+    ` UNION ALL ${row(sharerFlags(p, 'sh'))}` +
+    ` UNION ALL ${row(sharingSwitches(p))}`;
   return { sql, params };
 }
 
@@ -87,10 +84,9 @@ function factsOf(
   const roots = new Map<number, NodeRow>();
   const nodes = new Map<number, string>();
   const groups = new Set<string>();
-  const sharingConfig = new Map<string, string>();
-  const disabledUsers = new Set<string>();
-  const goneUsers = new Set<string>();
+  const sharing = sharingFacts();
   for (const row of rows) {
+    if (addSharingRow(row, sharing)) continue;
     switch (text(row.k)) {
       case 'S':
         shares.push({
@@ -117,25 +113,13 @@ function factsOf(
       case 'G':
         groups.add(text(row.t1) ?? '');
         break;
-      case 'D': {
-        const uid = text(row.t1) ?? '';
-        if (text(row.t2) === 'isDeleted') {
-          if (!isEnabledAccount(null, text(row.t3))) goneUsers.add(uid);
-        } else if (!isEnabledAccount(text(row.t3), null)) {
-          disabledUsers.add(uid);
-        }
-        break;
-      }
-      case 'C':
-        sharingConfig.set(text(row.t1) ?? '', text(row.t2) ?? '');
-        break;
       default:
         break;
     }
   }
   // Several rows of one share (a UNION of identical rows is one; keep the first of any other).
   const unique = [...new Map(shares.map((s) => [s.id, s])).values()];
-  return { facts: { user, groups, shares: unique, roots, sharingConfig, disabledUsers, goneUsers, dataDirectory, hostVersion }, nodes };
+  return { facts: { user, groups, shares: unique, roots, ...sharing, dataDirectory, hostVersion }, nodes };
 }
 
 /** document id → the nearest cause, for the files given (a document without one is absent). */

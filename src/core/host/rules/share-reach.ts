@@ -12,6 +12,8 @@ import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
 import { nodeRowOf } from './lookup-rows.js';
 import { placeholders, rowNumber as num, rowText as text, type Statement } from './lookup-sql.js';
 import { LIKE_ESCAPE } from './marker.js';
+import { ACCOUNT_COLUMNS, branch, branchOf, type RowBranch } from './row-branch.js';
+import { candidateColumns, fileOrFolder, FILE_OR_FOLDER_UNINDEXED, overrideJoin, ownFlags, sharedNodes, sharerFlags, sharingSwitches } from './share-sql.js';
 import type { Mount, NodeRow } from './share-rules.js';
 import type { VisibleFile } from './types.js';
 import { mountCovers, mountPath, preferred } from './visibility.js';
@@ -53,7 +55,7 @@ export function buildShareReach(prefix: string, files: readonly VisibleFile[]): 
     ` UNION SELECT f.fileid, f.parent FROM ${p}filecache f JOIN up ON f.fileid = up.parent),` +
     ` nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n WHERE n.fileid IN (SELECT fileid FROM up) AND substr(n.path, 1, 6) = 'files/'),` +
     ` sh AS (SELECT s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.file_target FROM ${p}share s` +
-    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND CASE WHEN s.item_type IN ('file', 'folder') THEN 1 ELSE 0 END = 1 AND s.share_type IN (0, 1))` +
+    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED} AND s.share_type IN (0, 1))` +
     ` SELECT 'S' AS k, sh.id AS a, sh.share_type AS b, sh.file_source AS c, sh.stime AS d, sh.share_with AS t1, sh.uid_owner AS t2, sh.uid_initiator AS t3, sh.file_target AS t4, nodes.path AS t5` +
     ` FROM sh JOIN nodes ON nodes.fileid = sh.file_source` +
     ` UNION ALL SELECT 'M', ${nulls(4)}, gid, uid, ${nulls(3)} FROM ${p}group_user WHERE gid IN (SELECT share_with FROM sh WHERE share_type = 1)` +
@@ -119,27 +121,20 @@ export const ACCOUNTS_PER_STATEMENT = 1000;
  */
 export function buildAccountShares(dialect: Dialect, prefix: string, accounts: readonly string[], now: string): Statement {
   const p = prefix;
-  const num0 = dialect === 'pgsql' ? 'CAST(NULL AS BIGINT)' : 'NULL';
-  const n = (count: number): string => Array.from({ length: count }, () => num0).join(', ');
   const list = placeholders(accounts.length);
-  const flags = `((appid = 'core' AND configkey = 'enabled') OR (appid = 'user_ldap' AND configkey = 'isDeleted'))`;
+  const row = (b: RowBranch): string => branchOf(b, dialect, ACCOUNT_COLUMNS);
+  const own = ownFlags(p, `IN (${list})`);
   const sql =
     `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})),` +
-    ` cand AS (SELECT ug.uid AS rcp, s.share_with AS gid, s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
-    ` COALESCE(o.permissions, s.permissions) AS perms, COALESCE(o.accepted, s.accepted) AS accepted, COALESCE(o.file_target, s.file_target) AS target,` +
-    ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 'expired' END AS expired` +
-    ` FROM ug JOIN ${p}share s ON s.share_type = 1 AND s.share_with = ug.gid` +
-    ` LEFT JOIN ${p}share o ON o.share_type = 2 AND o.parent = s.id AND o.share_with = ug.uid WHERE s.item_type IN ('file', 'folder')` +
-    ` UNION ALL SELECT s.share_with, NULL, s.id, s.share_type, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.permissions, s.accepted, s.file_target,` +
-    ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 'expired' END` +
-    ` FROM ${p}share s WHERE s.share_type = 0 AND s.share_with IN (${list}) AND s.item_type IN ('file', 'folder'))` +
-    ` SELECT 'S' AS k, id AS a, share_type AS b, file_source AS c, stime AS d, perms AS e, accepted AS g, uid_owner AS t1, uid_initiator AS t2, target AS t3, expired AS t4, rcp AS u, gid AS gid FROM cand` +
-    ` UNION ALL SELECT 'R', r.fileid, r.storage, r.permissions, ${n(3)}, r.path, r.name, rm.mimetype, rs.id, NULL, NULL FROM ${p}filecache r` +
-    ` JOIN ${p}storages rs ON rs.numeric_id = r.storage JOIN ${p}mimetypes rm ON rm.id = r.mimetype WHERE r.fileid IN (SELECT file_source FROM cand)` +
-    ` UNION ALL SELECT 'C', ${n(6)}, configkey, configvalue, NULL, NULL, NULL, NULL FROM ${p}appconfig WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')` +
-    ` UNION ALL SELECT 'D', ${n(6)}, userid, configvalue, configkey, NULL, NULL, NULL FROM ${p}preferences WHERE ${flags}` +
-    ` AND userid IN (SELECT uid_owner FROM cand UNION SELECT uid_initiator FROM cand)` +
-    ` UNION ALL SELECT 'U', ${n(6)}, userid, configvalue, configkey, NULL, userid, NULL FROM ${p}preferences WHERE userid IN (${list}) AND ${flags}`;
+    ` cand AS (SELECT ug.uid AS rcp, s.share_with AS gid, ${candidateColumns(true)}` +
+    ` FROM ug JOIN ${p}share s ON s.share_type = 1 AND s.share_with = ug.gid ${overrideJoin(p, 'ug.uid')} WHERE ${fileOrFolder()}` +
+    ` UNION ALL SELECT s.share_with, NULL, ${candidateColumns(false)}` +
+    ` FROM ${p}share s WHERE s.share_type = 0 AND s.share_with IN (${list}) AND ${fileOrFolder()})` +
+    ` ${branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'expired', 'rcp', 'gid'], 'FROM cand', dialect, ACCOUNT_COLUMNS)}` +
+    ` UNION ALL ${row(sharedNodes(p, 'cand'))}` +
+    ` UNION ALL ${row(sharingSwitches(p))}` +
+    ` UNION ALL ${row(sharerFlags(p, 'cand'))}` +
+    ` UNION ALL ${row({ ...own, fills: { ...own.fills, u: 'userid' } })}`;
   return { sql, params: [...accounts, now, now, ...accounts, ...accounts] };
 }
 
@@ -148,8 +143,8 @@ export function buildReachedAccounts(prefix: string, archiveAccount: string): St
   const p = prefix;
   return {
     sql:
-      `SELECT share_with AS uid FROM ${p}share WHERE uid_owner = ? AND share_type = 0 AND item_type IN ('file', 'folder')` +
-      ` UNION SELECT gu.uid FROM ${p}group_user gu WHERE gu.gid IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 1 AND item_type IN ('file', 'folder'))`,
+      `SELECT share_with AS uid FROM ${p}share WHERE uid_owner = ? AND share_type = 0 AND ${fileOrFolder('item_type')}` +
+      ` UNION SELECT gu.uid FROM ${p}group_user gu WHERE gu.gid IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 1 AND ${fileOrFolder('item_type')})`,
     params: [archiveAccount, archiveAccount],
   };
 }

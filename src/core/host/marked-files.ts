@@ -1,0 +1,121 @@
+/**
+ * The archive account's marked files in its own folders, read by name: coverage (`markedFiles`,
+ * `markedDocuments`, through the marker index when one is kept) and `who --all`'s stream of
+ * documents. It changes with how a marked file of the archive account is told and listed.
+ */
+import { DusError } from '../errors.js';
+import type { HostContext } from './host-context.js';
+import type { MarkerIndexes } from './index/indexes.js';
+import { nodeRowOf } from './rules/lookup-rows.js';
+import { buildMarkedFiles, rowNumber as num, rowText as text } from './rules/lookup-sql.js';
+import { markersIn } from './rules/marker.js';
+import { buildFilesByMarker } from './rules/share-reach.js';
+import type { NodeRow } from './rules/share-rules.js';
+import { homeStorageIds, isInUserFiles } from './rules/storages.js';
+import { FOLDER_MIMETYPE, pickPerDocument, type Candidate } from './rules/visibility.js';
+import type { MarkedFilesPage, Pace } from './types.js';
+
+/** A row of `buildMarkedFiles` that stands for documents: a file (not a folder) under the account's `files/`. */
+function isOwnFile(path: string | null, mimetype: string | null): path is string {
+  return isInUserFiles(path) && path.startsWith('files/') && mimetype !== FOLDER_MIMETYPE;
+}
+
+export async function markedFiles(host: HostContext, archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage> {
+  const statement = buildMarkedFiles(host.statements.prefix, homeStorageIds(archiveAccount, host.located.dataDirectory));
+  const rows = await host.statements.query(statement.sql, statement.params);
+  const list: Candidate[] = [];
+  for (const row of rows) {
+    const path = text(row.t1);
+    const name = text(row.t2) ?? '';
+    const mimetype = text(row.t3) ?? '';
+    if (!isOwnFile(path, mimetype)) continue;
+    for (const documentId of markersIn(name)) {
+      list.push({ documentId, fileId: num(row.a), path: `/${path.slice('files/'.length)}`, name, mimetype, owner: archiveAccount });
+    }
+  }
+  const picked = [...pickPerDocument(list).values()].sort((a, b) => a.documentId - b.documentId);
+  const start = Math.max(0, Math.floor(offset));
+  return {
+    total: picked.length,
+    files: picked.slice(start, start + Math.max(0, Math.floor(limit))).map((c) => ({ documentId: c.documentId, fileId: c.fileId, path: c.path })),
+  };
+}
+
+/** `indexes`: null after the spec's fallback (the index is read only where the batched form runs). */
+export async function markedDocuments(host: HostContext, indexes: MarkerIndexes | null, archiveAccount: string): Promise<readonly number[]> {
+  const indexed = indexes === null ? null : await indexes.markedDocuments(archiveAccount);
+  if (indexed !== null) return indexed;
+  const statement = buildMarkedFiles(host.statements.prefix, homeStorageIds(archiveAccount, host.located.dataDirectory));
+  const documents = new Set<number>();
+  await host.statements.each(statement.sql, statement.params, (rows) => {
+    for (const row of rows) {
+      if (!isOwnFile(text(row.t1), text(row.t3))) continue;
+      for (const id of markersIn(text(row.t2) ?? '')) documents.add(id);
+    }
+  });
+  return [...documents].sort((a, b) => a - b);
+}
+
+export async function eachArchiveDocument(
+  host: HostContext,
+  archiveAccount: string,
+  onDocument: (documentId: number, files: readonly NodeRow[]) => void,
+  pace?: Pace,
+): Promise<void> {
+  const { statements } = host;
+  const statement = buildFilesByMarker(statements.sql.dialect, statements.prefix, homeStorageIds(archiveAccount, host.located.dataDirectory));
+  // Names with several markers come first and are few: kept, sorted, and merged into the stream.
+  const several: { documentId: number; file: NodeRow }[] = [];
+  let sorted = false;
+  let next = 0;
+  let current = -1;
+  let group: NodeRow[] = [];
+  const flush = (): void => {
+    if (current >= 0) onDocument(current, group);
+    group = [];
+  };
+  /** Opens document `id`'s group, first handing over the documents of several-marker names before it. */
+  const open = (id: number): void => {
+    if (!sorted) {
+      several.sort((a, b) => a.documentId - b.documentId || a.file.fileId - b.file.fileId);
+      sorted = true;
+    }
+    while (next < several.length) {
+      const entry = several[next];
+      if (entry === undefined || entry.documentId > id) break;
+      if (entry.documentId !== current) {
+        flush();
+        current = entry.documentId;
+      }
+      group.push(entry.file);
+      next += 1;
+    }
+    if (id !== current) {
+      flush();
+      current = id;
+    }
+  };
+  await statements.each(
+    statement.sql,
+    statement.params,
+    (rows) => {
+      for (const row of rows) {
+        const file = nodeRowOf(row);
+        if (!isOwnFile(file.path, file.mimetype)) continue;
+        const ids = markersIn(file.name);
+        if (num(row.m) === 0) {
+          for (const documentId of new Set(ids)) several.push({ documentId, file });
+          continue;
+        }
+        const [id] = ids;
+        if (id === undefined) continue;
+        if (id < current) throw new DusError('internal', `The host returned the marked files out of document order (${id} after ${current}).`);
+        open(id);
+        group.push(file);
+      }
+    },
+    pace,
+  );
+  open(Number.MAX_SAFE_INTEGER);
+  flush();
+}

@@ -1,0 +1,96 @@
+/**
+ * `who`: whom the archive account's shares reach (rules/share-reach.ts), and question 1's
+ * mounts for many accounts at once, judged with the rules `why` applies to one. It changes with
+ * how `who` gathers its accounts.
+ */
+import { hostNow, type HostContext } from './host-context.js';
+import type { HostQuestions } from './questions.js';
+import { shareRowOf, splitRows, viewerEnabledOf } from './rules/lookup-rows.js';
+import { rowText as text } from './rules/lookup-sql.js';
+import { cleanIds } from './rules/marker.js';
+import { ACCOUNTS_PER_STATEMENT, buildAccountShares, buildReachedAccounts, buildShareReach, shareReachOf, type ShareReach } from './rules/share-reach.js';
+import type { Mount } from './rules/share-rules.js';
+import { questionMounts } from './rules/visibility.js';
+import type { SqlRow, VisibleFile } from './types.js';
+
+/** An `S` row's values but the recipient: two accounts with the same keys have the same share rows. A user share's id is the recipient's own. */
+function rowKey(row: SqlRow): string {
+  const v = (x: unknown): string => text(x) ?? '\u0002';
+  return `${v(row.a)}\u0000${v(row.b)}\u0000${v(row.c)}\u0000${v(row.d)}\u0000${v(row.e)}\u0000${v(row.g)}\u0000${v(row.t1)}\u0000${v(row.t2)}\u0000${v(row.t3)}\u0000${v(row.t4)}\u0000${v(row.gid)}\u0001`;
+}
+
+export async function shareReach(
+  host: HostContext,
+  questions: HostQuestions,
+  archiveAccount: string,
+  documentId: number,
+): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }> {
+  // Every file of the archive account carrying the marker, not only the one question 2 picks: a user may open another copy.
+  const files = (await questions.candidates('owned', archiveAccount, archiveAccount, cleanIds([documentId]))).filter((f) => f.path.startsWith('/'));
+  if (files.length === 0) return { files, reach: { shares: [], members: new Map(), overrideTargets: new Map(), files: [] } };
+  const statement = buildShareReach(host.statements.prefix, files);
+  return { files, reach: shareReachOf(await host.statements.query(statement.sql, statement.params)) };
+}
+
+export async function reachedAccounts(host: HostContext, archiveAccount: string): Promise<readonly string[]> {
+  const statement = buildReachedAccounts(host.statements.prefix, archiveAccount);
+  const rows = await host.statements.query(statement.sql, statement.params);
+  return [...new Set(rows.map((r) => text(r.uid) ?? ''))].filter((uid) => uid !== '').sort();
+}
+
+export async function reachedMounts(host: HostContext, archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
+  const { statements, located } = host;
+  const result = new Map<string, readonly Mount[]>();
+  const now = hostNow(host.options);
+  const unique = [...new Set(accounts)];
+  for (let from = 0; from < unique.length; from += ACCOUNTS_PER_STATEMENT) {
+    const chunk = unique.slice(from, from + ACCOUNTS_PER_STATEMENT);
+    const statement = buildAccountShares(statements.sql.dialect, statements.prefix, chunk, now);
+    const common: SqlRow[] = [];
+    const own = new Map<string, { readonly rows: SqlRow[]; key: string; ownsOne: boolean }>();
+    for (const row of await statements.query(statement.sql, statement.params)) {
+      const kind = text(row.k);
+      if (kind !== 'S' && kind !== 'U') {
+        common.push(row);
+        continue;
+      }
+      const account = text(row.u) ?? '';
+      let entry = own.get(account);
+      if (entry === undefined) {
+        entry = { rows: [], key: '', ownsOne: false };
+        own.set(account, entry);
+      }
+      entry.rows.push(row);
+      if (kind === 'S') {
+        entry.key += rowKey(row);
+        if (text(row.t1) === account || text(row.t2) === account) entry.ownsOne = true;
+      }
+    }
+    // The nodes, switches and sharers' flags once; each account's shares and flags its own: the rows question 1 reads for it.
+    const shared = splitRows(common, '');
+    // The rules see the account only in its rows and in whether it owns or re-shared one of
+    // them (share-rules.ts notForUser): the members of a group with the same rows (no override
+    // of their own) get one answer, worked out once, not 10 000 times.
+    const same = new Map<string, readonly Mount[]>();
+    for (const account of chunk) {
+      const entry = own.get(account);
+      const mine = entry?.rows ?? [];
+      if (!viewerEnabledOf(mine)) continue;
+      if (account === archiveAccount) {
+        result.set(account, []);
+        continue;
+      }
+      const key = entry === undefined || entry.ownsOne ? null : entry.key;
+      const known = key === null ? undefined : same.get(key);
+      if (known !== undefined) {
+        result.set(account, known);
+        continue;
+      }
+      const rows = { ...shared, shares: mine.filter((row) => text(row.k) === 'S').map((row) => shareRowOf(row, account)) };
+      const mounts = questionMounts('visible', account, archiveAccount, rows, located.dataDirectory, located.version);
+      if (key !== null) same.set(key, mounts);
+      result.set(account, mounts);
+    }
+  }
+  return result;
+}
