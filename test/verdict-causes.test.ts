@@ -3,7 +3,10 @@
  * PostgreSQL and MariaDB: a disabled account, and the share rows that exist but do not mount.
  */
 import { describe, expect, test } from '@jest/globals';
-import { explanationOf, verdictOfDocument, type DocumentVerdict } from '../src/core/search/verdicts.js';
+import { type DocumentVerdict, explanationIn, explanationMessage, verdictOfDocument } from '../src/core/search/verdicts.js';
+
+/** The explanation in English, as logs and `--json` write it. */
+const explanationOf = (...args: Parameters<typeof explanationMessage>): string | null => explanationIn(explanationMessage(...args), null);
 import { reachableDialects } from './support/host-fixtures/dialects.js';
 import type { HostFixture } from './support/host-fixtures/index.js';
 import { useContextWorld } from './support/host-fixtures/host-world.js';

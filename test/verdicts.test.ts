@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../src/core/context-types.js';
 import type { HostAdapter } from '../src/core/host/types.js';
-import { decideVerdicts, explanationOf } from '../src/core/search/verdicts.js';
+import { decideVerdicts, explanationIn, explanationMessage } from '../src/core/search/verdicts.js';
+
+/** The explanation in English, as logs and `--json` write it. */
+const explanationOf = (...args: Parameters<typeof explanationMessage>): string | null => explanationIn(explanationMessage(...args), null);
 import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
 
 let world: SearchWorld;

@@ -145,21 +145,7 @@ export function explanationMessage(
   }
 }
 
-/** `explanationMessage` in English (logs, `--json` unless `--lang` asked, and every caller that has no reader's language). */
-export function explanationOf(
-  verdict: Verdict,
-  id: number,
-  user: string,
-  archiveAccount: string,
-  file: VisibleFile | undefined,
-  cause: VerdictCause | null = null,
-  paths = true,
-): string | null {
-  const message = explanationMessage(verdict, id, user, archiveAccount, file, cause, paths);
-  return message === null ? null : render(message);
-}
-
-/** An explanation in `language` (English for null or a language without a catalog). */
+/** An explanation in `language` (English for null or a language without a catalog: logs, `--json` unless `--lang` asked, every caller without a reader's language). */
 export function explanationIn(message: Message | null, language: string | null): string | null {
   return message === null ? null : render(message, language);
 }
