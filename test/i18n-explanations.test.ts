@@ -106,6 +106,23 @@ describe('why --lang de: the explanation in German, one whole sentence per cause
     );
   });
 
+  test("the host's own refusals follow --lang: an unknown host, a missing Nextcloud directory; the code stays", async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'dus-host-lang-'));
+    try {
+      const german = await runCli(empty, ['--lang', 'de', 'why', 'anna', '1']);
+      expect(german).toMatchObject({ code: 1, out: '' });
+      expect(german.err).toContain(
+        'Error [host_config]: Nextcloud ist nicht bekannt: --nextcloud VERZEICHNIS oder --host-db URL angeben (setup speichert es für spätere Befehle).',
+      );
+      const english = await runCli(empty, ['why', 'anna', '1']);
+      expect(english.err).toContain('Error [host_config]: The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL');
+      const missing = await runCli(empty, ['--lang', 'de', '--nextcloud', join(empty, 'nowhere'), 'why', 'anna', '1']);
+      expect(missing.err).toContain(`Error [host_config]: Das Nextcloud-Verzeichnis ${join(empty, 'nowhere')} gibt es nicht`);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   test('setupchecks --lang de: the overview check in German; its JSON only with --lang', async () => {
     const german = await runCli(dir, ['--host-db', host.dbUrl, 'setupchecks', '--lang', 'de']);
     expect(german.code).toBe(1);

@@ -6,6 +6,7 @@ import { FileAuditLog } from './audit.js';
 import { MemoryCache } from './cache/memory-cache.js';
 import type { ServiceContext, ServiceOptions } from './context-types.js';
 import { DusError, messageOf } from './errors.js';
+import { msg } from './i18n/catalog.js';
 import { openHost } from './host/open-host.js';
 import type { HostAdapter, ResolvedArchiveAccount } from './host/types.js';
 import { createLogger, type Logger } from './log.js';
@@ -66,7 +67,7 @@ export function openContext(options: ServiceOptions = {}): ServiceContext {
     hostPromise ??= (async () => {
       const location = effectiveHostLocation(settings.readWithoutRefusedUrl(), options.hostLocation);
       if (location.dbUrl === undefined && location.nextcloudDir === undefined) {
-        throw new DusError('host_config', 'The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).');
+        throw new DusError('host_config', msg('host_config.unknown'));
       }
       // serve keeps its index in memory; one-shot commands keep theirs in the config directory
       // between runs, unless DUS_MARKER_INDEX=off asks them to scan the names every time.

@@ -246,6 +246,19 @@ export const de: Catalog = {
   'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',
   'who.group_reshare': 'Gruppe {group}: Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
 
+  // Ort, Schema und Verbindung der Nextcloud-Datenbank
+  'host_config.unknown': 'Nextcloud ist nicht bekannt: --nextcloud VERZEICHNIS oder --host-db URL angeben (setup speichert es für spätere Befehle).',
+  'host_config.dbtype': "{file}: dbtype '{dbtype}' wird nicht unterstützt, nur sqlite3, pgsql und mysql.",
+  'host_config.no_directory': 'Das Nextcloud-Verzeichnis {dir} gibt es nicht, oder es ist kein Verzeichnis (--nextcloud bzw. DUS_NEXTCLOUD prüfen).',
+  'host_config.no_config': '{file} fehlt: --nextcloud muss das Installationsverzeichnis von Nextcloud nennen (das mit config/config.php).',
+  'host_config.no_array': '{file} legt $CONFIG nicht als Array fest.',
+  'host_config.not_php': '{file} ist kein gültiges PHP: {detail}.',
+  'host_config.empty': '{file} enthält einen leeren Wert.',
+  'host_config.empty_key': "{file} enthält einen leeren Wert für '{key}'.",
+  'host_schema.unreadable': 'Die Datenbank von Nextcloud konnte nicht gelesen werden, obwohl jede benötigte Tabelle und Spalte vorhanden ist.',
+  'host_schema.missing': 'Der Datenbank von Nextcloud fehlt eine Tabelle oder Spalte, die gelesen wird: {detail}',
+  'host_unreachable.checking': 'Die Datenbank von Nextcloud konnte beim Prüfen ihrer Tabellen nicht gelesen werden: {detail}',
+  'host_unreachable.lost': 'Die Verbindung zur Datenbank von Nextcloud ist abgebrochen ({detail}).',
   // Die Zeilen der Übersichtsprüfung der Administration
   'overview.heading': 'Suche im Dokumentarchiv:',
   'overview.correct_it': 'In den Einstellungen der App korrigieren: {link}',

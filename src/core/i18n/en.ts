@@ -239,6 +239,19 @@ export const en = {
   'who.group_share': 'group {group}: share of {node} from {owner}',
   'who.group_reshare': "group {group}: share of {node} (a re-share by {sharer} of {owner}'s share)",
 
+  // The host's location, schema and connection (host_config, host_schema, host_unreachable)
+  'host_config.unknown': 'The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).',
+  'host_config.dbtype': "{file}: dbtype '{dbtype}' is not supported; only sqlite3, pgsql and mysql are.",
+  'host_config.no_directory': 'The Nextcloud directory {dir} does not exist or is not a directory (check --nextcloud / DUS_NEXTCLOUD).',
+  'host_config.no_config': '{file} is missing: --nextcloud must name the Nextcloud installation directory (the one holding config/config.php).',
+  'host_config.no_array': '{file} does not define $CONFIG as an array.',
+  'host_config.not_php': '{file} is not valid PHP: {detail}.',
+  'host_config.empty': '{file} holds an empty value.',
+  'host_config.empty_key': "{file} holds an empty value for '{key}'.",
+  'host_schema.unreadable': 'The host database could not be read, although every table and column it needs is there.',
+  'host_schema.missing': 'The host database lacks a table or column the adapter reads: {detail}',
+  'host_unreachable.checking': 'The host database could not be read while checking its tables: {detail}',
+  'host_unreachable.lost': 'The connection to the host database was lost ({detail}).',
   // The administration overview check's lines (setupchecks, Nextcloud's setup check, the admin page's Needs attention)
   'overview.heading': 'Document archive unified search:',
   'overview.correct_it': 'Correct it in the app settings: {link}',

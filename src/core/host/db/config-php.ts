@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DusError, messageOf } from '../../errors.js';
+import { msg } from '../../i18n/catalog.js';
 import { readVarExportConfig, type PhpConfig, type PhpValue } from './config-var-export.js';
 
 export type { PhpConfig, PhpValue };
@@ -21,12 +22,12 @@ type Node = { readonly kind: string; readonly [key: string]: unknown };
 export async function readNextcloudConfig(nextcloudDir: string, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<PhpConfig> {
   const env = options.env ?? process.env;
   if (!existsSync(nextcloudDir) || !statSync(nextcloudDir).isDirectory()) {
-    throw new DusError('host_config', `The Nextcloud directory ${nextcloudDir} does not exist or is not a directory (check --nextcloud / DUS_NEXTCLOUD).`);
+    throw new DusError('host_config', msg('host_config.no_directory', { dir: nextcloudDir }));
   }
   const configDir = env.NEXTCLOUD_CONFIG_DIR !== undefined && env.NEXTCLOUD_CONFIG_DIR !== '' ? env.NEXTCLOUD_CONFIG_DIR : join(nextcloudDir, 'config');
   const main = join(configDir, 'config.php');
   if (!existsSync(main)) {
-    throw new DusError('host_config', `${main} is missing: --nextcloud must name the Nextcloud installation directory (the one holding config/config.php).`);
+    throw new DusError('host_config', msg('host_config.no_config', { file: main }));
   }
   const files = [main, ...overlayFiles(configDir)];
   let merged: PhpConfig = {};
@@ -96,7 +97,7 @@ async function evaluateWithPhp(file: string): Promise<PhpConfig> {
         const value = JSON.parse(stdout) as unknown;
         resolve(value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as PhpConfig) : {});
       } catch {
-        reject(new DusError('host_config', `${file} does not define $CONFIG as an array.`));
+        reject(new DusError('host_config', msg('host_config.no_array', { file })));
       }
     });
   });
@@ -131,7 +132,7 @@ export function parseWithEngine(source: string, file: string): PhpConfig {
     program = asNode(phpEngine().parseCode(source, file)) ?? { kind: 'program', children: [] };
   } catch (error) {
     const detail = messageOf(error);
-    throw new DusError('host_config', `${file} is not valid PHP: ${detail}.`);
+    throw new DusError('host_config', msg('host_config.not_php', { file, detail }));
   }
   const config: PhpConfig = {};
   const context = { file, dir: join(file, '..') };
@@ -190,7 +191,11 @@ function refuse(context: { file: string }, node: Node, what: string, key?: strin
 const CONSTANTS: Readonly<Record<string, PhpValue>> = { true: true, false: false, null: null, php_int_max: Number.MAX_SAFE_INTEGER, directory_separator: '/' };
 
 function staticValue(context: { file: string; dir: string }, node: Node | null, key: string | null): PhpValue {
-  if (node === null) throw new DusError('host_config', `${context.file} holds an empty value${key === null ? '' : ` for '${key}'`}.`);
+  if (node === null)
+    throw new DusError(
+      'host_config',
+      key === null ? msg('host_config.empty', { file: context.file }) : msg('host_config.empty_key', { file: context.file, key }),
+    );
   switch (node.kind) {
     case 'string':
     case 'nowdoc':

@@ -5,6 +5,7 @@
  * rather than a driver's own.
  */
 import { DusError, isDusError, messageOf } from '../../errors.js';
+import { msg } from '../../i18n/catalog.js';
 import type { Pace, SqlClient, SqlRow, SqlValue } from './types.js';
 
 export type StatementHook = (statement: string, params: readonly SqlValue[]) => void;
@@ -59,10 +60,10 @@ function statementError(error: unknown): DusError {
     (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|PROTOCOL_CONNECTION_LOST|57P0[123]|08\d\d\d)$/.test(code)) ||
     /Connection terminated|connection is closed|database is not open/i.test(message)
   ) {
-    return new DusError('host_unreachable', `The connection to the host database was lost (${typeof code === 'string' ? code : message}).`, { cause: error });
+    return new DusError('host_unreachable', msg('host_unreachable.lost', { detail: typeof code === 'string' ? code : message }), { cause: error });
   }
   if (/no such (table|column)|does not exist|doesn't exist|Unknown column/i.test(message)) {
-    return new DusError('host_schema', `The host database lacks a table or column the adapter reads: ${message}`, { cause: error });
+    return new DusError('host_schema', msg('host_schema.missing', { detail: message }), { cause: error });
   }
   return new DusError('internal', `A query on the host database failed: ${message}`, { cause: error });
 }

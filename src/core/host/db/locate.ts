@@ -1,6 +1,7 @@
 /** From a HostLocation to connection parameters: an explicit URL, or the Nextcloud directory's config.php. */
 import { isAbsolute, join } from 'node:path';
 import { DusError } from '../../errors.js';
+import { msg } from '../../i18n/catalog.js';
 import type { PhpValue } from './config-php.js';
 import { parseDbHost, type ConnectionParams } from './connection-params.js';
 import type { HostLocation } from './types.js';
@@ -90,7 +91,7 @@ function paramsFromConfig(location: HostLocation, get: (key: string) => PhpValue
     return { dialect: 'sqlite', prefix, file: join(dir, `${dbname}.db`), source: `${source} (datadirectory, dbname)` };
   }
   if (rawType !== 'pgsql' && rawType !== 'mysql') {
-    throw new DusError('host_config', `${file}: dbtype '${rawType}' is not supported; only sqlite3, pgsql and mysql are.`);
+    throw new DusError('host_config', msg('host_config.dbtype', { file, dbtype: rawType }));
   }
   const hostPart = parseDbHost(stringOrNull(get('dbhost')) ?? 'localhost');
   const params: { -readonly [K in keyof ConnectionParams]: ConnectionParams[K] } = {

@@ -1,5 +1,6 @@
 /** Confirms at open time that the tables and columns the adapter reads are there. */
 import { DusError } from '../../errors.js';
+import { msg } from '../../i18n/catalog.js';
 import type { SqlClient } from './types.js';
 
 export const REQUIRED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
@@ -66,7 +67,7 @@ async function pinpoint(sql: SqlClient): Promise<never> {
       }
     }
   }
-  throw new DusError('host_schema', 'The host database could not be read, although every table and column it needs is there.');
+  throw new DusError('host_schema', msg('host_schema.unreadable'));
 }
 
 const MISSING = /no such (table|column)|does not exist|doesn't exist|unknown column|invalid object/i;
@@ -75,7 +76,7 @@ function schemaError(sql: SqlClient, what: string, cause: unknown): DusError {
   const message = cause instanceof Error ? cause.message : String(cause);
   // A probe that failed for another reason (connection lost, permissions) is not a schema verdict.
   if (!MISSING.test(message)) {
-    return new DusError('host_unreachable', `The host database could not be read while checking its tables: ${message}`, { cause });
+    return new DusError('host_unreachable', msg('host_unreachable.checking', { detail: message }), { cause });
   }
   return new DusError(
     'host_schema',
