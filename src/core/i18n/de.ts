@@ -249,7 +249,7 @@ export const de: Catalog = {
   // Ort, Schema und Verbindung der Nextcloud-Datenbank
   'host_config.unknown': 'Nextcloud ist nicht bekannt: --nextcloud VERZEICHNIS oder --host-db URL angeben (setup speichert es für spätere Befehle).',
   'host_config.dbtype': "{file}: dbtype '{dbtype}' wird nicht unterstützt, nur sqlite3, pgsql und mysql.",
-  'host_config.no_directory': 'Das Nextcloud-Verzeichnis {dir} gibt es nicht, oder es ist kein Verzeichnis (--nextcloud bzw. DUS_NEXTCLOUD prüfen).',
+  'host_config.no_directory': 'Das Nextcloud-Verzeichnis {path} gibt es nicht, oder es ist kein Verzeichnis (--nextcloud bzw. DUS_NEXTCLOUD prüfen).',
   'host_config.no_config': '{file} fehlt: --nextcloud muss das Installationsverzeichnis von Nextcloud nennen (das mit config/config.php).',
   'host_config.no_array': '{file} legt $CONFIG nicht als Array fest.',
   'host_config.not_php': '{file} ist kein gültiges PHP: {detail}.',

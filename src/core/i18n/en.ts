@@ -242,7 +242,7 @@ export const en = {
   // The host's location, schema and connection (host_config, host_schema, host_unreachable)
   'host_config.unknown': 'The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).',
   'host_config.dbtype': "{file}: dbtype '{dbtype}' is not supported; only sqlite3, pgsql and mysql are.",
-  'host_config.no_directory': 'The Nextcloud directory {dir} does not exist or is not a directory (check --nextcloud / DUS_NEXTCLOUD).',
+  'host_config.no_directory': 'The Nextcloud directory {path} does not exist or is not a directory (check --nextcloud / DUS_NEXTCLOUD).',
   'host_config.no_config': '{file} is missing: --nextcloud must name the Nextcloud installation directory (the one holding config/config.php).',
   'host_config.no_array': '{file} does not define $CONFIG as an array.',
   'host_config.not_php': '{file} is not valid PHP: {detail}.',

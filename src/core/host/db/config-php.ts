@@ -22,7 +22,7 @@ type Node = { readonly kind: string; readonly [key: string]: unknown };
 export async function readNextcloudConfig(nextcloudDir: string, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<PhpConfig> {
   const env = options.env ?? process.env;
   if (!existsSync(nextcloudDir) || !statSync(nextcloudDir).isDirectory()) {
-    throw new DusError('host_config', msg('host_config.no_directory', { dir: nextcloudDir }));
+    throw new DusError('host_config', msg('host_config.no_directory', { path: nextcloudDir }));
   }
   const configDir = env.NEXTCLOUD_CONFIG_DIR !== undefined && env.NEXTCLOUD_CONFIG_DIR !== '' ? env.NEXTCLOUD_CONFIG_DIR : join(nextcloudDir, 'config');
   const main = join(configDir, 'config.php');
