@@ -29,6 +29,8 @@ interface Signed {
   readonly time?: string;
   readonly nonce?: string;
   readonly challenge?: string;
+  /** The signer's clock in ms: the harness's fake clock unless another serve (on the real clock) is called. */
+  readonly now?: number;
 }
 
 /** A challenge as `serve` issues it (test/bridge-transport.test.ts asks the route itself). */
@@ -38,14 +40,15 @@ function challengeAt(nowMs: number, secret = SECRET): string {
 
 function signedHeaders(method: string, path: string, o: Signed = {}): Record<string, string> {
   const body = Buffer.from(o.body ?? '');
+  const now = o.now ?? h.clock.now;
   return bridgeHeaders(o.secret ?? SECRET, {
     method,
     pathWithQuery: path,
     user: o.user ?? 'alice',
     confirmed: o.confirmed ?? false,
     body,
-    time: o.time ?? String(Math.floor(h.clock.now / 1000)),
-    challenge: o.challenge ?? challengeAt(h.clock.now, o.secret),
+    time: o.time ?? String(Math.floor(now / 1000)),
+    challenge: o.challenge ?? challengeAt(now, o.secret),
     ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
   });
 }
@@ -233,16 +236,7 @@ describe('administrators and password confirmation', () => {
     const bare = await startHarness();
     try {
       const path = `${SEARCH}?term=invoice`;
-      const result = await call(bare, 'GET', path, {
-        headers: bridgeHeaders(SECRET, {
-          method: 'GET',
-          pathWithQuery: path,
-          user: 'alice',
-          confirmed: false,
-          body: Buffer.alloc(0),
-          challenge: challengeAt(Date.now()),
-        }),
-      });
+      const result = await call(bare, 'GET', path, { headers: signedHeaders('GET', path, { now: Date.now() }) });
       expect(result.status).toBe(401);
       expect(readFileSync(join(bare.configDir, 'host.log'), 'utf8')).toContain('"reason":"no_secret"');
     } finally {
@@ -260,14 +254,7 @@ withRedis('several serve processes', () => {
     const two = await startHarness({ bridgeSecret: SECRET, cache: caches[1] });
     try {
       const path = `${SEARCH}?term=invoice`;
-      const headers = bridgeHeaders(SECRET, {
-        method: 'GET',
-        pathWithQuery: path,
-        user: 'alice',
-        confirmed: false,
-        body: Buffer.alloc(0),
-        challenge: challengeAt(Date.now()),
-      });
+      const headers = signedHeaders('GET', path, { now: Date.now() });
       const answers = await Promise.all([call(one, 'GET', path, { headers }), call(two, 'GET', path, { headers })]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
     } finally {
