@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ChalkInstance } from 'chalk';
 import { displayWidth, safeText } from './terminal-text.js';
-import { CATALOGS, catalogLanguage, type MessageKey, type ParamsOf } from '../core/i18n/catalog.js';
+import { textIn, type MessageKey, type ParamsOf } from '../core/i18n/catalog.js';
 import type { GlobalOptions } from './types.js';
 
 /**
@@ -159,7 +159,7 @@ export function saidIn<K extends MessageKey>(
   key: K,
   params: { readonly [P in keyof ParamsOf<K>]: Piece | readonly Piece[] },
 ): Piece[] {
-  const text = (CATALOGS[catalogLanguage(language) ?? 'en'] ?? CATALOGS.en)?.[key] ?? key;
+  const text = textIn(key, language);
   const given: Readonly<Record<string, Piece | readonly Piece[]>> = params;
   const pieces: Piece[] = [];
   let last = 0;

@@ -1,4 +1,4 @@
-import { overviewCheck } from '../core/diagnostics/overview-check.js';
+import { inLanguage, overviewFindings } from '../core/diagnostics/overview-check.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { prose, saidIn, success, warning } from '../cli/format.js';
 import { msg, render } from '../core/i18n/catalog.js';
@@ -25,8 +25,9 @@ export const command: CommandDefinition = {
         // Lines for people in --lang's or the locale's language; the JSON a script reads only in --lang's.
         const language = globals.language ?? null;
         const scripted = scriptLanguageOf(globals);
-        const result = await overviewCheck(service, language);
-        const forScripts = scripted === language ? result : await overviewCheck(service, scripted);
+        const found = await overviewFindings(service);
+        const result = inLanguage(found, language);
+        const forScripts = inLanguage(found, scripted);
         // occ setupchecks' shape: one entry per check, keyed by the app.
         const json = { docs_unified_search: { severity: forScripts.severity, description: forScripts.messages.join(' '), linkToDoc: forScripts.link } };
         out.result(json, () => {

@@ -13,12 +13,29 @@ export interface OverviewResult {
   readonly link: string;
 }
 
-/**
- * The administration overview check. Reads stored data only (settings, credential store,
- * host accounts) and never sends a request to the archive server, so it is fast and safe to
- * run from monitoring. Its lines are in `language` (English when none is given).
- */
+/** The check's findings as messages, to be written in each reader's language (`inLanguage`). */
+export interface OverviewFindings {
+  readonly severity: OverviewResult['severity'];
+  readonly findings: readonly Message[];
+  readonly link: string;
+}
+
+/** The findings written out in `language` (English when none is given). */
+export function inLanguage(found: OverviewFindings, language: string | null): OverviewResult {
+  return { severity: found.severity, messages: found.findings.map((message) => render(message, language)), link: found.link };
+}
+
+/** The administration overview check, its lines in `language` (English when none is given). */
 export async function overviewCheck(ctx: ServiceContext, language: string | null = null): Promise<OverviewResult> {
+  return inLanguage(await overviewFindings(ctx), language);
+}
+
+/**
+ * What the administration overview check finds. Reads stored data only (settings, credential
+ * store, host accounts) and never sends a request to the archive server, so it is fast and safe
+ * to run from monitoring.
+ */
+export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFindings> {
   const stored = ctx.settings.read();
   const warnings: Message[] = [];
   let hostUrl: string | null = stored.host_url ?? null;
@@ -54,8 +71,7 @@ export async function overviewCheck(ctx: ServiceContext, language: string | null
   }
 
   const link = `${(hostUrl ?? '').replace(/\/+$/, '')}${SETTINGS_PAGE_PATH}`;
-  const said = (message: Message): string => render(message, language);
-  if (warnings.length > 0) return { severity: 'warning', messages: warnings.map(said), link };
+  if (warnings.length > 0) return { severity: 'warning', findings: warnings, link };
   const known = stored.docs_version;
   const api = stored.docs_api_version;
   const version =
@@ -66,5 +82,5 @@ export async function overviewCheck(ctx: ServiceContext, language: string | null
       : api === undefined
         ? msg('overview.version', { version: known })
         : msg('overview.version_api', { version: known, api });
-  return { severity: 'success', messages: [said(msg('overview.connected', { url: stored.docs_url ?? '', version }))], link };
+  return { severity: 'success', findings: [msg('overview.connected', { url: stored.docs_url ?? '', version })], link };
 }

@@ -54,11 +54,15 @@ export function catalogLanguage(code: string | null | undefined): string | null 
 /** Which words a message uses for the local-network setting: the admin page's switch or the command line's flag. */
 export type Surface = 'page' | 'cli';
 
+/** The text of `key` in `language`, its `{name}` placeholders as written (English where no catalog has the language). */
+export function textIn(key: MessageKey, language: string | null): string {
+  return (CATALOGS[catalogLanguage(language) ?? 'en'] ?? en)[key];
+}
+
 /** A message written out in `language` (a catalog language or any code `catalogLanguage` reads; English otherwise). */
 export function render(message: Message, language: string | null = null, surface: Surface = 'page'): string {
-  const catalog = CATALOGS[catalogLanguage(language) ?? 'en'] ?? en;
   const key = surface === 'cli' ? cliKey(message.key) : message.key;
-  return catalog[key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+  return textIn(key, language).replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = message.params[name];
     if (value === undefined) return whole;
     return typeof value === 'object' ? render(value, language, surface) : String(value);

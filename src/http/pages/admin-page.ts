@@ -1,6 +1,6 @@
 import type { SettingsResponse } from '../../core/admin/settings-response.js';
 import type { OverviewResult } from '../../core/diagnostics/overview-check.js';
-import { catalogLanguage, msg, render, type MessageKey } from '../../core/i18n/catalog.js';
+import { catalogLanguage, msg, render, textIn, type MessageKey } from '../../core/i18n/catalog.js';
 import { escapeHtml, layout } from './html.js';
 
 export const ADMIN_SCRIPT_PATH = '/apps/docs_unified_search/js/admin-settings.js';
@@ -9,7 +9,7 @@ export const ADMIN_SCRIPT_PATH = '/apps/docs_unified_search/js/admin-settings.js
 type Text = (key: MessageKey & `page.${string}`) => string;
 
 function textsIn(language: string | null): Text {
-  return (key) => escapeHtml(render({ key, params: {} }, language));
+  return (key) => escapeHtml(textIn(key, language));
 }
 
 function tokenState(settings: SettingsResponse, t: Text): string {
@@ -62,7 +62,7 @@ export const SCRIPT_TEXTS = [
 
 /** The script's texts in `language`, placeholders kept (the script fills them), as an attribute value. */
 function scriptTexts(language: string | null): string {
-  const texts = Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, render({ key, params: {} }, language)]));
+  const texts = Object.fromEntries(SCRIPT_TEXTS.map((key) => [key, textIn(key, language)]));
   return `<div id="dus-texts" hidden data-texts="${escapeHtml(JSON.stringify(texts))}"></div>`;
 }
 
