@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { DusError } from '../core/errors.js';
-import { msg, render } from '../core/i18n/catalog.js';
+import { msg, render, textIn } from '../core/i18n/catalog.js';
 import { VERDICT_LIMIT_DEFAULT, VERDICT_LIMIT_MAX } from '../core/search/limits.js';
 import { explanationIn, type VerdictItem, type VerdictReport } from '../core/search/verdicts.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
@@ -36,7 +36,7 @@ function optionalText(value: unknown): string | undefined {
 }
 
 function columnsIn(language: string | null): readonly Column[] {
-  const head = (key: 'cli.search.head_id' | 'cli.search.head_title' | 'cli.search.head_verdict' | 'cli.search.head_file'): string => render(msg(key), language);
+  const head = (key: 'cli.search.head_id' | 'cli.search.head_title' | 'cli.search.head_verdict' | 'cli.search.head_file'): string => textIn(key, language);
   return [
     { head: head('cli.search.head_id'), fit: 'whole' },
     { head: head('cli.search.head_title'), fit: 'shorten' },
@@ -90,7 +90,7 @@ function printPlain(report: VerdictReport, rejection: string, explain: boolean, 
       const said = explanationIn(item.explanationMessage, language);
       if (said !== null) tell(said);
     }
-    if (report.caveat !== null) tell(styled('yellow', render(msg('cli.note'), language)), ' ', report.caveat);
+    if (report.caveat !== null) tell(styled('yellow', textIn('cli.note', language)), ' ', report.caveat);
   } else if (!quiet && shown < report.items.length) {
     tell(...saidIn(language, 'cli.search.explain_hint', {}));
   }

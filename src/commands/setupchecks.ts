@@ -1,7 +1,7 @@
 import { inLanguage, overviewFindings } from '../core/diagnostics/overview-check.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { prose, saidIn, success, warning } from '../cli/format.js';
-import { msg, render } from '../core/i18n/catalog.js';
+import { textIn } from '../core/i18n/catalog.js';
 import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
@@ -32,7 +32,7 @@ export const command: CommandDefinition = {
         const json = { docs_unified_search: { severity: forScripts.severity, description: forScripts.messages.join(' '), linkToDoc: forScripts.link } };
         out.result(json, () => {
           if (globals.quiet === true && result.severity === 'success') return;
-          io.stdout.write(`${render(msg('overview.heading'), language)}\n`);
+          io.stdout.write(`${textIn('overview.heading', language)}\n`);
           for (const message of result.messages) {
             io.stdout.write(`${result.severity === 'success' ? success(globals, message, '  ') : warning(globals, message, '  ')}\n`);
           }

@@ -1,5 +1,5 @@
 import { DusError } from '../core/errors.js';
-import { msg, render } from '../core/i18n/catalog.js';
+import { textIn } from '../core/i18n/catalog.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { prose, saidIn, styled } from '../cli/format.js';
@@ -13,7 +13,7 @@ import type { CommandDefinition, CommandIO } from '../cli/types.js';
 import type { WhoAllHooks, WhoAllSummary, WhoChain, WhoRow } from '../core/search/who.js';
 
 function columnsIn(language: string | null): readonly Column[] {
-  const head = (key: 'cli.who.head_account' | 'cli.who.head_path' | 'cli.who.head_through'): string => render(msg(key), language);
+  const head = (key: 'cli.who.head_account' | 'cli.who.head_path' | 'cli.who.head_through'): string => textIn(key, language);
   return [
     { head: head('cli.who.head_account'), fit: 'whole' },
     { head: head('cli.who.head_path'), fit: 'shorten' },

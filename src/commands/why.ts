@@ -1,5 +1,5 @@
 import { DusError } from '../core/errors.js';
-import { msg, render } from '../core/i18n/catalog.js';
+import { textIn } from '../core/i18n/catalog.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
 import { saidIn, styled } from '../cli/format.js';
@@ -40,7 +40,7 @@ export const command: CommandDefinition = {
           if (said !== null) out.tell(said);
           // why knows the host only: an id the archive server does not have looks the same as a missing file.
           if (item.verdict === 'no file' && context.globals.quiet !== true) out.tell(...saidIn(language, 'cli.why.archive_not_asked', { id: item.id }));
-          if (answer.caveat !== null) out.tell(styled('yellow', render(msg('cli.note'), language)), ' ', answer.caveat);
+          if (answer.caveat !== null) out.tell(styled('yellow', textIn('cli.note', language)), ' ', answer.caveat);
         });
         return EXIT_OK;
       });
