@@ -17,15 +17,18 @@
 // dist/cli.cjs.map maps the bundle back to dist/ (and from there to src/); with `DUS_DEBUG=1`,
 // bin/ turns source maps on before the bundle is read, so its stack traces name src/ lines.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { llhttpConstantsSource, llhttpWasmBytes, llhttpWasmName, llhttpWasmSource } from './llhttp-parts.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// cli-table3: its functions join the program's own code cache (src/cli/table.ts). string-width, which it
-// requires, stays a package: the terminal's text measures with it too (src/cli/terminal-text.ts), one copy.
-const BUNDLED = new Set(['commander', 'cli-table3']);
+// cli-table3: its functions join the program's own code cache (src/cli/table.ts); it measures its
+// cells with the terminal's own displayWidth (`tableWidths`). ipaddr.js, which the archive client's
+// address guard parses with at every request, likewise: no package to find and compile at each start.
+// string-width stays a package, loaded by displayWidth for text it does not count itself.
+const BUNDLED = new Set(['commander', 'cli-table3', 'ipaddr.js']);
 // undici: its Client's files are bundled (lazyUndiciParts), and nothing else of it is imported.
 const external = Object.keys(dependencies)
   .filter((name) => !BUNDLED.has(name) && name !== 'undici')
@@ -39,7 +42,8 @@ const UNDICI = join(root, 'node_modules', 'undici', 'lib');
  * the archive client's import(), they run only when that runs. Two parts stay out of the start:
  * client-h2.js, whose first line loads node:http2 (some 10 ms) for the HTTP/2 this client never
  * asks for, is answered by a function that loads it when called; llhttp's WebAssembly (two
- * base64 files of 100 kB and more) is required from node_modules when the first answer is parsed.
+ * base64 files of 72 kB) is read when the first answer is parsed, as bytes the build writes beside
+ * the bundle (scripts/llhttp-parts.mjs).
  * undici checks its own invariants with node:assert, called as `assert(value)` and nothing else
  * of it (test/cli-start-imports.test.ts holds it to that): its files get a function that lets a true value
  * pass and hands any other to node:assert, loaded then, so a broken invariant throws the same
@@ -78,9 +82,40 @@ const lazyUndiciParts = {
       contents: "module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };",
       loader: 'js',
     }));
-    build.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
-      args.importer.startsWith(UNDICI) ? { path: `undici/lib/llhttp/${args.path.split('/').at(-1)}`, external: true } : undefined,
+    // llhttp's constants and WebAssembly, made here (scripts/llhttp-parts.mjs).
+    build.onResolve({ filter: /^\.\.\/llhttp\/constants(\.js)?$/ }, (args) =>
+      args.importer.startsWith(UNDICI) ? { path: 'undici/lib/llhttp/constants.js', namespace: 'undici-llhttp-constants' } : undefined,
     );
+    build.onLoad({ filter: /.*/, namespace: 'undici-llhttp-constants' }, () => ({
+      contents: llhttpConstantsSource(),
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) =>
+      args.importer.startsWith(UNDICI) ? { path: args.path.split('/').at(-1), namespace: 'undici-llhttp-wasm' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'undici-llhttp-wasm' }, (args) => ({
+      contents: llhttpWasmSource(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * cli-table3's `require('string-width')` is answered by src/cli/terminal-text.ts's displayWidth,
+ * which gives string-width's counts (test/terminal-output.test.ts) without loading it for the
+ * ASCII and Latin text of most tables: string-width compiles its emoji pattern at its first call.
+ */
+const tableWidths = {
+  name: 'table-widths',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      /[\\/]node_modules[\\/]cli-table3[\\/]/.test(args.importer) ? { path: 'string-width', namespace: 'table-widths' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'table-widths' }, () => ({
+      contents: "module.exports = require('./cli/terminal-text.js').displayWidth;",
+      resolveDir: join(root, 'dist'),
+      loader: 'js',
+    }));
   },
 };
 
@@ -106,7 +141,7 @@ const result = await build({
   format: 'cjs',
   target: 'node22',
   external,
-  plugins: [lazyChildProcess, lazyUndiciParts],
+  plugins: [lazyChildProcess, lazyUndiciParts, tableWidths],
   // createRequire(import.meta.url) finds packages from the bundle's own place, dist/, as from dist/'s modules.
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -125,3 +160,5 @@ const dynamic = Object.values(result.metafile.outputs).flatMap((output) =>
   output.imports.filter((entry) => entry.kind === 'dynamic-import').map((entry) => entry.path),
 );
 if (dynamic.length > 0) throw new Error(`dist/cli.cjs would import() ${dynamic.join(', ')}: load them with createRequire or process.getBuiltinModule`);
+
+for (const file of ['llhttp_simd-wasm.js', 'llhttp-wasm.js']) writeFileSync(join(root, 'dist', llhttpWasmName(file)), llhttpWasmBytes(file));

@@ -15,7 +15,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { runInThisContext } from 'node:vm';
 import { dirname, join, relative, resolve } from 'node:path';
 import { buildProgram } from '../src/cli.js';
 import { FLAG_GLOBALS, VALUED_GLOBALS } from '../src/cli/global-options.js';
@@ -283,13 +285,15 @@ describe('what a run loads', () => {
     const loaded = packagesOf(run.urls);
     const serveStack = ['fastify', '@fastify/cookie', '@fastify/formbody', '@fastify/multipart', 'ioredis', 'bcryptjs', 'hash-wasm', 'pg', 'mysql2'];
     expect([...serveStack, 'ajv', 'ajv-formats', 'conf', 'pino', 'thread-stream'].filter((name) => loaded.has(name))).toEqual([]);
-    // The Client is in dist/cli.cjs; only llhttp's WebAssembly is read from undici's files, when the answer is parsed: it did ask.
-    const undiciFiles = run.urls.flatMap((url) => /\/node_modules\/undici\/(.+)$/.exec(url)?.[1] ?? []);
-    expect(undiciFiles.length).toBeGreaterThan(0);
-    expect(undiciFiles.filter((file) => !/^lib\/llhttp\/llhttp(_simd)?-wasm\.js$/.test(file))).toEqual([]);
+    // The Client is in dist/cli.cjs, llhttp's WebAssembly beside it (dist/*.wasm): no file of undici's is read. It did ask (node:net).
+    expect(run.urls.filter((url) => url.includes('/node_modules/undici/'))).toEqual([]);
+    expect(run.urls).toContain('node:net');
     expect(run.urls.filter((url) => url === 'node:http2' || url === 'node:worker_threads')).toEqual([]);
     // undici's invariants are checked by the bundle's own assert (scripts/build-bundle.mjs); the archive is named by its address: no resolver.
     expect(run.urls.filter((url) => url === 'node:assert' || url === 'node:dns/promises' || url === 'node:dns' || url === 'node:http')).toEqual([]);
+    // Durations by process.hrtime (src/core/monotonic.ts), widths of ASCII and Latin text without string-width (src/cli/terminal-text.ts).
+    expect(run.urls.filter((url) => url === 'node:perf_hooks')).toEqual([]);
+    expect(['string-width', 'strip-ansi', 'emoji-regex', 'ipaddr.js'].filter((name) => loaded.has(name))).toEqual([]);
   });
 
   test("undici's Client files use node:http for Node's default header limit and IncomingMessage in destroy() only, what the bundle's stand-in answers", () => {
@@ -310,6 +314,35 @@ describe('what a run loads', () => {
     expect([...readFileSync(join(root, 'src', 'core', 'archive', 'transport.ts'), 'utf8').matchAll(/method: '(\w+)'/g)].map((match) => match[1])).toEqual([
       'GET',
     ]);
+  });
+
+  test("the bundle's llhttp constants are what undici's llhttp/constants.js exports, all of it plain data", async () => {
+    const { llhttpConstantsSource } = await import('../scripts/llhttp-parts.mjs');
+    const real = createRequire(import.meta.url)('../node_modules/undici/lib/llhttp/constants.js') as Record<string, unknown>;
+    const standIn: Record<string, unknown> = {};
+    (runInThisContext(`(function (exports) {${llhttpConstantsSource()}\n})`) as (exports: object) => void)(standIn);
+    expect(Object.keys(standIn)).toEqual(Object.keys(real));
+    expect(standIn).toStrictEqual(JSON.parse(JSON.stringify(real)));
+    // Nothing JSON loses (functions, undefined, NaN, class instances, a second name for one object that someone mutates).
+    expect(JSON.parse(JSON.stringify(real))).toStrictEqual({ ...real });
+    expect(standIn['__esModule']).toBe(true);
+    expect((standIn['ERROR'] as Record<string, number>)['PAUSED_UPGRADE']).toBe((real['ERROR'] as Record<string, number>)['PAUSED_UPGRADE']);
+  });
+
+  (built ? test : test.skip)("the WebAssembly beside the bundle is undici's llhttp, byte for byte, and the bundle reads it from there", async () => {
+    const { llhttpWasmName, llhttpWasmSource } = await import('../scripts/llhttp-parts.mjs');
+    for (const file of ['llhttp_simd-wasm.js', 'llhttp-wasm.js']) {
+      const undici = createRequire(import.meta.url)(`../node_modules/undici/lib/llhttp/${file}`) as Buffer;
+      expect(readFileSync(join(root, 'dist', llhttpWasmName(file))).equals(undici)).toBe(true);
+      const module = { exports: undefined as unknown };
+      const run = runInThisContext(`(function (module, require, __dirname) {${llhttpWasmSource(file)}\n})`) as (
+        m: object,
+        r: NodeJS.Require,
+        d: string,
+      ) => void;
+      run(module, createRequire(import.meta.url), join(root, 'dist'));
+      expect(Buffer.isBuffer(module.exports) && module.exports.equals(undici)).toBe(true);
+    }
   });
 
   test("undici's files call node:assert only as assert(value[, message]), all the bundle's stand-in answers", () => {

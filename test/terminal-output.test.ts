@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { createRequire } from 'node:module';
 import { failure, line, prose, styled, success, type Piece } from '../src/cli/format.js';
 import { table, type Column } from '../src/cli/table.js';
 import { displayWidth, safeText, shortenMiddle } from '../src/cli/terminal-text.js';
@@ -42,6 +43,52 @@ describe('safeText', () => {
         const safe = safeText(text);
         expect(safe).not.toMatch(UNSAFE);
         if (!UNSAFE.test(text)) expect(safe).toBe(text);
+      }),
+    );
+  });
+});
+
+describe('displayWidth counts as string-width does', () => {
+  const stringWidth = createRequire(import.meta.url)('string-width') as (text: string) => number;
+  // The ranges displayWidth counts itself, one column each (src/cli/terminal-text.ts), and more.
+  const own: readonly (readonly [number, number])[] = [
+    [0x20, 0x7e],
+    [0xa0, 0x2ff],
+    [0x370, 0x10ff],
+    [0x2010, 0x2027],
+    [0x2030, 0x205e],
+  ];
+  const ownChar = fc.constantFrom(...own.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => String.fromCodePoint(from + i))));
+
+  test('every character of the Basic Multilingual Plane, alone, measures as string-width measures it', () => {
+    const differing: string[] = [];
+    for (let code = 0; code <= 0xffff; code += 1) {
+      if (code >= 0xd800 && code <= 0xdfff) continue; // surrogates: halves of a character, not one
+      const text = String.fromCodePoint(code);
+      if (displayWidth(text) !== stringWidth(text)) differing.push(code.toString(16));
+    }
+    expect(differing).toEqual([]);
+  });
+
+  test('property: any text, its own characters mixed with wide, combining, emoji and escapes, measures the same', () => {
+    const other = fc.constantFrom(
+      '日',
+      '\u0301',
+      '😀',
+      '👩‍💻',
+      '\ufe0f',
+      '\u200d',
+      '\u001b[31m',
+      '\u001b[0m',
+      '\t',
+      '\u0085',
+      '1\ufe0f\u20e3',
+      '\u{1f1e9}\u{1f1ea}',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(ownChar, other, fc.string({ unit: 'grapheme' }))), (parts) => {
+        const text = parts.join('');
+        expect(displayWidth(text)).toBe(stringWidth(text));
       }),
     );
   });

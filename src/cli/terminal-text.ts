@@ -19,11 +19,25 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, escapeOf);
 }
 
-// Loaded at the first width asked for (a table, or a line wrapped on a terminal): piped prose needs none.
+// Loaded at the first width asked of text outside ONE_COLUMN_EACH: string-width's first call
+// compiles its emoji pattern (some 4 ms of a one-shot `search`), for tables that are mostly ASCII.
 let stringWidth: typeof StringWidth | undefined;
 
-/** Columns a string takes on a terminal (CJK and emoji count two; escape sequences none). */
+/**
+ * Text of which string-width counts each character one column, whatever surrounds it: printable
+ * ASCII, Latin-1 and Latin Extended, Greek to Georgian, general punctuation (dashes, quotes, `…`).
+ * None of them is an emoji, a combining mark, a control or wide, and no emoji sequence can be
+ * formed of them alone; test/terminal-output.test.ts holds every one of them to string-width.
+ */
+const ONE_COLUMN_EACH = /^[\x20-\x7e\xa0-\u02ff\u0370-\u10ff\u2010-\u2027\u2030-\u205e]*$/;
+
+/**
+ * Columns a string takes on a terminal (CJK and emoji count two; escape sequences none), as
+ * string-width counts them. cli-table3 measures its cells with this function too in the
+ * program's bundle (scripts/build-bundle.mjs).
+ */
 export function displayWidth(text: string): number {
+  if (ONE_COLUMN_EACH.test(text)) return text.length;
   stringWidth ??= (createRequire(import.meta.url)('string-width') as { default: typeof StringWidth }).default;
   return stringWidth(text);
 }

@@ -1,6 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import { DusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
+import { monotonicMs } from '../monotonic.js';
 import { isLocalAddress } from '../net/address-guard.js';
 import { lookupAll } from '../net/resolve.js';
 import { NO_REFUSAL_MESSAGE, notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
@@ -98,7 +98,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       signal: call.signal,
       allIds: call.kind === 'test' ? 'keep' : 'drop',
     } as const;
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       return await getWithRedirects(call.url, config, limits);
     } catch (error) {
@@ -108,7 +108,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
         error.beforeConnection &&
         error.code !== 'local_address' &&
         call.signal?.aborted !== true &&
-        performance.now() - started <= timeouts.retryWindowMs;
+        monotonicMs() - started <= timeouts.retryWindowMs;
       if (!secondTry) throw error;
       return getWithRedirects(call.url, config, limits);
     }
