@@ -44,38 +44,40 @@ if (tooOld && existsSync(ownNode) && realpathSync(ownNode) !== realpathSync(proc
 }
 
 function run() {
-  // A reader that stops early (`dus search --help | head -1`) closes the pipe: the rest of the
-  // output is dropped and the command ends as it would have, without a stack trace. git and gh
-  // are ended by SIGPIPE instead (status 141 under `set -o pipefail`); exit 0 keeps such pipelines green.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
-
   // `--version` alone is answered here, from package.json: nothing else needs loading for it.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+    quietOnEarlyClose(process.stdout).write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
     process.exit(0);
   }
 
   // A bare `--help` prints the command list written at build time (dist/help.txt, what the program
   // prints at 80 columns, help's widest) without loading the suite; a narrower terminal gets it laid out anew.
   const HELP = join(__dirname, '..', 'dist', 'help.txt');
-  const helpFits = process.stdout.isTTY !== true || (process.stdout.columns ?? 0) >= 80;
-  if (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]) && helpFits && existsSync(HELP)) {
-    process.stdout.write(readFileSync(HELP));
-    process.exit(0);
+  if (args.length === 1 && ['--help', '-h', 'help'].includes(args[0]) && existsSync(HELP)) {
+    const stdout = quietOnEarlyClose(process.stdout);
+    if (stdout.isTTY !== true || (stdout.columns ?? 0) >= 80) {
+      stdout.write(readFileSync(HELP));
+      process.exit(0);
+    }
   }
 
   const cache = privateCacheDir();
   if (cache !== null) enableCompileCache(join(cache, 'node-compile-cache'));
-  const { main } = loadProgram(join(__dirname, '..', 'dist', 'cli.cjs'), cache);
-  // process.stdin is made when first read (a stream of its kind, some 2 ms): only setup's token reads it.
-  const io = { stdout: process.stdout, stderr: process.stderr, env: process.env };
-  Object.defineProperty(io, 'stdin', { get: () => process.stdin, enumerable: true });
-  main(args, io).then((code) => {
+  const { main, processIO } = loadProgram(join(__dirname, '..', 'dist', 'cli.cjs'), cache);
+  // stdout and stderr as the program writes them (src/cli/process-output.ts), stdin made when first read.
+  main(args, processIO()).then((code) => {
     process.exitCode = code;
+  });
+}
+
+/**
+ * A reader that stops early (`dus --help | head -1`) closes the pipe: the rest of the output is
+ * dropped and the command ends as it would have, without a stack trace (the program's own
+ * output does the same: src/cli/process-output.ts).
+ */
+function quietOnEarlyClose(stream) {
+  return stream.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
   });
 }
 

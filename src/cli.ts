@@ -12,6 +12,9 @@ import { commandNamed, helpRequestOf, usageHint } from './cli/help-request.js';
 import { EXIT_OK, EXIT_USAGE } from './cli/exit-codes.js';
 import { argvLanguageOption, cliLanguageOf, type CliLanguage } from './cli/language.js';
 
+/** The executable's IO (bin/ hands it to main). */
+export { processIO } from './cli/process-output.js';
+
 function register(program: Command, spec: CommandSpec, io: CommandIO, exit: RunState): void {
   const command = program.command(spec.name).summary(spec.summary).description(spec.summary);
   for (const alias of spec.aliases) command.alias(alias);

@@ -241,6 +241,8 @@ describe('what a run loads', () => {
     // dist/cli.cjs is compiled by bin/ itself (with its code cache), which no module hook sees.
     expect(run.urls.filter((url) => !url.startsWith('node:')).map((url) => relative(root, new URL(url).pathname))).toEqual(['bin/docs-unified-search.cjs']);
     expect(run.urls).toContain('node:vm');
+    // Its output goes to the pipe by fs.writeSync (src/cli/process-output.ts): no socket (node:stream the hook's own ES module loader loads).
+    expect(run.urls.filter((url) => ['node:net', 'node:tty'].includes(url))).toEqual([]);
   });
 
   (built ? test : test.skip)('why on SQLite loads neither HTTP, other drivers, Redis, PHP parser, archive client, settings writer nor log library', () => {

@@ -1,10 +1,19 @@
 import type { Command } from 'commander';
 import type { ExitCode } from './exit-codes.js';
 
+/** Where a command writes: what it asks of Node's stdout and stderr (src/cli/process-output.ts, or a test's capture). */
+export interface Output {
+  /** False when the text was queued: 'drain' then says when the queue emptied. */
+  write(chunk: string | Uint8Array): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
 /** Streams and environment a command runs with (the real process, or a test's capture). */
 export interface CommandIO {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stdout: Output;
+  readonly stderr: Output;
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly env: NodeJS.ProcessEnv;
 }
