@@ -37,6 +37,7 @@ import { saveSettings } from '../src/core/admin/save-settings.js';
 import { sampleArchive } from '../test/support/archive-emulator/index.js';
 import { packagesOf, runRecordingModules } from '../test/support/loaded-modules.js';
 import { buildSearchHost, TOKEN } from '../test/support/search-world.js';
+import { sealedForFloor, writeFloorScript } from './support/one-shot-floor.js';
 import { startEmulatorProcess } from './support/emulator-process.js';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 21));
@@ -78,7 +79,7 @@ function load(): string {
 const perf = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '--', 'true'], { encoding: 'utf8' }).status === 0;
 
 const cacheHome = mkdtempSync(join(tmpdir(), 'dus-bench-cache-'));
-const env = { ...process.env, XDG_CACHE_HOME: cacheHome };
+const env = { ...process.env, XDG_CACHE_HOME: cacheHome, FLOOR_RECORD: sealedForFloor(TOKEN) };
 
 function checked(file: string, args: readonly string[], ok: readonly number[] = [0]): string {
   const run = spawnSync(file, args, { encoding: 'utf8', env });
@@ -166,6 +167,12 @@ try {
     search: { args: [...common, 'search', 'bob', 'invoice'], ok: [0], target: 2.5 },
     check: { args: [...common, 'check'], ok: [0, 1], target: 2.5 },
     test: { args: [...common, 'test'], ok: [0], target: null },
+    // Not the suite: what any one-shot search has to do (bench/support/one-shot-floor.ts).
+    floor: {
+      args: [writeFloorScript(dir, root, join(cacheHome, 'floor-compile-cache')), emulator.url, SEARCH_PATH, host.dbUrl.slice('sqlite://'.length)],
+      ok: [0],
+      target: null,
+    },
   };
   const base: readonly string[] = ['-e', '0'];
 
@@ -227,6 +234,11 @@ try {
         .padStart(8)} ${cpuRatio.toFixed(2).padStart(12)}  ${verdict}`,
     );
   }
+
+  const wallOf = (name: string): number => median((samples.get(name)?.own ?? []).map((s) => s.wallMs));
+  console.log(
+    `floor: node:crypto's decryption of the token, one GET by undici's Client, one SQLite statement, nothing of the suite (bench/support/one-shot-floor.ts); search ÷ floor ${(wallOf('search') / wallOf('floor')).toFixed(2)}, check ÷ floor ${(wallOf('check') / wallOf('floor')).toFixed(2)} (wall)`,
+  );
 
   if (PROFILE) {
     console.log('\nStart-up profile per command (one run under --cpu-prof, ms of samples by place), then what it loaded:');
