@@ -1,10 +1,11 @@
 /**
  * The least any one-shot `search` has to do, written with nothing of the suite: decrypt the
  * token as the credential store does (node:crypto: HKDF-SHA256, AES-256-GCM, DESIGN.md), ask
- * the archive server once with undici's Client (its own files, as the archive client loads them,
- * with Node's compile cache on), run one statement on the SQLite host (node:sqlite) and print a
- * line. bench/cli-start.ts runs it beside the commands: a command's ratio to `node -e 0` cannot
- * fall below this script's, whatever the suite does.
+ * the archive server once, run one statement on the SQLite host (node:sqlite) and print a line.
+ * The request goes by undici's Client, the spec's client, loaded plainly from its own files
+ * (with Node's compile cache on, but without the bundle's stand-ins for node:http2, node:http and
+ * node:assert: scripts/build-bundle.mjs), or by node:http, Node's own client, whose parser is
+ * part of Node: no client can ask for less. bench/cli-start.ts runs both beside the commands.
  */
 import { createCipheriv, randomBytes, hkdfSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ export function sealedForFloor(token: string): string {
   return JSON.stringify({ secret: hex(secret), salt: hex(salt), iv: hex(iv), tag: hex(cipher.getAuthTag()), data: hex(data) });
 }
 
-/** Writes the script (CommonJS, as the executable) into `dir`; run it as `node <file> <archive URL> <search path> <SQLite file>`. */
+/** Writes the script (CommonJS, as the executable) into `dir`; run it as `node <file> undici|node:http <archive URL> <search path> <SQLite file>`. */
 export function writeFloorScript(dir: string, root: string, cacheDir: string): string {
   const undici = join(root, 'node_modules', 'undici', 'lib');
   const file = join(dir, 'one-shot-floor.cjs');
@@ -31,7 +32,7 @@ export function writeFloorScript(dir: string, root: string, cacheDir: string): s
     `'use strict';
 require('node:module').enableCompileCache(${JSON.stringify(cacheDir)});
 const { writeSync } = require('node:fs');
-const [url, path, database] = process.argv.slice(2);
+const [client, url, path, database] = process.argv.slice(2);
 const record = JSON.parse(process.env.FLOOR_RECORD);
 const bytes = (name) => Buffer.from(record[name], 'hex');
 const crypto = require('node:crypto');
@@ -39,18 +40,31 @@ const key = Buffer.from(crypto.hkdfSync('sha256', bytes('secret'), bytes('salt')
 const decipher = crypto.createDecipheriv('aes-256-gcm', key, bytes('iv'));
 decipher.setAuthTag(bytes('tag'));
 const token = Buffer.concat([decipher.update(bytes('data')), decipher.final()]).toString('utf8');
-const Client = require(${JSON.stringify(join(undici, 'dispatcher', 'client.js'))});
-const request = require(${JSON.stringify(join(undici, 'api', 'api-request.js'))});
-const client = new Client(new URL(url).origin);
-request.call(client, { path, method: 'GET', headers: { authorization: 'Token ' + token, accept: 'application/json; version=9' } }).then(async (answer) => {
-  const body = JSON.parse(await answer.body.text());
+const headers = { authorization: 'Token ' + token, accept: 'application/json; version=9' };
+function answered(text) {
+  const body = JSON.parse(text);
   const { DatabaseSync } = require('node:sqlite');
   const host = new DatabaseSync(database, { readOnly: true });
   const files = host.prepare("SELECT fileid, path FROM oc_filecache WHERE name LIKE '%[P' || ? || ']%' LIMIT 25").all(String(body.results[0]?.id ?? 0));
   host.close();
   writeSync(1, body.count + ' document(s), ' + files.length + ' file(s)\\n');
-  await client.close();
-});
+}
+if (client === 'undici') {
+  const Client = require(${JSON.stringify(join(undici, 'dispatcher', 'client.js'))});
+  const request = require(${JSON.stringify(join(undici, 'api', 'api-request.js'))});
+  const dispatcher = new Client(new URL(url).origin);
+  request.call(dispatcher, { path, method: 'GET', headers }).then(async (answer) => {
+    answered(await answer.body.text());
+    await dispatcher.close();
+  });
+} else {
+  require('node:http').get(new URL(path, url), { headers }, (answer) => {
+    let text = '';
+    answer.setEncoding('utf8');
+    answer.on('data', (chunk) => (text += chunk));
+    answer.on('end', () => answered(text));
+  });
+}
 `,
   );
   return file;
