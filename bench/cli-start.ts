@@ -37,7 +37,7 @@ import { saveSettings } from '../src/core/admin/save-settings.js';
 import { sampleArchive } from '../test/support/archive-emulator/index.js';
 import { packagesOf, runRecordingModules } from '../test/support/loaded-modules.js';
 import { buildSearchHost, TOKEN } from '../test/support/search-world.js';
-import { sealedForFloor, writeFloorScript } from './support/one-shot-floor.js';
+import { buildBundledFloor, sealedForFloor, writeFloorScript } from './support/one-shot-floor.js';
 import { startEmulatorProcess } from './support/emulator-process.js';
 
 const RUNS = Math.max(10, Number(process.env.BENCH_RUNS ?? 21));
@@ -161,6 +161,7 @@ try {
 
   const common = [bin, '--config-dir', dir];
   const floor = writeFloorScript(dir, root, join(cacheHome, 'floor-compile-cache'));
+  const bundledFloor = await buildBundledFloor(dir, root);
   const hostFile = host.dbUrl.slice('sqlite://'.length);
   const cases: Record<string, Case> = {
     '--version': { args: [bin, '--version'], ok: [0], target: 1.5 },
@@ -171,6 +172,7 @@ try {
     test: { args: [...common, 'test'], ok: [0], target: null },
     // Not the suite: what any one-shot search has to do, by undici and by Node's own client (bench/support/one-shot-floor.ts).
     'floor undici': { args: [floor, 'undici', emulator.url, SEARCH_PATH, hostFile], ok: [0], target: null },
+    'floor bundled': { args: [bundledFloor, 'undici', emulator.url, SEARCH_PATH, hostFile], ok: [0], target: null },
     'floor http': { args: [floor, 'node:http', emulator.url, SEARCH_PATH, hostFile], ok: [0], target: null },
   };
   const base: readonly string[] = ['-e', '0'];
@@ -236,7 +238,7 @@ try {
 
   const wallOf = (name: string): number => median((samples.get(name)?.own ?? []).map((s) => s.wallMs));
   console.log(
-    `floor: node:crypto's decryption of the token, one GET (by undici's Client from its own files, or by node:http), one SQLite statement, nothing of the suite (bench/support/one-shot-floor.ts); wall: search ÷ floor undici ${(wallOf('search') / wallOf('floor undici')).toFixed(2)}, ÷ floor http ${(wallOf('search') / wallOf('floor http')).toFixed(2)}; check ÷ floor undici ${(wallOf('check') / wallOf('floor undici')).toFixed(2)}, ÷ floor http ${(wallOf('check') / wallOf('floor http')).toFixed(2)}`,
+    `floor: node:crypto's decryption of the token, one GET (by undici's Client from its own files, by it bundled as the program bundles it, or by node:http), one SQLite statement, nothing of the suite (bench/support/one-shot-floor.ts); wall: search ÷ floor bundled ${(wallOf('search') / wallOf('floor bundled')).toFixed(2)}, ÷ floor http ${(wallOf('search') / wallOf('floor http')).toFixed(2)}; check ÷ floor bundled ${(wallOf('check') / wallOf('floor bundled')).toFixed(2)}, ÷ floor http ${(wallOf('check') / wallOf('floor http')).toFixed(2)}`,
   );
 
   if (PROFILE) {

@@ -291,7 +291,7 @@ describe('what a run loads', () => {
     expect(run.urls.filter((url) => url.includes('/node_modules/undici/'))).toEqual([]);
     expect(run.urls).toContain('node:net');
     expect(run.urls.filter((url) => url === 'node:http2' || url === 'node:worker_threads')).toEqual([]);
-    // undici's invariants are checked by the bundle's own assert (scripts/build-bundle.mjs); the archive is named by its address: no resolver.
+    // undici's invariants are checked by the bundle's own assert (scripts/undici-parts.mjs); the archive is named by its address: no resolver.
     expect(run.urls.filter((url) => url === 'node:assert' || url === 'node:dns/promises' || url === 'node:dns' || url === 'node:http')).toEqual([]);
     // Durations by process.hrtime (src/core/monotonic.ts), widths of ASCII and Latin text without string-width (src/cli/terminal-text.ts).
     expect(run.urls.filter((url) => url === 'node:perf_hooks')).toEqual([]);
