@@ -51,7 +51,8 @@ function fittedWidths(natural: readonly number[], columns: readonly Column[], wi
  * and titles and paths shortened in the middle before they reach cli-table3, whose own
  * truncation (at the end) then never applies. Without it every value is printed whole, for
  * pipes and files. Cells are made safe and coloured here; cli-table3 measures them without
- * their colours, with the same string-width as `displayWidth`, so CJK and emoji stay aligned.
+ * their colours, with `displayWidth` in the program's bundle (string-width's counts, without
+ * loading it for Latin text) and string-width itself elsewhere, so CJK and emoji stay aligned.
  */
 export function table(columns: readonly Column[], rows: readonly (readonly Piece[])[], globals: GlobalOptions): string {
   const painter = paint(globals);

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../core/context-types.js';
 import { isDusError, localizedMessage, messageOf } from '../core/errors.js';
-import { msg, render } from '../core/i18n/catalog.js';
+import { render, textIn } from '../core/i18n/catalog.js';
 import { HttpError } from './http-error.js';
 import { isOcsPath, ocsFailure } from './ocs.js';
 import { asciiLocation } from './redirect.js';
@@ -51,7 +51,7 @@ function classify(error: unknown, language: string | null = null): Failure {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, code: status === 413 ? 'too_large' : 'usage', message: fastifyError.message ?? 'Bad request' };
   }
-  return { status: 500, code: 'internal', message: render(msg('internal.wrapper'), language) };
+  return { status: 500, code: 'internal', message: textIn('internal.wrapper', language) };
 }
 
 function bodyOf(url: string, failure: Failure): unknown {
@@ -76,7 +76,7 @@ export function registerErrorHandling(app: FastifyInstance, context: ServiceCont
     const classified = classify(error, language);
     const failure =
       classified.status === 500 && readingBody.has(request) && request.isMultipart()
-        ? { status: 400, code: 'usage', message: render(msg('usage.multipart'), language) }
+        ? { status: 400, code: 'usage', message: textIn('usage.multipart', language) }
         : classified;
     if (failure.status >= 500) {
       context.logger.error({ code: failure.code, route: request.routeOptions.url, detail: messageOf(error) }, 'request of the HTTP wrapper failed');
@@ -86,7 +86,7 @@ export function registerErrorHandling(app: FastifyInstance, context: ServiceCont
     return reply.status(failure.status).send(bodyOf(request.url, failure));
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send(bodyOf(request.url, { status: 404, code: 'not_found', message: render(msg('not_found.route')) })),
+    reply.status(404).send(bodyOf(request.url, { status: 404, code: 'not_found', message: textIn('not_found.route', null) })),
   );
 
   // The last look before Node writes the head: a header value Node would refuse makes it throw

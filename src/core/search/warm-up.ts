@@ -1,7 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, messageOf } from '../errors.js';
 import { msg } from '../i18n/catalog.js';
+import { monotonicMs } from '../monotonic.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 
 /**
@@ -19,9 +19,9 @@ export async function warmUp(ctx: ServiceContext, warn: (said: string) => void =
       warn(`Warning: Error [${missing.code}]: ${missing.message}`);
       return;
     }
-    const started = performance.now();
+    const started = monotonicMs();
     const size = await host.prepareMarkerIndex(archiveAccount);
-    if (size !== null) ctx.logger.info({ ...size, ms: Math.round(performance.now() - started) }, 'marker index of the archive account built');
+    if (size !== null) ctx.logger.info({ ...size, ms: Math.round(monotonicMs() - started) }, 'marker index of the archive account built');
   } catch (error: unknown) {
     ctx.logger.debug({ detail: messageOf(error) }, 'search not prepared at start');
     if (isDusError(error)) warn(`Warning: Error [${error.code}]: ${error.message} serve answers, but searches fail until this is fixed.`);

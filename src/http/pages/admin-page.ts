@@ -155,7 +155,7 @@ export function adminPage(options: {
   const language = options.language ?? null;
   const t = textsIn(language);
   return layout(
-    render(msg('page.title'), language),
+    textIn('page.title', language),
     `<header><h1>${t('page.heading')}</h1>
 <form method="post" action="/logout"><input type="hidden" name="requesttoken" value="${escapeHtml(options.requestToken)}"><span>${escapeHtml(options.uid)}</span> <button type="submit">${t('page.log_out')}</button></form>
 </header>

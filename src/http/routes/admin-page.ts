@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { settingsResponse } from '../../core/admin/settings-response.js';
 import { overviewCheck } from '../../core/diagnostics/overview-check.js';
-import { catalogLanguage, msg, render } from '../../core/i18n/catalog.js';
+import { catalogLanguage, msg, render, textIn } from '../../core/i18n/catalog.js';
 import { ADMIN_SCRIPT } from '../pages/admin-script.js';
 import { adminPage, ADMIN_SCRIPT_PATH } from '../pages/admin-page.js';
 import { escapeHtml, layout, PAGE_SECURITY_HEADERS } from '../pages/html.js';
@@ -18,13 +18,13 @@ export function registerAdminPage(app: FastifyInstance, context: ServiceContext)
     const principal = requirePrincipal(request.principal);
     const language = principal.language ?? null;
     if (!principal.admin) {
-      const title = escapeHtml(render(msg('page.admins_only'), language));
+      const title = escapeHtml(textIn('page.admins_only', language));
       const body = `<main><section><h2>${title}</h2><p>${escapeHtml(render(msg('page.admins_only_text', { uid: principal.uid }), language))}</p></section></main>`;
       return reply
         .status(403)
         .headers(PAGE_SECURITY_HEADERS)
         .type('text/html; charset=utf-8')
-        .send(layout(render(msg('page.admins_only'), language), body, '', catalogLanguage(language) ?? 'en'));
+        .send(layout(textIn('page.admins_only', language), body, '', catalogLanguage(language) ?? 'en'));
     }
     const session = request.session;
     if (session === null) {

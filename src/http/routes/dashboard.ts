@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../../core/context-types.js';
 import { MESSAGE_EMPTY, MESSAGE_UNREACHABLE, WIDGET_ID, WIDGET_LIMIT_MAX, widgetItems, type WidgetItems } from '../../core/widget/widget-items.js';
 import { widgetOffer } from '../../core/widget/offer.js';
-import { msg, render } from '../../core/i18n/catalog.js';
+import { textIn } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
 import { requirePrincipal, USER_OCS } from '../route-config.js';
@@ -32,8 +32,8 @@ function sinceIdOf(query: Record<string, unknown>): string | undefined {
 
 /** The widget's two messages in the user's language. */
 function inLanguage(message: string, language: string | null): string {
-  if (message === MESSAGE_EMPTY) return render(msg('names.widget_empty'), language);
-  if (message === MESSAGE_UNREACHABLE) return render(msg('names.widget_unreachable'), language);
+  if (message === MESSAGE_EMPTY) return textIn('names.widget_empty', language);
+  if (message === MESSAGE_UNREACHABLE) return textIn('names.widget_unreachable', language);
   return message;
 }
 
@@ -49,12 +49,12 @@ export function registerDashboardRoutes(app: FastifyInstance, context: ServiceCo
     if (offer === null) return ocsOk({});
     const host = await context.host();
     const language = principal.language ?? null;
-    const more = render(msg('names.widget_more'), language);
+    const more = textIn('names.widget_more', language);
     const buttons = principal.uid === offer.archiveAccount ? [] : [{ type: 'more', text: more, link: `${host.hostUrl ?? ''}/apps/files/sharingin` }];
     return ocsOk({
       [WIDGET_ID]: {
         id: WIDGET_ID,
-        title: render(msg('names.widget'), language),
+        title: textIn('names.widget', language),
         order: 50,
         icon_class: 'icon-docs_unified_search',
         icon_url: '',

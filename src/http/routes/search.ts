@@ -6,7 +6,7 @@ import { PROVIDER_LIMIT_MAX } from '../../core/search/inputs.js';
 import { runSearch, type SearchEntry } from '../../core/search/pipeline.js';
 import { APP_ID } from '../../core/version.js';
 import { widgetOffer } from '../../core/widget/offer.js';
-import { msg, render } from '../../core/i18n/catalog.js';
+import { textIn } from '../../core/i18n/catalog.js';
 import { badInput } from '../http-error.js';
 import { ocsOk } from '../ocs.js';
 import { requirePrincipal, USER_OCS } from '../route-config.js';
@@ -65,7 +65,7 @@ function resultEntry(entry: SearchEntry) {
  */
 export function registerSearchRoutes(app: FastifyInstance, context: ServiceContext): void {
   // The provider's name in the searching user's language, as the dates of its entries.
-  const nameFor = (request: FastifyRequest): string => render(msg('names.provider'), requirePrincipal(request.principal).language ?? null);
+  const nameFor = (request: FastifyRequest): string => textIn('names.provider', requirePrincipal(request.principal).language ?? null);
 
   app.get('/ocs/v2.php/search/providers', { config: { dus: USER_OCS } }, async (request) => {
     // Offered as the widget is: only when settings name an archive server and an existing archive account.
