@@ -53,8 +53,10 @@ const MiB = 1024 * 1024;
 describe('young generation during a build', () => {
   test('held while the work runs (nested holds too), grown again by the same work after', () => {
     const sizes = run([]);
-    // V8 may round its first size up once (1 → 2 MiB here), never doubles it as it does freely.
-    expect(sizes.inside).toBeLessThanOrEqual(Math.max(2 * sizes.before, 2 * MiB));
+    // Held, V8 still rounds its first size up once (1 → 2 MiB here) and, under load, may count a
+    // page or two it keeps while a scavenge runs (2.75 and 3.25 MiB seen in CI); it never doubles
+    // it as it does freely, where the same work ends at 16 MiB (`after` below).
+    expect(sizes.inside).toBeLessThan(Math.max(4 * sizes.before, 4 * MiB));
     expect(sizes.held).toBe(sizes.inside);
     expect(sizes.after).toBeGreaterThanOrEqual(4 * sizes.held);
   });
