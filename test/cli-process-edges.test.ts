@@ -34,6 +34,44 @@ describe('a reader that closes the pipe early (dus search --help | head -1)', ()
   });
 });
 
+/**
+ * A slow reader on a small non-blocking pipe: the program's output then waits in Node's stream
+ * (src/cli/process-output.ts), and bin/ ends the process only once nothing is left to run
+ * ('beforeExit'), so the waiting output is all delivered. Python makes the pipe: Node cannot set
+ * a pipe's size.
+ */
+const python = spawnSync('python3', ['-c', 'import fcntl'], { stdio: 'ignore' }).status === 0;
+if (!python) console.log('SKIP the slow non-blocking pipe: python3 is missing');
+const SLOW_PIPE = [
+  'import fcntl, os, subprocess, sys, time',
+  'r, w = os.pipe()',
+  'fcntl.fcntl(w, 1031, 4096)  # F_SETPIPE_SZ: one page',
+  'fcntl.fcntl(w, fcntl.F_SETFL, fcntl.fcntl(w, fcntl.F_GETFL) | os.O_NONBLOCK)',
+  'child = subprocess.Popen(sys.argv[1:], stdout=w)',
+  'os.close(w)',
+  'time.sleep(0.3)',
+  'data = bytearray()',
+  'while True:',
+  '    chunk = os.read(r, 512)',
+  '    if not chunk: break',
+  '    data += chunk',
+  '    time.sleep(0.002)',
+  'sys.stdout.buffer.write(data)',
+  'sys.exit(child.wait())',
+].join('\n');
+
+describe('output that waits for a slow reader', () => {
+  (built && python ? test : test.skip)('is all delivered, in order, before the process ends', () => {
+    const expected = spawnSync(process.execPath, [bin, 'completion', 'zsh'], { encoding: 'utf8' });
+    expect(expected.status).toBe(0);
+    expect(expected.stdout.length).toBeGreaterThan(2 * 4096);
+    const slow = spawnSync('python3', ['-c', SLOW_PIPE, process.execPath, bin, 'completion', 'zsh'], { encoding: 'utf8' });
+    expect(slow.stderr).toBe('');
+    expect(slow.status).toBe(0);
+    expect(slow.stdout).toBe(expected.stdout);
+  });
+});
+
 describe('--help answered by bin/ from the command list written at build time', () => {
   whenBuilt('dist/help.txt and bin/ --help, -h and help print exactly what the program prints', async () => {
     const io = captureIO();
