@@ -2,9 +2,9 @@
  * The message catalogs and their lookup. A message is a key of the English catalog (en.ts) with
  * its parameters; it is written out in a language only where it is shown (an HTTP answer, a
  * command's error line), so the core builds one message and each surface chooses the language.
- * Adding a language: one file beside en.ts exporting a `Catalog`, named in CATALOGS below
- * (test/i18n-catalogs.test.ts fails on a file not named there, on a missing or extra key, and on
- * a key whose parameters differ from English).
+ * Adding a language: one file beside en.ts exporting a function that builds its `Catalog` (as
+ * de.ts does), named in CATALOGS below (test/i18n-catalogs.test.ts fails on a file not named
+ * there, on a missing or extra key, and on a key whose parameters differ from English).
  */
 import { de } from './de.js';
 import { en, type Catalog, type MessageKey } from './en.js';
@@ -22,8 +22,16 @@ export interface Message {
   readonly params: Readonly<Record<string, MessageParam>>;
 }
 
-/** The catalogs by Nextcloud's language code (the `core`/`lang` preference's spelling). */
-export const CATALOGS: Readonly<Record<string, Catalog>> = { en, de };
+/**
+ * The catalogs by Nextcloud's language code (the `core`/`lang` preference's spelling). English is
+ * the catalog every message falls back to; another language is built when first read.
+ */
+export const CATALOGS: Readonly<Record<string, Catalog>> = {
+  en,
+  get de() {
+    return de();
+  },
+};
 
 /** A message of `key`; its parameters are checked against the English text's placeholders. */
 export function msg<K extends MessageKey>(key: K, ...params: keyof ParamsOf<K> extends never ? [] : [ParamsOf<K>]): Message {
