@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../src/core/context-types.js';
 import type { HostAdapter } from '../src/core/host/types.js';
+import { readHistory } from '../src/core/diagnostics/history.js';
 import { decideVerdicts, explanationIn, explanationMessage } from '../src/core/search/verdicts.js';
 
 /** The explanation in English, as logs and `--json` write it. */
@@ -140,6 +141,23 @@ describe('verdicts', () => {
   test('an unknown user is a clear error', async () => {
     const { ctx } = await world.context();
     await expect(decideVerdicts(ctx, { user: 'nobody', term: 'invoice', explain: false, limit: 5 })).rejects.toMatchObject({ code: 'unknown_user' });
+  });
+
+  test('the first page, asked while the host is opened, is withdrawn for an unknown user: its failure is neither said nor kept', async () => {
+    const { ctx, logFile } = await world.context();
+    world.archive.searchBroken = true;
+    try {
+      await expect(decideVerdicts(ctx, { user: 'nobody', term: 'invoice', explain: false, limit: 5 })).rejects.toMatchObject({ code: 'unknown_user' });
+      // Let a request that was still on its way end, as the withdrawn one does.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readHistory(ctx.settings)).toEqual([]);
+      expect(readFileSync(logFile, 'utf8')).not.toMatch(/search|archive server/i);
+      // The same fault for a known user is the archive server's failure, kept in the history.
+      await expect(decideVerdicts(ctx, { user: 'bob', term: 'invoice', explain: false, limit: 5 })).rejects.toMatchObject({ code: 'http' });
+      expect(readHistory(ctx.settings)).toEqual([expect.objectContaining({ code: 'http', status: 400 })]);
+    } finally {
+      world.archive.searchBroken = false;
+    }
   });
 
   test('the audit log records who searched as whom, never the term', async () => {

@@ -1,4 +1,4 @@
-import type { SearchHit, SearchRejection } from '../archive/types.js';
+import type { SearchHit, SearchPage, SearchRejection } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
@@ -162,9 +162,29 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   const term = checkedTerm(input.term);
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
+  const offset = input.offset ?? 0;
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new DusError('usage', 'The cursor must be a whole number from 0.');
   const client = ctx.archiveClient();
   if (client === null) throw whyNoConnection(ctx.settings, ctx.credentials);
-  const { host, account, archiveAccount } = await parties(ctx, input.user);
+  const firstPage = Math.floor(offset / ARCHIVE_PAGE_SIZE) + 1;
+  // The first page is asked while the host is opened and the user looked up (docs/search.md,
+  // "One-shot search"): the archive server's answer time and the host's opening overlap. A user or
+  // archive account that turns out unknown withdraws the request; its answer or failure is then
+  // never looked at, so the host's error is the one said, as before.
+  const withdrawn = new AbortController();
+  const signal = input.signal === undefined ? withdrawn.signal : AbortSignal.any([input.signal, withdrawn.signal]);
+  const pageOf = (page: number): Promise<SearchPage> =>
+    client.search({ term, page, signal, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
+  const first = pageOf(firstPage);
+  first.catch(() => undefined);
+  let parted: Awaited<ReturnType<typeof parties>>;
+  try {
+    parted = await parties(ctx, input.user);
+  } catch (error: unknown) {
+    withdrawn.abort();
+    throw error;
+  }
+  const { host, account, archiveAccount } = parted;
   if (input.admin !== undefined && input.admin !== account.uid) {
     ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
     ctx.logger.info({ admin: input.admin, user: account.uid }, `Administrator ${input.admin} tried a search as ${account.uid}`);
@@ -176,19 +196,10 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
   let rejection: SearchRejection | null = null;
   let refusal: string | null = null;
   const secrets = secretsOf(ctx, input.term);
-  const offset = input.offset ?? 0;
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new DusError('usage', 'The cursor must be a whole number from 0.');
-  const firstPage = Math.floor(offset / ARCHIVE_PAGE_SIZE) + 1;
   let skip = offset % ARCHIVE_PAGE_SIZE;
   try {
     for (let page = firstPage; hits.length < input.limit; page += 1) {
-      const answer = await client.search({
-        term,
-        page,
-        ...(input.signal === undefined ? {} : { signal: input.signal }),
-        ...(since === undefined ? {} : { since }),
-        ...(until === undefined ? {} : { until }),
-      });
+      const answer = await (page === firstPage ? first : pageOf(page));
       if (answer.rejectedStatus !== null && answer.rejectedStatus !== undefined) {
         // A cursor past the result's end asks a page past the last: no documents left, not a rejected term.
         rejected = page === firstPage && !(answer.rejection === 'page' && page > 1);
