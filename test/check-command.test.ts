@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { main } from '../src/cli.js';
+import { checkCoverage } from '../src/core/diagnostics/coverage.js';
 import { captureIO } from './support/capture-io.js';
 import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
 
@@ -136,6 +137,41 @@ describe('check command', () => {
         error: { code: 'unreachable', message: expect.any(String) },
         failures: [{ part: 'connection', code: 'unreachable', kind: 'unreachable', message: expect.any(String) }],
       });
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test("the host's parts run while the archive server answers; the progress line goes back to it, the report is the same", async () => {
+    const { ctx } = await world.context();
+    const steps = async (): Promise<{ steps: string[]; report: Awaited<ReturnType<typeof checkCoverage>> }> => {
+      const seen: string[] = [];
+      const report = await checkCoverage(ctx, { step: (step) => seen.push(step) });
+      return { steps: seen, report };
+    };
+    const prompt = await steps();
+    expect(prompt.report.failures).toEqual([]);
+    // The answer waits long after the host's parts (milliseconds on SQLite) are done.
+    world.archive.faults = [{ match: '/api/documents/', hangMs: 1500, times: 1 }];
+    try {
+      const slow = await steps();
+      expect(slow.steps).toEqual(['connection', 'archive account', 'marked files', 'connection']);
+      expect(slow.report).toEqual(prompt.report);
+    } finally {
+      world.archive.faults = [];
+    }
+  });
+
+  test('a failing host part and a failing connection: the failures in the order of the parts', async () => {
+    const { ctx } = await world.context();
+    ctx.settings.update({ archive_owner: 'nobody-here' });
+    world.archive.faults = [{ match: '/api/documents/', hangMs: 300, status: 503, times: 1 }];
+    try {
+      const report = await checkCoverage(ctx);
+      expect(report.failures.map((failure) => [failure.part, failure.error.code])).toEqual([
+        ['connection', 'http'],
+        ['archive account', 'unknown_archive_account'],
+      ]);
     } finally {
       world.archive.faults = [];
     }
