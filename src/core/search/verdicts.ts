@@ -177,14 +177,10 @@ export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): 
     client.search({ term, page, signal, ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
   const first = pageOf(firstPage);
   first.catch(() => undefined);
-  let parted: Awaited<ReturnType<typeof parties>>;
-  try {
-    parted = await parties(ctx, input.user);
-  } catch (error: unknown) {
+  const { host, account, archiveAccount } = await parties(ctx, input.user).catch((error: unknown) => {
     withdrawn.abort();
     throw error;
-  }
-  const { host, account, archiveAccount } = parted;
+  });
   if (input.admin !== undefined && input.admin !== account.uid) {
     ctx.audit.record({ action: 'search_as_user', admin: input.admin, user: account.uid });
     ctx.logger.info({ admin: input.admin, user: account.uid }, `Administrator ${input.admin} tried a search as ${account.uid}`);
