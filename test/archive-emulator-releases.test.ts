@@ -61,7 +61,8 @@ afterAll(async () => {
 describe('version headers', () => {
   test.each([
     ['3.1', '3.1.3'],
-    ['3.2', '3.2.0'],
+    ['3.2', '3.2.1'],
+    ['3.3', '3.3.0'],
   ] as const)('%s answers as %s with API version 10 (settings allow 9 and 10)', async (version, release) => {
     e.version = version;
     expect(await get('fields=id')).toMatchObject({ status: 200, version: release, apiVersion: '10' });
@@ -171,7 +172,7 @@ describe('3.2.0: whoosh-compat reads `query` (#14072)', () => {
     e.version = '3.2';
     e.searchBroken = true;
     try {
-      expect(await get(param('query', 'invoice'))).toMatchObject({ status: 500, type: 'text/html; charset=utf-8', version: '3.2.0' });
+      expect(await get(param('query', 'invoice'))).toMatchObject({ status: 500, type: 'text/html; charset=utf-8', version: '3.2.1' });
       expect((await get(param('text', 'invoice'))).status).toBe(500);
       expect(await refusal(param('query', 'created:2024-13-45'))).toHaveLength(1);
       expect((await get('fields=id')).status).toBe(200);

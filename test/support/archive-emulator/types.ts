@@ -5,9 +5,10 @@ export type ViewModel = 'documents' | 'correspondents' | 'document_types';
 
 /**
  * The release answered: 2.15 → 2.15.3 (API 1–8, default 8), 2.20 → 2.20.15 (1–9, default 9),
- * 3.0 → 3.0.5, 3.1 → 3.1.3, 3.2 → 3.2.0 (9 and 10, default 10). See profiles.ts for what differs.
+ * 3.0 → 3.0.5, 3.1 → 3.1.3, 3.2 → 3.2.1, 3.3 → 3.3.0 (9 and 10, default 10). See profiles.ts for what
+ * differs.
  */
-export type EmulatedVersion = '2.15' | '2.20' | '3.0' | '3.1' | '3.2';
+export type EmulatedVersion = '2.15' | '2.20' | '3.0' | '3.1' | '3.2' | '3.3';
 
 export interface EmulatorDocument {
   id: number;
