@@ -28,6 +28,7 @@ export interface AppState {
   readonly tokens: TokenBook;
   readonly today: string;
   readonly searchBroken: boolean | 'non-superusers';
+  readonly phraseMaxExpansions: number;
 }
 
 const LOGIN_PAGE =
@@ -109,6 +110,8 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
     apiVersion: negotiation.apiVersion,
     today: state.today,
     searchBroken: state.searchBroken === true || (state.searchBroken === 'non-superusers' && identity.userId !== null),
+    // The index holds every document, whoever asks: term expansion does not see permissions.
+    phraseLimit: { max: state.phraseMaxExpansions, index: state.data.documents },
   };
   const data = visibleTo(state.data, identity.userId);
   switch (route.kind) {

@@ -14,6 +14,7 @@ import { dataset } from './dataset.js';
 import { faultReply, FaultBook, hugeBody } from './faults.js';
 import { hostileReply, sentToken } from './hostile.js';
 import { profileOf } from './profiles.js';
+import { DEFAULT_PHRASE_MAX_EXPANSIONS } from './search/run.js';
 import { lastValues, parseQuery } from './pyquery.js';
 import { htmlReply, type Reply } from './reply.js';
 import { sampleArchive } from './sample.js';
@@ -58,6 +59,7 @@ class Emulator implements ArchiveEmulator {
   tokenUsers: Record<string, number>;
   tokenPermissions: Record<string, ViewModel[]>;
   searchBroken: boolean | 'non-superusers';
+  phraseMaxExpansions: number;
   url = '';
   origin = '';
   port = 0;
@@ -84,6 +86,7 @@ class Emulator implements ArchiveEmulator {
     this.tokenUsers = options.tokenUsers ?? {};
     this.tokenPermissions = options.tokenPermissions ?? {};
     this.searchBroken = options.searchBroken ?? false;
+    this.phraseMaxExpansions = options.phraseMaxExpansions ?? DEFAULT_PHRASE_MAX_EXPANSIONS;
     this.prefix = normalisePrefix(options.pathPrefix);
     this.scheme = options.https === true ? 'https' : 'http';
     const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -219,6 +222,7 @@ class Emulator implements ArchiveEmulator {
       tokens: { tokens: this.tokens, forbiddenTokens: this.forbiddenTokens, users: this.tokenUsers, permissions: this.tokenPermissions },
       today: new Date().toISOString().slice(0, 10),
       searchBroken: this.searchBroken,
+      phraseMaxExpansions: this.phraseMaxExpansions,
     };
     const host = headers['host'] ?? this.origin.replace(/^\w+:\/\//, '');
     return handle({ method, path, fullPath, query, headers, absoluteOrigin: `${this.scheme}://${host}` }, state);

@@ -60,6 +60,14 @@ export interface EmulatorOptions {
    * there the answer is Django's 500. `'non-superusers'`: only for tokens in `tokenUsers`.
    */
   searchBroken?: boolean | 'non-superusers';
+  /**
+   * 3.0.x `text`/`title_search` of several words is a Tantivy regex phrase query, which refuses to
+   * run once the index terms its patterns match, summed over the words, exceed this many
+   * ("Phrase query exceeded max expansions", answered 400 text/html "Error listing…";
+   * paperless-ngx#13673). Default 16384, tantivy 0.26's `RegexPhraseQuery` default: a small
+   * archive never reaches it, a test sets it low to stand for a large one.
+   */
+  phraseMaxExpansions?: number;
   /** Serve TLS with the committed self-signed certificate of test/support/tls. */
   https?: boolean;
   /** E.g. '/paperless': the API is served under it (and 404s outside it). */
@@ -144,6 +152,8 @@ export interface ArchiveEmulator {
   tokenPermissions: Record<string, ViewModel[]>;
   /** Settable: see EmulatorOptions.searchBroken. */
   searchBroken: boolean | 'non-superusers';
+  /** Settable: see EmulatorOptions.phraseMaxExpansions. */
+  phraseMaxExpansions: number;
   clearRequests(): void;
   close(): Promise<void>;
 }
