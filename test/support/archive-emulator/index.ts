@@ -58,6 +58,7 @@ class Emulator implements ArchiveEmulator {
   forbiddenTokens: string[];
   tokenUsers: Record<string, number>;
   tokenPermissions: Record<string, ViewModel[]>;
+  userGroups: Record<number, number[]>;
   searchBroken: boolean | 'non-superusers';
   phraseMaxExpansions: number;
   url = '';
@@ -85,6 +86,7 @@ class Emulator implements ArchiveEmulator {
     this.forbiddenTokens = options.forbiddenTokens ?? [];
     this.tokenUsers = options.tokenUsers ?? {};
     this.tokenPermissions = options.tokenPermissions ?? {};
+    this.userGroups = options.userGroups ?? {};
     this.searchBroken = options.searchBroken ?? false;
     this.phraseMaxExpansions = options.phraseMaxExpansions ?? DEFAULT_PHRASE_MAX_EXPANSIONS;
     this.prefix = normalisePrefix(options.pathPrefix);
@@ -223,6 +225,7 @@ class Emulator implements ArchiveEmulator {
       today: new Date().toISOString().slice(0, 10),
       searchBroken: this.searchBroken,
       phraseMaxExpansions: this.phraseMaxExpansions,
+      userGroups: this.userGroups,
     };
     const host = headers['host'] ?? this.origin.replace(/^\w+:\/\//, '');
     return handle({ method, path, fullPath, query, headers, absoluteOrigin: `${this.scheme}://${host}` }, state);

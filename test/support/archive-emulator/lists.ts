@@ -4,7 +4,7 @@ import { compareKeys, DOCUMENT_ORDERING_FIELDS, parseOrdering, sortDocuments, un
 import { paginate, type LinkBase } from './pagination.js';
 import { includesAll, type VersionProfile } from './profiles.js';
 import { jsonReply, htmlReply, type Reply } from './reply.js';
-import { isSearchRequest, runSearch, type PhraseLimit } from './search/run.js';
+import { isSearchRequest, modesConflict, runSearch, type PhraseLimit } from './search/run.js';
 import { documentJson, namedObjectJson, selectFields, type Json, type JsonObject } from './serialize.js';
 import type { EmulatorDocument, NamedObject } from './types.js';
 import { parseFormNumber } from './values.js';
@@ -40,6 +40,8 @@ function pageObject(count: number, next: string | null, previous: string | null,
 /** GET /api/documents/ (reference §3). */
 export function listDocuments(data: Dataset, request: ListRequest): Reply {
   const { params, profile, apiVersion } = request;
+  const conflict = modesConflict(params, profile);
+  if (conflict !== null) return { status: conflict.status, headers: { 'Content-Type': conflict.contentType }, body: conflict.body };
   const customField = unknownCustomFieldOrdering(params.get('ordering'));
   if (customField !== null) return jsonReply(400, { [customField]: ['Custom field not found'] });
   const filtered = filterDocuments(data, params);

@@ -22,6 +22,12 @@ export interface EmulatorDocument {
   documentType: number | null;
   /** Archive user id owning the document; absent or null = unowned, visible to every account. */
   owner?: number | null;
+  /** Archive user ids granted `view_document` on this document (a guardian user object permission). */
+  viewUsers?: number[];
+  /** Archive group ids granted `view_document` on this document (a guardian group object permission). */
+  viewGroups?: number[];
+  /** `modified` as served (ISO 8601); absent = `added`. 3.2 searches it as its own date field. */
+  modified?: string;
 }
 
 export interface NamedObject {
@@ -43,8 +49,9 @@ export interface EmulatorOptions {
   /** Tokens of an account without `documents.view_*` permissions: authenticated, answered 403. */
   forbiddenTokens?: string[];
   /**
-   * Token → archive user id. Such a token sees unowned documents and its own only
-   * (reference §7); a token not listed acts as a superuser and sees everything.
+   * Token → archive user id. Such a token sees unowned documents, its own, and those granted
+   * `view_document` to it or to one of its groups (`viewUsers`, `viewGroups`, `userGroups`;
+   * reference §7); a token not listed acts as a superuser and sees everything.
    */
   tokenUsers?: Record<string, number>;
   /**
@@ -53,6 +60,11 @@ export interface EmulatorOptions {
    * not listed may view all three (a forbidden token none).
    */
   tokenPermissions?: Record<string, ViewModel[]>;
+  /**
+   * Archive user id → the ids of the groups it belongs to, read at every request (Paperless asks
+   * `user.groups` when it searches): a document granted to one of them is visible to the user.
+   */
+  userGroups?: Record<number, number[]>;
   /**
    * The search backend fails (paperless-ngx#13200, "Field `viewer_group_id` is not defined in the
    * schema"): every search answers 400 `text/html` "Error listing search results…", as Paperless
@@ -150,6 +162,8 @@ export interface ArchiveEmulator {
   tokenUsers: Record<string, number>;
   /** Settable: token → list endpoints it may view (see EmulatorOptions.tokenPermissions). */
   tokenPermissions: Record<string, ViewModel[]>;
+  /** Settable: archive user id → its groups (see EmulatorOptions.userGroups). */
+  userGroups: Record<number, number[]>;
   /** Settable: see EmulatorOptions.searchBroken. */
   searchBroken: boolean | 'non-superusers';
   /** Settable: see EmulatorOptions.phraseMaxExpansions. */

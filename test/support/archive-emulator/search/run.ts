@@ -76,6 +76,17 @@ function json(status: number, body: unknown): SearchRefusal {
   return { status, contentType: 'application/json', body: JSON.stringify(body) };
 }
 
+/**
+ * 3.x answers two search modes at once with 400 before anything else of the request is read: the
+ * view's `list` checks them before `filter_queryset` applies the filters and the ordering
+ * (`views.py` `UnifiedSearchViewSet.list` @v3.0.5, lines 2363–2516; `views/documents.py`
+ * `parse_search_params` @2104fd50 for 3.2).
+ */
+export function modesConflict(params: ReadonlyMap<string, string>, profile: VersionProfile): SearchRefusal | null {
+  if (profile.engine !== 'tantivy' || SEARCH_PARAMS_3X.filter((p) => params.has(p)).length <= 1) return null;
+  return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
+}
+
 /** Whether the request is in search mode at all (2.x: `query` or `more_like_id`; 3.x: any of four). */
 export function isSearchRequest(params: ReadonlyMap<string, string>, profile: VersionProfile): boolean {
   if (profile.engine === 'whoosh') return params.has('query') || params.has('more_like_id');
@@ -256,9 +267,8 @@ function match(
   phraseLimit: PhraseLimit | undefined,
 ): Matched | SearchRefusal {
   const tantivy = profile.engine === 'tantivy';
-  if (tantivy && SEARCH_PARAMS_3X.filter((p) => params.has(p)).length > 1) {
-    return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
-  }
+  const conflict = modesConflict(params, profile);
+  if (conflict !== null) return conflict;
   const overlong = tooLong(params, profile);
   if (overlong !== null) return overlong;
   const query = params.get('query');
