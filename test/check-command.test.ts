@@ -80,7 +80,9 @@ describe('check command', () => {
     const hasFile = (id: number): boolean => ['shown', 'not shared'].includes(expectedVerdict(id));
     try {
       const visible = original.map((d) => d.id).filter((id) => id % 3 !== 2);
-      const json = JSON.parse((await run(dir, ['check', '--json'])).out) as { coverage: { documents: number; withFile: number; examplesWithoutFile: number[] } };
+      const json = JSON.parse((await run(dir, ['check', '--json'])).out) as {
+        coverage: { documents: number; withFile: number; examplesWithoutFile: number[] };
+      };
       expect(json.coverage.documents).toBe(visible.length);
       expect(json.coverage.withFile).toBe(visible.filter(hasFile).length);
       expect(json.coverage.examplesWithoutFile.every((id) => visible.includes(id) && !hasFile(id))).toBe(true);

@@ -45,7 +45,21 @@ const TEXT_FIELDS: Record<string, TextField> = {
 };
 const DATE_FIELDS: Record<string, DateField> = { created: 'created', added: 'added', modified: 'modified' };
 /** Fields that exist in the index but hold nothing in the emulator. */
-const EMPTY_FIELDS = new Set(['tag', 'tags', 'notes', 'note', 'custom_fields', 'path', 'storage_path', 'owner', 'asn', 'page_count', 'num_notes', 'checksum', 'original_filename']);
+const EMPTY_FIELDS = new Set([
+  'tag',
+  'tags',
+  'notes',
+  'note',
+  'custom_fields',
+  'path',
+  'storage_path',
+  'owner',
+  'asn',
+  'page_count',
+  'num_notes',
+  'checksum',
+  'original_filename',
+]);
 /** Unsigned fields of 3.0's Tantivy schema (`_schema.py` @v3.0.5): its parser refuses a value that is no number. */
 const TANTIVY_NUMERIC_FIELDS = new Set(['asn', 'page_count', 'num_notes']);
 /**
@@ -518,7 +532,8 @@ class Parser {
         throw e;
       }
     }
-    if (this.strict && TANTIVY_NUMERIC_FIELDS.has(field) && !/^\d+$/.test(value) && !value.startsWith('[')) throw new QuerySyntaxError(`${field} needs a number`);
+    if (this.strict && TANTIVY_NUMERIC_FIELDS.has(field) && !/^\d+$/.test(value) && !value.startsWith('['))
+      throw new QuerySyntaxError(`${field} needs a number`);
     if (EMPTY_FIELDS.has(field)) return { kind: 'nothing' };
     if (this.strict) throw new QuerySyntaxError(`unknown field ${field}`);
     return textNode(null, `${field} ${value}`, quoted, dialect);
