@@ -11,6 +11,7 @@ import {
   type TermReader,
 } from '../src/core/archive/search-terms.js';
 import type { ArchiveClientOptions, ArchiveVersions, SearchPage, SearchRejection } from '../src/core/archive/types.js';
+import { isNewerThanChecked, newerReleaseNote } from '../src/core/archive/releases.js';
 import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import { leaksIn } from './support/archive-emulator/hostile.js';
 import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, Fault } from './support/archive-emulator/types.js';
@@ -85,6 +86,21 @@ describe('the text value and what a term means (unit)', () => {
   ])('%s reads terms as %s', (_name, version, apiVersion, reader) => {
     const versions: ArchiveVersions = { version, apiVersion };
     expect(termReaderOf(versions)).toBe(reader);
+  });
+
+  test.each<[string | null, boolean]>([
+    ['3.3.0', true],
+    ['3.10.0', true],
+    ['4.0.0-beta.rc1', true],
+    ['3.2.1', false],
+    ['3.2.0', false],
+    ['3.0.5', false],
+    ['2.20.15', false],
+    [null, false],
+  ])('release %s is newer than the checked ones (up to 3.2): %s; its terms are read as 3.2 reads them', (version, newer) => {
+    expect(isNewerThanChecked(version)).toBe(newer);
+    expect(newerReleaseNote(version) !== null).toBe(newer);
+    if (newer) expect(termReaderOf({ version, apiVersion: '10' })).toBe('whoosh-compat');
   });
 
   test('-word is the word itself for Whoosh and whoosh-compat only', () => {
