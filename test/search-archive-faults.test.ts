@@ -117,6 +117,33 @@ describe('3.0 with a large archive: a term of several words whose phrase Paperle
   });
 });
 
+describe('3.0 with a large archive whose word answers carry no `all` list', () => {
+  test('no results and the term line, exit 0, no history entry', async () => {
+    const { world } = cli;
+    world.archive.version = '3.0';
+    world.archive.phraseMaxExpansions = 1;
+    const noAll = JSON.stringify({ count: 3, next: null, previous: null, results: [{ id: 1, __search_hit__: {} }], corrected_query: null });
+    // The term and its phrase are answered as 3.0.5 answers them; the first word without `all`.
+    world.archive.faults = [
+      { match: '/api/documents/', times: 2, headers: {} },
+      { match: '/api/documents/', times: 1, status: 200, body: noAll, contentType: 'application/json', headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' } },
+    ];
+    try {
+      const result = await cli.run(['search', 'bob', '--', 'Card: payment']);
+      expect(result).toEqual({
+        code: 0,
+        out: 'The archive server (Paperless-ngx 3.0) could not search these words together in an archive this large, and did not list the documents of each word alone: no documents. Search for fewer or longer words; Paperless-ngx 3.1 and later search every word.\n',
+        err: '',
+      });
+      expect((await cli.run(['config:app:get', 'docs_unified_search', 'diagnostics'])).out).toBe('');
+    } finally {
+      world.archive.faults = [];
+      world.archive.phraseMaxExpansions = DEFAULT_PHRASE_MAX_EXPANSIONS;
+      world.archive.version = '2.20';
+    }
+  });
+});
+
 describe('the CLI says why a term of only exclusions lists nothing', () => {
   const onlyExclusions =
     'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
