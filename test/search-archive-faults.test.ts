@@ -126,7 +126,14 @@ describe('3.0 with a large archive whose word answers carry no `all` list', () =
     // The term and its phrase are answered as 3.0.5 answers them; the first word without `all`.
     world.archive.faults = [
       { match: '/api/documents/', times: 2, headers: {} },
-      { match: '/api/documents/', times: 1, status: 200, body: noAll, contentType: 'application/json', headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' } },
+      {
+        match: '/api/documents/',
+        times: 1,
+        status: 200,
+        body: noAll,
+        contentType: 'application/json',
+        headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' },
+      },
     ];
     try {
       const result = await cli.run(['search', 'bob', '--', 'Card: payment']);
