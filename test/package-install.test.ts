@@ -51,7 +51,8 @@ let copyManifest = '';
 
 if (missingBuild === null) {
   mkdirSync(copy);
-  for (const part of ['bin', 'dist', 'man', 'completion', 'nextcloud-app', 'scripts', 'README.md']) cpSync(join(root, part), join(copy, part), { recursive: true });
+  for (const part of ['bin', 'dist', 'man', 'completion', 'nextcloud-app', 'scripts', 'README.md'])
+    cpSync(join(root, part), join(copy, part), { recursive: true });
   const manifest = JSON.parse(manifestBefore) as { scripts: Record<string, string> };
   manifest.scripts.build = 'node -e 0';
   copyManifest = `${JSON.stringify(manifest, null, 2)}\n`;

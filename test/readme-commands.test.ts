@@ -175,7 +175,7 @@ describe('the "Inside Nextcloud" block, run as written on a tarball install with
   test('says what a new user would otherwise trip on: EBADENGINE on an older Node, service_url = serve --listen; packaging is in CONTRIBUTING', () => {
     expect(readme).toMatch(/EBADENGINE[^.]*expect them/);
     expect(readme).toMatch(/`service_url`[^.]*must be the address `serve\s+--listen`/);
-    expect(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8')).toMatch(/it needs the dev dependencies/);
+    expect(readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8')).toMatch(/Packaging builds in this clone: it needs the dev\s+dependencies/);
   });
 
   interface Stubbed {
@@ -304,7 +304,12 @@ describe('the README is for users', () => {
   });
 
   test("the set-up commands first, then the issue's order: what it does, requirements, install, demo, set-up, commands, troubleshooting, upgrading, more", () => {
-    expect(/```sh\n(.*)\n(.*)\n```/.exec(readme)?.slice(1, 3).map((line) => line.split('#')[0]?.trim())).toEqual(['npm ci && npm run demo', 'npm test']);
+    expect(
+      /```sh\n(.*)\n(.*)\n```/
+        .exec(readme)
+        ?.slice(1, 3)
+        .map((line) => line.split('#')[0]?.trim()),
+    ).toEqual(['npm ci && npm run demo', 'npm test']);
     const headings = lines.filter((line) => line.startsWith('## '));
     expect(headings).toEqual([
       '## Requirements',
@@ -323,7 +328,8 @@ describe('the README is for users', () => {
     const contributing = readFileSync(join(root, 'CONTRIBUTING.md'), 'utf8');
     for (const moved of ['DUS_CONFORMANCE_ONLY', 'DUS_NEXTCLOUD_TARBALL', 'dist-tools/bench/']) expect(contributing).toContain(moved);
     const details = readFileSync(join(root, 'docs', 'benchmarks.md'), 'utf8');
-    for (const heading of ['## Where each target stands', '## The latest window in full', '## Start-up: what the executable loads']) expect(details).toContain(heading);
+    for (const heading of ['## Where each target stands', '## The latest window in full', '## Start-up: what the executable loads'])
+      expect(details).toContain(heading);
   });
 
   test('troubleshooting lists ten causes, each with its code where it has one, and links the error page', () => {

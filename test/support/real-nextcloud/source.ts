@@ -101,7 +101,8 @@ const REQUIRED_PHP_MODULES = ['pdo_sqlite', 'pdo_pgsql', 'pdo_mysql', 'xml', 'mb
  * server and command-line client.
  */
 export function realNextcloudUnavailable(db?: NextcloudDb, release: NextcloudRelease = DEFAULT_RELEASE): string | null {
-  if (!commandExists('php')) return 'php is not installed (see CONTRIBUTING.md, "Tests against a real Nextcloud": Debian packages php-cli php-sqlite3 php-pgsql php-mysql …)';
+  if (!commandExists('php'))
+    return 'php is not installed (see CONTRIBUTING.md, "Tests against a real Nextcloud": Debian packages php-cli php-sqlite3 php-pgsql php-mysql …)';
   const modules = spawnSync('php', ['-m'], { encoding: 'utf8' })
     .stdout.toLowerCase()
     .split('\n')
