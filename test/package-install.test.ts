@@ -51,7 +51,7 @@ let copyManifest = '';
 
 if (missingBuild === null) {
   mkdirSync(copy);
-  for (const part of ['bin', 'dist', 'man', 'completion', 'nextcloud-app', 'scripts', 'README.md'])
+  for (const part of ['bin', 'dist', 'man', 'completion', 'nextcloud-app', 'docs', 'scripts', 'README.md'])
     cpSync(join(root, part), join(copy, part), { recursive: true });
   const manifest = JSON.parse(manifestBefore) as { scripts: Record<string, string> };
   manifest.scripts.build = 'node -e 0';
@@ -71,7 +71,13 @@ if (skipReason !== null) process.stdout.write(`SKIP the installed package: ${ski
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The bridge app as the README's "Inside Nextcloud" block copies it from the installed package. */
-const APP_FILES = ['package/nextcloud-app/docs_unified_search/appinfo/info.xml', 'package/nextcloud-app/docs_unified_search/js/admin-settings.js'];
+const APP_FILES = [
+  'package/nextcloud-app/docs_unified_search/appinfo/info.xml',
+  'package/nextcloud-app/docs_unified_search/js/admin-settings.js',
+  // The systemd units the README's "serve as a service" block installs from the package.
+  'package/docs/docs-unified-search.service',
+  'package/docs/docs-unified-search-socket.service',
+];
 
 const installedDir = join(prefix, 'lib', 'node_modules', 'docs-unified-search');
 const installedBin = join(prefix, 'bin', 'dus');
@@ -91,10 +97,11 @@ function dus(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Step {
       'package/dist/help.txt',
       'package/man/docs-unified-search.1',
       'package/README.md',
+      ...APP_FILES,
     ])
       expect(list).toContain(file);
     expect(list.some((file) => file.startsWith('package/completion/'))).toBe(true);
-    expect(list.filter((file) => /^package\/(src|test|bench|demo|node_modules)\/|phpcs/.test(file))).toEqual([]);
+    expect(list.filter((file) => /^package\/(src|test|bench|demo|node_modules)\/|phpcs|^package\/docs\/.*\.md$/.test(file))).toEqual([]);
     const inside = JSON.parse(spawnSync('tar', ['-xzOf', join(work, tarball), 'package/package.json'], { encoding: 'utf8' }).stdout) as Record<string, unknown>;
     expect([inside.scripts, inside.devDependencies, inside.allowScripts]).toEqual([undefined, undefined, undefined]);
     expect(inside.version).toBe((JSON.parse(manifestBefore) as { version: string }).version);
@@ -113,7 +120,7 @@ function dus(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): Step {
     const modules = readdirSync(join(installedDir, 'node_modules'));
     for (const dev of ['jest', 'typescript', 'eslint', 'esbuild', 'node']) expect(modules).not.toContain(dev);
     expect(existsSync(join(prefix, 'share', 'man', 'man1', 'docs-unified-search-why.1'))).toBe(true);
-    for (const file of APP_FILES) expect(existsSync(join(installedDir, file.replace(/^package\//, '')))).toBe(true);
+    expect(APP_FILES.filter((file) => !existsSync(join(installedDir, file.replace(/^package\//, ''))))).toEqual([]);
   });
 
   test('the installed dus answers --version with the package version, and help with the command list', () => {

@@ -295,6 +295,66 @@ describe('the "Inside Nextcloud" block, run as written on a tarball install with
   });
 });
 
+describe('the "serve as a service" block, run as written', () => {
+  const block = blockUnder('`serve` as a service');
+
+  async function runStubbed(healthy: boolean): Promise<{ status: number | null; stderr: string; unit: string; calls: string[] }> {
+    const { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { spawnSync } = await import('node:child_process');
+    const work = mkdtempSync(join(tmpdir(), 'dus-readme-unit-'));
+    try {
+      const pkg = join(work, 'pkg');
+      mkdirSync(join(pkg, 'docs'), { recursive: true });
+      writeFileSync(join(pkg, 'docs', 'docs-unified-search.service'), unit);
+      const units = join(work, 'units');
+      mkdirSync(units);
+      const bin = join(work, 'bin');
+      mkdirSync(bin);
+      for (const tool of ['bash', 'sh', 'sed']) {
+        const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+        if (found.startsWith('/')) symlinkSync(found, join(bin, tool));
+      }
+      const log = join(work, 'calls.log');
+      const stub = (name: string, body: string): void => {
+        writeFileSync(join(bin, name), `#!/bin/sh\necho "${name} $*" >> '${log}'\n${body}\n`);
+        chmodSync(join(bin, name), 0o755);
+      };
+      stub('dus', 'exit 0');
+      stub('systemctl', 'exit 0');
+      // curl --fail: exit 22 on an HTTP error status, as it answers for a 503.
+      stub('curl', healthy ? `printf '{"status":"ok"}'` : `echo 'curl: (22) The requested URL returned error: 503' >&2; exit 22`);
+      const result = spawnSync(join(bin, 'bash'), ['-c', block], { cwd: work, encoding: 'utf8', env: { PATH: bin, PKG: pkg, UNITS: units, HOME: work } });
+      const written = join(units, 'docs-unified-search.service');
+      return {
+        status: result.status,
+        stderr: result.stderr,
+        unit: existsSync(written) ? readFileSync(written, 'utf8').replaceAll(bin, '$BIN') : '',
+        calls: readFileSync(log, 'utf8').trim().split('\n'),
+      };
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+
+  test("writes the package's unit with this machine's dus in ExecStart, starts it and waits for its health", async () => {
+    const run = await runStubbed(true);
+    expect([run.status, run.stderr]).toEqual([0, '']);
+    expect(run.unit).toBe(unit.replace('ExecStart=/usr/local/bin/dus ', 'ExecStart=$BIN/dus '));
+    expect(run.calls).toEqual([
+      'systemctl daemon-reload',
+      'systemctl enable --now docs-unified-search',
+      'curl -fsS --retry 10 --retry-connrefused --retry-delay 1 http://127.0.0.1:8080/healthz',
+    ]);
+  });
+
+  test("an unhealthy serve (503) stops the block with curl's failure", async () => {
+    const run = await runStubbed(false);
+    expect(run.status).toBe(22);
+    expect(run.stderr).toContain('503');
+  });
+});
+
 describe('the README is for users', () => {
   const lines = readme.split('\n');
 
