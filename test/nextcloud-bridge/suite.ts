@@ -113,7 +113,8 @@ function cli(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ code: n
 /** The README's "Inside Nextcloud" commands, run as written with the test's paths in their variables. */
 function readmeInstallBlock(): string {
   const readme = readFileSync('README.md', 'utf8');
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### 5. Inside Nextcloud')))?.[1];
+  const at = /^### \d+\. Inside Nextcloud/m.exec(readme)?.index ?? -1;
+  const block = at === -1 ? undefined : /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
   if (block === undefined) throw new Error('README has no "Inside Nextcloud" command block');
   return block;
 }
@@ -283,6 +284,8 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       env: {
         ...process.env,
         ...env,
+        // The app's folder as the installed package holds it: this checkout is that package's source.
+        PKG: process.cwd(),
         NC: nc.serverDir,
         APPS: join(nc.serverDir, 'apps'),
         OCC: `php ${nc.serverDir}/occ`,
@@ -777,9 +780,10 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(logs).not.toContain(secret);
       expect(logs).not.toContain(TOKEN);
-      const packed = await run('sh', ['-c', 'tar -xzOf dist-nextcloud-app/docs_unified_search-*.tar.gz']);
-      expect(packed.stdout).toContain('OCA\\DocsUnifiedSearch');
-      expect(packed.stdout).not.toContain(secret);
+      // The app as the README's block installed it, from the package's folder.
+      const installed = await run('sh', ['-c', 'find "$0" -type f -exec cat {} +', join(nc.serverDir, 'apps', 'docs_unified_search')]);
+      expect(installed.stdout).toContain('OCA\\DocsUnifiedSearch');
+      expect(installed.stdout).not.toContain(secret);
       expect((await nc.admin.request('GET', SETTINGS, { headers: json })).body).not.toContain(secret);
     },
     5 * MINUTES,

@@ -13,18 +13,23 @@ export function errnoOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** The account name of a uid from the password database, else `uid N`. */
-export function accountName(uid: number): string {
+/** The login name of a uid from the password database, or null (no entry, or no database: not Linux). */
+export function loginOf(uid: number): string | null {
   try {
     const line = readFileSync('/etc/passwd', 'utf8')
       .split('\n')
       .find((entry) => entry.split(':')[2] === String(uid));
     const name = line?.split(':')[0];
-    if (name !== undefined && name !== '') return `${name} (uid ${uid})`;
+    return name === undefined || name === '' ? null : name;
   } catch {
-    // No password database (not Linux): the number is all there is.
+    return null;
   }
-  return `uid ${uid}`;
+}
+
+/** The account name of a uid from the password database, else `uid N`. */
+export function accountName(uid: number): string {
+  const name = loginOf(uid);
+  return name === null ? `uid ${uid}` : `${name} (uid ${uid})`;
 }
 
 /** The account this process runs as, named as `accountName` names it. */
