@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -366,6 +366,45 @@ describe('serve on a unix socket (docs/bridge.md: the transport)', () => {
       await expect(prepareSocketPath(join(runDir, 'missing', 'serve.sock'))).rejects.toThrow(/is not a directory/);
     } finally {
       rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a directory above it that others may write and that is not sticky is refused: they could rename the socket directory away and put theirs in its place', async () => {
+    const top = mkdtempSync(join(tmpdir(), 'dus-above-'));
+    const runDir = join(top, 'middle', 'run');
+    mkdirSync(runDir, { recursive: true, mode: 0o750 });
+    chmodSync(runDir, 0o750);
+    const socket = join(runDir, 'serve.sock');
+    try {
+      chmodSync(join(top, 'middle'), 0o755);
+      for (const mode of [0o777, 0o775, 0o757]) {
+        chmodSync(top, mode);
+        await expect(prepareSocketPath(socket)).rejects.toThrow(
+          new RegExp(`${top}, a directory on its way, is writable by its group or by others and not sticky \\(mode 0${mode.toString(8)}\\)`),
+        );
+      }
+      // Sticky (as /tmp): others cannot rename or remove what is not theirs.
+      chmodSync(top, 0o1777);
+      await expect(prepareSocketPath(socket)).resolves.toBeUndefined();
+      chmodSync(top, 0o755);
+      await expect(prepareSocketPath(socket)).resolves.toBeUndefined();
+      // The one just above the socket's directory counts as much as any.
+      chmodSync(join(top, 'middle'), 0o777);
+      await expect(prepareSocketPath(socket)).rejects.toThrow(/middle, a directory on its way, is writable/);
+      chmodSync(join(top, 'middle'), 0o755);
+      // A link on the way: where it leads is checked too.
+      const open = mkdtempSync(join(tmpdir(), 'dus-open-'));
+      chmodSync(open, 0o777);
+      mkdirSync(join(open, 'run'), { mode: 0o750 });
+      symlinkSync(open, join(top, 'link'));
+      await expect(prepareSocketPath(join(top, 'link', 'run', 'serve.sock'))).rejects.toThrow(/dus-open-\w+, a directory on its way, is writable/);
+      rmSync(open, { recursive: true, force: true });
+      if (process.getuid?.() === 0) {
+        chownSync(join(top, 'middle'), 65534, 65534);
+        await expect(prepareSocketPath(socket)).rejects.toThrow(/middle, a directory on its way, belongs to another account/);
+      }
+    } finally {
+      rmSync(top, { recursive: true, force: true });
     }
   });
 
