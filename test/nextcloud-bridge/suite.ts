@@ -843,7 +843,12 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         received.push({ url: url.pathname, signed: request.headers['x-dus-bridge-signature'] !== undefined });
         response.setHeader('content-type', 'application/json');
         if (url.pathname === '/bridge/challenge') {
-          const mine = issueBridgeChallenge(holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret', url.searchParams.get('c') ?? '', Date.now());
+          const mine = issueBridgeChallenge(
+            holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret',
+            url.searchParams.get('c') ?? '',
+            Date.now(),
+            serve.url,
+          );
           response.end(JSON.stringify(mine));
           return;
         }
