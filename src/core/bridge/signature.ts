@@ -157,8 +157,8 @@ export interface PresentedHeaders {
 /**
  * Checks a call: all headers present and well formed, the time inside the window, the
  * signature right (constant-time compare), the challenge issued by a holder of the secret for
- * this process's address and not expired, and neither the nonce nor the challenge seen before. Both are taken in the
- * shared cache only after the signature holds, so unsigned noise cannot fill it;
+ * this process's address and not expired, and neither the nonce nor the challenge seen before.
+ * Both are taken in the shared cache only after the signature holds, so unsigned noise cannot fill it;
  * `getOrProduce` runs once per key across the processes sharing the cache, so two processes
  * receiving the same call agree that one of them is a replay.
  */

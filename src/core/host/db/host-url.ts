@@ -9,10 +9,10 @@ function fail(code: 'invalid_url' | 'unsupported_scheme' | 'url_extras', message
 
 /**
  * The host's base URL for links (`--host-url`, the stored `host_url`, config.php's
- * `overwrite.cli.url`), checked where it enters by the archive server URL's rules (settings/url-rules.ts; that room
- * the host adapter may not import, so the few lines are its own here): absolute http or
- * https with a host, no credentials, query or fragment, and nothing a browser would not take as
- * written (spaces, control characters). Links the CLI and `serve` build start with it, so a
+ * `overwrite.cli.url`), checked where it enters by the archive server URL's rules
+ * (settings/url-rules.ts, a room the host adapter may not import, so the few lines are its own
+ * here): absolute http or https with a host, no credentials, query or fragment, and nothing a
+ * browser would not take as written (spaces, control characters). Links the CLI and `serve` build start with it, so a
  * `javascript:` value or a stray word would reach every result and widget. `source` names
  * where it came from in the refusal. A host in Unicode is kept in its ASCII (punycode) form.
  */
