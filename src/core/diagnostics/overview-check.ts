@@ -3,6 +3,7 @@ import { normalizeHostUrl } from '../host/db/host-url.js';
 import { originOf } from '../settings/url-rules.js';
 import { readHistory } from './history.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
+import { newerReleaseNote } from '../archive/releases.js';
 
 /** Where an administrator corrects what the check warns about (served by `serve`). */
 export const SETTINGS_PAGE_PATH = '/settings/admin/docs_unified_search';
@@ -93,5 +94,8 @@ export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFin
       : api === undefined
         ? msg('overview.version', { version: known })
         : msg('overview.version_api', { version: known, api });
-  return { severity: 'success', findings: [msg('overview.connected', { url: stored.docs_url ?? '', version })], link };
+  // A release newer than the checked ones is information, not a warning: the search works with the newest known rules.
+  const newer = newerReleaseNote(known);
+  const connected = msg('overview.connected', { url: stored.docs_url ?? '', version });
+  return { severity: 'success', findings: newer === null ? [connected] : [connected, newer], link };
 }

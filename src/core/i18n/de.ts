@@ -287,6 +287,8 @@ export function de(): Catalog {
     'overview.version_api': 'Version {version}, API-Version {api}',
     'overview.version_unknown': 'Version unbekannt',
     'overview.version_unknown_api': 'Version unbekannt, API-Version {api}',
+    'overview.newer_release':
+      'Paperless-ngx {version}: neuer als die Versionen, mit denen diese Version geprüft wurde (bis {newest}); Suchen folgen den Regeln von {newest}.',
     // Die eigenen Zeilen der Kommandozeile um Tabellen und Erklärungen (search, why, who)
     'cli.note': 'Hinweis:',
     'cli.search.head_id': 'ID',

@@ -276,6 +276,8 @@ export const en = {
   'overview.version_api': 'version {version}, API version {api}',
   'overview.version_unknown': 'version unknown',
   'overview.version_unknown_api': 'version unknown, API version {api}',
+  'overview.newer_release':
+    "Paperless-ngx {version}: newer than the releases this version was checked against (up to {newest}); searches use {newest}'s rules.",
   // The command line's own lines around the tables and explanations (search, why, who), in --lang's or the locale's language
   'cli.note': 'Note:',
   'cli.search.head_id': 'ID',

@@ -340,6 +340,9 @@ export function rejectionMessage(rejection: SearchRejection | null, refusal: str
   if (rejection === 'exclusions_only') {
     return 'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
   }
+  if (rejection === 'words_too_broad') {
+    return 'The archive server (Paperless-ngx 3.0) could not search these words together in an archive this large, and did not list the documents of each word alone: no documents. Search for fewer or longer words; Paperless-ngx 3.1 and later search every word.';
+  }
   if (rejection === 'minus_exclusion') {
     return 'The archive server (Paperless-ngx 2, or 3.2 and later) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
   }
