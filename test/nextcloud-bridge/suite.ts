@@ -841,13 +841,20 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       // Without the secret the listener gets challenge requests only (issue 23, row 2); holding it
       // (a service gone wrong, not a stranger) it gets the calls, and the app checks its answers.
       let holdsSecret = false;
+      // The address its challenges name: serve's own, or another serve's that it relays to (issue 36).
+      let issuedFor = serve.url;
       const received: { url: string; signed: boolean }[] = [];
       const rogue = createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://rogue');
         received.push({ url: url.pathname, signed: request.headers['x-dus-bridge-signature'] !== undefined });
         response.setHeader('content-type', 'application/json');
         if (url.pathname === '/bridge/challenge') {
-          const mine = issueBridgeChallenge(holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret', url.searchParams.get('c') ?? '', Date.now());
+          const mine = issueBridgeChallenge(
+            holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret',
+            url.searchParams.get('c') ?? '',
+            Date.now(),
+            issuedFor,
+          );
           response.end(JSON.stringify(mine));
           return;
         }
@@ -872,7 +879,14 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         expect(stranger.lines[0]).toContain('did not prove the bridge secret');
         expect(received.length).toBeGreaterThan(0);
         expect(received.filter((one) => one.signed || one.url !== '/bridge/challenge')).toEqual([]);
+        // Challenges of another serve holding the secret (a relay on this address to it): none signed goes out.
         holdsSecret = true;
+        issuedFor = 'http://127.0.0.1:1';
+        const relayed = await searched('evil');
+        expect([relayed.entries, relayed.lines.length]).toEqual([[], 1]);
+        expect(relayed.lines[0]).toContain(`serves http://127.0.0.1:1, not ${serve.url}, no signed call was sent`);
+        expect(received.filter((one) => one.signed)).toEqual([]);
+        issuedFor = serve.url;
         const evil = await searched('evil');
         expect(evil.entries).toHaveLength(1);
         expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context-types.js';
+import { normalizeHostUrl } from '../host/db/host-url.js';
 import { originOf } from '../settings/url-rules.js';
 import { readHistory } from './history.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
@@ -31,6 +32,15 @@ export async function overviewCheck(ctx: ServiceContext, language: string | null
   return inLanguage(await overviewFindings(ctx), language);
 }
 
+function validHostUrl(stored: string | undefined): string | null {
+  if (stored === undefined || stored === '') return null;
+  try {
+    return normalizeHostUrl(stored, 'host_url');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What the administration overview check finds. Reads stored data only (settings, credential
  * store, host accounts) and never sends a request to the archive server, so it is fast and safe
@@ -39,7 +49,8 @@ export async function overviewCheck(ctx: ServiceContext, language: string | null
 export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFindings> {
   const stored = ctx.settings.read();
   const warnings: Message[] = [];
-  let hostUrl: string | null = stored.host_url ?? null;
+  // A stored host_url the rule refuses makes no link (the host then fails to open and says why).
+  let hostUrl: string | null = validHostUrl(stored.host_url);
 
   if (stored.docs_url === undefined) {
     warnings.push(msg('overview.no_server'));

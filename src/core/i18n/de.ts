@@ -21,6 +21,11 @@ export function de(): Catalog {
     'url_extras.credentials':
       'Die URL des Archivservers darf keinen Benutzernamen und kein Passwort enthalten: den Teil vor dem @ entfernen und das API-Token im eigenen Feld angeben.',
     'host_not_ascii.host': 'Der Host in der URL des Archivservers ist nicht in ASCII geschrieben: den Namen in der Form xn--… (Punycode) eingeben.',
+    'invalid_url.host_url':
+      'Die Nextcloud-URL für Links ({source}) ist keine URL: die Adresse von Nextcloud in der Form http(s)://host[:port][/pfad] angeben, zum Beispiel https://cloud.example.com.',
+    'unsupported_scheme.host_url': 'Die Nextcloud-URL für Links ({source}) muss mit http:// oder https:// beginnen, nicht mit {scheme}:.',
+    'url_extras.host_url':
+      'Die Nextcloud-URL für Links ({source}) darf weder Benutzernamen noch Passwort, Abfrage (?…) oder Fragment (#…) enthalten: nur Schema, Host, Port und Pfad von Nextcloud angeben.',
 
     'token_required.none': 'Es ist kein API-Token gespeichert: das API-Token des Kontos auf dem Archivserver eingeben, mit dem gesucht werden soll.',
     'token_required.unreadable':

@@ -16,6 +16,12 @@ export const en = {
   'url_extras.query': 'The archive server URL must not have a query (?…) or a fragment (#…): give only scheme, host, port and path.',
   'url_extras.credentials': 'The archive server URL must not carry a user name or password: remove the part before @ and give the API token separately.',
   'host_not_ascii.host': 'The host of the archive server URL is not in ASCII form: enter the xn-- (punycode) form of the name.',
+  // The host's base URL for links; {source} names where it came from: --host-url/DUS_HOST_URL, host_url, overwrite.cli.url (file)
+  'invalid_url.host_url':
+    "The Nextcloud URL for links ({source}) is not a URL: give Nextcloud's address as http(s)://host[:port][/path], for example https://cloud.example.com.",
+  'unsupported_scheme.host_url': 'The Nextcloud URL for links ({source}) must start with http:// or https://, not {scheme}:.',
+  'url_extras.host_url':
+    "The Nextcloud URL for links ({source}) must not carry a user name, a password, a query (?…) or a fragment (#…): give only Nextcloud's scheme, host, port and path.",
 
   // Token rule
   'token_required.none': 'No API token is stored: enter the API token of the archive server account the search should use.',
