@@ -175,7 +175,8 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
     } finally {
       if (c.sharingOff === true)
         await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
-      if (c.teamsOff === true) await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'circles' AND configkey = 'enabled'`);
+      if (c.teamsOff === true)
+        await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'circles' AND configkey = 'enabled'`);
     }
   });
 

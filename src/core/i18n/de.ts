@@ -237,7 +237,8 @@ export function de(): Catalog {
     'why.obstacle.not_member':
       'die Freigabe {node} richtet sich an die Gruppe {group}, und {user} ist kein Mitglied: {user} zur Gruppe {group} hinzufügen oder direkt für {user} freigeben',
     'why.obstacle.left': '{user} hat die Freigabe {node} für die Gruppe {group} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',
-    'why.obstacle.left_team': '{user} hat die Freigabe {node} für das Team {team} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',
+    'why.obstacle.left_team':
+      '{user} hat die Freigabe {node} für das Team {team} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',
     'why.obstacle.not_in_team':
       'die Freigabe {node} richtet sich an das Team {team}, und {user} gehört ihm nicht an (weder direkt noch über eine Gruppe oder ein Team darin; eine noch nicht angenommene Einladung zählt nicht): {user} zum Team {team} hinzufügen oder direkt für {user} freigeben',
     'why.obstacle.teams_off':

@@ -295,7 +295,10 @@ export class NextcloudUser {
 
   /** Adds a user, a group or a team to the team; returns the member id (what removeTeamMember takes). */
   async addTeamMember(teamId: string, member: string, type: TeamMemberType): Promise<string> {
-    const data = (await this.circles(`add ${type} ${member} to team ${teamId}`, 'POST', `/circles/${teamId}/members`, { userId: member, type: MEMBER_TYPES[type] })) as {
+    const data = (await this.circles(`add ${type} ${member} to team ${teamId}`, 'POST', `/circles/${teamId}/members`, {
+      userId: member,
+      type: MEMBER_TYPES[type],
+    })) as {
       id: string;
     };
     return data.id;
