@@ -102,6 +102,16 @@ export function routeMessage(route: TeamRoute): Message {
 /** Talk rooms (10) and Deck boards (12): shares whose members live in apps the product does not read. */
 export const UNSUPPORTED_SHARE_TYPES: readonly number[] = [10, 12];
 
+/** `check`: the archive account's Talk room and Deck board shares of files and folders, by type (`b`), counted (`a`). */
+export function buildUnsupportedShares(prefix: string, archiveAccount: string): { sql: string; params: string[] } {
+  return {
+    sql:
+      `SELECT share_type AS b, COUNT(*) AS a FROM ${prefix}share WHERE uid_owner = ? AND share_type IN (${UNSUPPORTED_SHARE_TYPES.join(', ')})` +
+      ` AND item_type IN ('file', 'folder') GROUP BY share_type`,
+    params: [archiveAccount],
+  };
+}
+
 /** What an unsupported share goes through, for `why`. */
 export function unsupportedKind(shareType: number): Message {
   return msg(shareType === 10 ? 'why.unsupported.room' : 'why.unsupported.deck');
