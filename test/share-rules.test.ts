@@ -199,6 +199,18 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
     expect(item.verdict).toBe('not shared');
   });
 
+  test("without circles' cached single id, the user's personal circle names it, as circles falls back to it", async () => {
+    const where = `userid = '${U}' AND appid = 'circles' AND configkey = 'userSingleId'`;
+    const [saved] = await world.fx.all(`SELECT configvalue FROM ${world.fx.prefix}preferences WHERE ${where}`);
+    await world.fx.exec(`DELETE FROM ${world.fx.prefix}preferences WHERE ${where}`);
+    try {
+      const { item } = await verdictOfDocument(world.ctx, U, TEAMS.direct);
+      expect(item).toMatchObject({ verdict: 'shown', path: `/Direct${TEAMS.direct}/doc [P${TEAMS.direct}].pdf` });
+    } finally {
+      await world.fx.setUserPreference(U, 'circles', 'userSingleId', String(saved?.configvalue ?? ''));
+    }
+  });
+
   test("a member's child row moves the team share for that member only, and lowers its permissions", async () => {
     const { item } = await verdictOfDocument(world.ctx, U, TEAMS.moved);
     expect(item).toMatchObject({ verdict: 'shown', path: `/Elsewhere${TEAMS.moved}/doc [P${TEAMS.moved}].pdf` });

@@ -358,6 +358,8 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     await insertCircle(id, `user:${uid}:${id}`, uid, 1, 1);
     await insertMember(id, id, uid, 1, 9, 'Member');
     await insertMembership(id, id, 9, id, id, [id]);
+    // circles caches it as a preference on first use (FederatedUserService::getLocalFederatedUser).
+    await fixture.setUserPreference(uid, 'circles', 'userSingleId', id);
     return id;
   };
   const upsert = async (table: string, keys: Record<string, string>, value: string): Promise<void> => {

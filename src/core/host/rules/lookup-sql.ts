@@ -166,7 +166,7 @@ export function buildLookup(spec: LookupSpec): Statement {
     ctes.push(directGroups(p));
     params.push(recipient);
     ctes.push(userTeams(p));
-    params.push(recipient);
+    params.push(recipient, recipient);
     ctes.push(
       `cand AS (SELECT ${candidateColumns(true)} FROM ${p}share s ${overrideJoin(p, '?')} WHERE ${fileOrFolder()} AND ${ADDRESSED_TO_USER}` +
         ` UNION ALL SELECT ${teamCandidateColumns()} ${teamShareJoin(p, 'ut')} WHERE ${fileOrFolder()})`,

@@ -11,7 +11,7 @@ import { rowNumber as num, rowText as text, placeholders, type Statement } from 
 import { hidingAssumed } from './disabled-sharers.js';
 import { branchOf, type RowBranch } from './row-branch.js';
 import { ADDRESSED_TO_USER, directGroups, FILE_OR_FOLDER_UNINDEXED, OVERRIDDEN, overrideJoin, sharedNodes, sharerFlags, sharingSwitches } from './share-sql.js';
-import { routeJoins, teamRouteOf, UNSUPPORTED_SHARE_TYPES, userTeams, type TeamRoute } from './team-rules.js';
+import { routeJoins, TEAM_SHARE_ROW, teamRouteOf, UNSUPPORTED_SHARE_TYPES, userTeams, type TeamRoute } from './team-rules.js';
 import { mountsOf, obstacleRank, SHARE_RULES, type NodeRow, type ShareFacts, type ShareRow } from './share-rules.js';
 import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
 import type { ShareObstacle, VisibleFile } from './types.js';
@@ -45,7 +45,7 @@ export function buildShareObstacles(dialect: Dialect, prefix: string, user: stri
   const p = prefix;
   const paths = [...new Set(files.flatMap((f) => pathsUp(f.path)))];
   const asText = dialect === 'mysql' ? 'CHAR' : 'TEXT';
-  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, user, now, user, user, now, user, user, now];
+  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, user, user, now, user, user, now, user, user, now, now];
   const columns =
     `s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, ${OVERRIDDEN},` +
     ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration` +
@@ -72,8 +72,8 @@ export function buildShareObstacles(dialect: Dialect, prefix: string, user: stri
     ` AND ((s.share_type = 0 AND s.share_with = ?) OR s.share_type IN (1, ${UNSUPPORTED_SHARE_TYPES.join(', ')}))` +
     ` UNION SELECT ${columns}` +
     ` WHERE ${FILE_OR_FOLDER_UNINDEXED} AND ${ADDRESSED_TO_USER}` +
-    ` UNION SELECT ${teamColumns} WHERE s.share_type = 7 AND s.parent IS NULL AND ${FILE_OR_FOLDER_UNINDEXED}` +
-    ` AND (s.file_source IN (SELECT fileid FROM nodes) OR s.share_with IN (SELECT circle_id FROM ut)))` +
+    ` UNION SELECT ${teamColumns} WHERE s.file_source IN (SELECT fileid FROM nodes) AND s.share_type = 7 AND ${TEAM_SHARE_ROW} AND ${FILE_OR_FOLDER_UNINDEXED}` +
+    ` UNION SELECT ${teamColumns} WHERE s.share_with IN (SELECT circle_id FROM ut) AND s.share_type = 7 AND ${TEAM_SHARE_ROW} AND ${FILE_OR_FOLDER_UNINDEXED})` +
     ` SELECT 'S' AS k, id AS a, share_type AS b, perms AS c, accepted AS d, file_source AS e, stime AS g, expired AS h,` +
     ` share_with AS t1, uid_owner AS t2, uid_initiator AS t3, expiration AS t4, target AS t5 FROM sh` +
     ` UNION ALL ${row({ kind: 'N', fills: { a: 'fileid', t1: 'path' }, rest: 'FROM nodes' })}` +

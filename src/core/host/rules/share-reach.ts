@@ -15,7 +15,7 @@ import { LIKE_ESCAPE } from './marker.js';
 import { ACCOUNT_COLUMNS, branch, branchOf, type RowBranch } from './row-branch.js';
 import { candidateColumns, fileOrFolder, FILE_OR_FOLDER_UNINDEXED, overrideJoin, ownFlags, sharedNodes, sharerFlags, sharingSwitches } from './share-sql.js';
 import type { Mount, NodeRow } from './share-rules.js';
-import { LOCAL_USER_SINGLE, routeJoins, teamCandidateColumns, teamRouteOf, teamShareJoin, type TeamRoute } from './team-rules.js';
+import { LOCAL_USER_SINGLE, routeJoins, TEAM_SHARE_ROW, teamCandidateColumns, teamRouteOf, teamShareJoin, type TeamRoute } from './team-rules.js';
 import type { VisibleFile } from './types.js';
 import { mountCovers, mountPath, preferred } from './visibility.js';
 
@@ -58,7 +58,7 @@ export function buildShareReach(prefix: string, files: readonly VisibleFile[]): 
     ` UNION SELECT f.fileid, f.parent FROM ${p}filecache f JOIN up ON f.fileid = up.parent),` +
     ` nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n WHERE n.fileid IN (SELECT fileid FROM up) AND substr(n.path, 1, 6) = 'files/'),` +
     ` sh AS (SELECT s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.file_target FROM ${p}share s` +
-    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED} AND (s.share_type IN (0, 1) OR (s.share_type = 7 AND s.parent IS NULL)))` +
+    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED} AND (s.share_type IN (0, 1) OR (s.share_type = 7 AND ${TEAM_SHARE_ROW})))` +
     ` SELECT 'S' AS k, sh.id AS a, sh.share_type AS b, sh.file_source AS c, sh.stime AS d, sh.share_with AS t1, sh.uid_owner AS t2, sh.uid_initiator AS t3, sh.file_target AS t4, nodes.path AS t5` +
     ` FROM sh JOIN nodes ON nodes.fileid = sh.file_source` +
     ` UNION ALL SELECT 'M', ${nulls(4)}, gid, uid, ${nulls(3)} FROM ${p}group_user WHERE gid IN (SELECT share_with FROM sh WHERE share_type = 1)` +
@@ -168,7 +168,7 @@ export function buildReachedAccounts(prefix: string, archiveAccount: string): St
       `SELECT share_with AS uid FROM ${p}share WHERE uid_owner = ? AND share_type = 0 AND ${fileOrFolder('item_type')}` +
       ` UNION SELECT gu.uid FROM ${p}group_user gu WHERE gu.gid IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 1 AND ${fileOrFolder('item_type')})` +
       ` UNION SELECT m.user_id FROM ${p}circles_membership ms JOIN ${p}circles_member m ON m.single_id = ms.single_id AND ${LOCAL_USER_SINGLE('m')}` +
-      ` WHERE ms.circle_id IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 7 AND parent IS NULL AND ${fileOrFolder('item_type')})`,
+      ` WHERE ms.circle_id IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 7 AND COALESCE(parent, 0) = 0 AND ${fileOrFolder('item_type')})`,
     params: [archiveAccount, archiveAccount, archiveAccount],
   };
 }

@@ -20,7 +20,7 @@ import { msg, type Message } from '../../i18n/catalog.js';
 export const LOCAL_USER_SINGLE = (m: string): string => `${m}.user_type = 1 AND ${m}.instance = '' AND ${m}.circle_id = ${m}.single_id`;
 
 /**
- * The teams the user (one `?`) is in, as the circles app's share provider asks
+ * The teams the user (two `?`: the user, twice) is in, as the circles app's share provider asks
  * (`ShareWrapperRequest::getSharedWith`): the user's own single id (the member row of its
  * personal circle, local, `circle_id` = `single_id`), then every row of the flattened
  * `circles_membership` for it whose team still exists. circles writes that table in the same
@@ -29,12 +29,22 @@ export const LOCAL_USER_SINGLE = (m: string): string => `${m}.user_type = 1 AND 
  */
 export function userTeams(prefix: string): string {
   const p = prefix;
+  // circles reads the single id from the user's preference first (getCachedLocalFederatedUser):
+  // one primary-key read, where circles_member has no index on user_id.
+  const cached = `SELECT configvalue FROM ${p}preferences WHERE userid = ? AND appid = 'circles' AND configkey = 'userSingleId' AND configvalue <> ''`;
+  const single = `SELECT MIN(m.single_id) FROM ${p}circles_member m WHERE m.user_id = ? AND ${LOCAL_USER_SINGLE('m')}`;
   return (
-    `ut (single_id, circle_id) AS (SELECT m.single_id, ms.circle_id FROM ${p}circles_member m` +
-    ` JOIN ${p}circles_membership ms ON ms.single_id = m.single_id JOIN ${p}circles_circle tc ON tc.unique_id = ms.circle_id` +
-    ` WHERE m.user_id = ? AND ${LOCAL_USER_SINGLE('m')})`
+    `ut (single_id, circle_id) AS (SELECT ms.single_id, ms.circle_id FROM ${p}circles_membership ms` +
+    ` JOIN ${p}circles_circle tc ON tc.unique_id = ms.circle_id WHERE ms.single_id = COALESCE((${cached}), (${single})))`
   );
 }
+
+/**
+ * A team share's own row, not a member's child row: `parent` NULL, tested so that no index on
+ * `parent` serves it (every share but children has NULL there: SQLite chose parent_index and
+ * read them all; test/host-plan-shape).
+ */
+export const TEAM_SHARE_ROW = 'COALESCE(s.parent, 0) = 0';
 
 /**
  * Team shares (type 7) of the teams in `teams` (a CTE with `single_id`, `circle_id`): the share
@@ -44,7 +54,7 @@ export function userTeams(prefix: string): string {
  */
 export function teamShareJoin(prefix: string, teams: string): string {
   return (
-    `FROM ${prefix}share s JOIN ${teams} ON s.share_type = 7 AND s.parent IS NULL AND s.share_with = ${teams}.circle_id` +
+    `FROM ${prefix}share s JOIN ${teams} ON s.share_type = 7 AND ${TEAM_SHARE_ROW} AND s.share_with = ${teams}.circle_id` +
     ` LEFT JOIN ${prefix}share o ON o.share_type = 7 AND o.parent = s.id AND o.share_with = ${teams}.single_id`
   );
 }
