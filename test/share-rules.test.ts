@@ -207,7 +207,8 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
       const { item } = await verdictOfDocument(world.ctx, U, TEAMS.direct);
       expect(item).toMatchObject({ verdict: 'shown', path: `/Direct${TEAMS.direct}/doc [P${TEAMS.direct}].pdf` });
     } finally {
-      await world.fx.setUserPreference(U, 'circles', 'userSingleId', String(saved?.configvalue ?? ''));
+      const value = saved?.configvalue;
+      await world.fx.setUserPreference(U, 'circles', 'userSingleId', typeof value === 'string' ? value : '');
     }
   });
 
