@@ -231,9 +231,10 @@ export const SHARE_RULES: readonly ShareRule[] = [
   {
     // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
     // the last of the shares its queries return, user shares first, then group, then team
-    // shares. Where that order is known (one node reached only through the latest kind, on a
-    // release read) that one is let through; else none, the side that cannot leak, since
-    // among shares of one kind the order is the database's.
+    // shares. Where that order is known (a lone group-only node among user-shared ones, on a
+    // release read) that one is let through; else none, the side that cannot leak: among
+    // shares of one kind the order is the database's, and a team share may be moved apart
+    // before it mounts (collision-order.ts).
     kind: 'colliding target',
     rank: 1,
     level: 'mounts',
