@@ -62,6 +62,7 @@ describe('check command', () => {
         documents: 60,
         withFile: withFile(),
         markedFiles: withFile(),
+        unsupportedShares: { talkRooms: 0, deckBoards: 0 },
         examplesWithoutFile: withoutFile().slice(0, 10),
         percent: Math.round((withFile() / 60) * 1000) / 10,
         minimum: null,
@@ -96,6 +97,25 @@ describe('check command', () => {
       world.archive.documents = original;
       world.archive.tokenUsers = {};
       world.archive.userGroups = {};
+    }
+  });
+
+  test("the archive account's Talk room and Deck board shares are reported: no one is shown a document through them", async () => {
+    const { dir } = await world.context();
+    const folder = await world.host.addFolder('archive', 'Unsupported');
+    const shares = [
+      await world.host.share({ owner: 'archive', fileId: folder, type: 'room', with: 'roomtoken' }),
+      await world.host.share({ owner: 'archive', fileId: folder, type: 'room', with: 'otherroom' }),
+      await world.host.share({ owner: 'archive', fileId: folder, type: 'deck', with: '7' }),
+    ];
+    try {
+      const plain = await run(dir, ['check']);
+      expect(plain.code).toBe(0);
+      expect(plain.out).toContain('The archive account shares 2 file(s) or folder(s) with Talk rooms and 1 with Deck boards: such shares are not supported');
+      const json = JSON.parse((await run(dir, ['check', '--json'])).out) as { coverage: { unsupportedShares: unknown } };
+      expect(json.coverage.unsupportedShares).toEqual({ talkRooms: 2, deckBoards: 1 });
+    } finally {
+      await world.host.exec(`DELETE FROM ${world.host.prefix}share WHERE id IN (${shares.join(', ')})`);
     }
   });
 
@@ -162,7 +182,15 @@ describe('check command', () => {
         problem: 'unreachable',
         connection: { url: world.archive.url, version: null, apiVersion: null },
         archiveAccount: 'archive',
-        coverage: { documents: null, withFile: null, markedFiles: withFile(), examplesWithoutFile: [], percent: null, minimum: null },
+        coverage: {
+          documents: null,
+          withFile: null,
+          markedFiles: withFile(),
+          unsupportedShares: { talkRooms: 0, deckBoards: 0 },
+          examplesWithoutFile: [],
+          percent: null,
+          minimum: null,
+        },
         error: { code: 'unreachable', message: expect.any(String) },
         failures: [{ part: 'connection', code: 'unreachable', kind: 'unreachable', message: expect.any(String) }],
       });

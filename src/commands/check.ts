@@ -114,6 +114,15 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
     const good = judgement.fix === null && judgement.belowMinimum === null;
     lines.push(good ? success(globals, coverage + examples) : failure(globals, coverage + examples));
   }
+  const unsupported = report.unsupportedShares;
+  if (unsupported !== null && unsupported !== undefined && unsupported.talkRooms + unsupported.deckBoards > 0) {
+    lines.push(
+      warning(
+        globals,
+        `The archive account shares ${unsupported.talkRooms} file(s) or folder(s) with Talk rooms and ${unsupported.deckBoards} with Deck boards: such shares are not supported, and no one is shown a document through them (share with users, groups or teams instead).`,
+      ),
+    );
+  }
   if (judgement.fix !== null) lines.push(warning(globals, judgement.fix));
   if (judgement.belowMinimum !== null) lines.push(warning(globals, judgement.belowMinimum));
   io.stdout.write(`${lines.join('\n')}\n`);
@@ -137,6 +146,7 @@ function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | 
       documents: report.documents,
       withFile: report.withFile,
       markedFiles: report.markedFiles,
+      unsupportedShares: report.unsupportedShares ?? null,
       examplesWithoutFile: report.examplesWithoutFile,
       percent: judgement.percent,
       minimum,

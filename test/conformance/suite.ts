@@ -17,6 +17,7 @@ import {
 import { describeProblem, describeWho, failing, failingWho, type Comparison, type WhoPair } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
+import { TEAM_SCENARIOS } from './scenarios-teams.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
 import { runScenario, type ConformanceRun } from './world.js';
 
@@ -193,6 +194,19 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(DISABLED_SCENARIOS, 20));
         expect(problemReport(comparisons)).toBe('');
+        expect(whoProblemReport(whoPairs)).toBe('');
+        expect(cliDifferences).toEqual([]);
+      },
+      30 * MINUTES,
+    );
+
+    it(
+      'agrees with Nextcloud on team shares by every route, membership changes, and a team share at the target of a user share',
+      async () => {
+        const { comparisons, whoPairs, cliDifferences, afterListing } = await runScenarios(context(), chosen(TEAM_SCENARIOS));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(TEAM_SCENARIOS, 30));
+        expect(problemReport(comparisons)).toBe('');
+        expect(problemReport(afterListing)).toBe('');
         expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
       },

@@ -3,6 +3,7 @@ import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, type DusError } from '../errors.js';
 import { msg } from '../i18n/catalog.js';
+import type { UnsupportedShares } from '../host/types.js';
 import { testStoredConnection } from './connection-test.js';
 
 /** Example ids of documents without a file that `check` names. */
@@ -38,6 +39,8 @@ export interface CoverageReport {
   readonly examplesWithoutFile: readonly number[];
   /** Marked files of the archive account in its own folders; null when they could not be read. */
   readonly markedFiles: number | null;
+  /** The archive account's shares with Talk rooms and Deck boards, which show no one a document (unsupported); null when not read. */
+  readonly unsupportedShares?: UnsupportedShares | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
 }
@@ -103,6 +106,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
     if (named === null) throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_coverage'));
     return named;
   });
+  let unsupported: UnsupportedShares | null = null;
   // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
   // marked files used to scan them all again each time.
   const documents =
@@ -110,7 +114,10 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
       ? null
       : await part('coverage', hostFailures, async () => {
           progress?.step('marked files', archiveAccount);
-          return (await ctx.host()).markedDocuments(archiveAccount);
+          const host = await ctx.host();
+          const marked = await host.markedDocuments(archiveAccount);
+          unsupported = await host.unsupportedShares(archiveAccount);
+          return marked;
         });
   if (!answered && asked !== null) progress?.step('connection', asked);
   const tested = await testing;
@@ -131,6 +138,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
             .sort((a, b) => a - b)
             .slice(0, EXAMPLES),
     markedFiles: documents === null ? null : documents.length,
+    unsupportedShares: unsupported,
     failures,
   };
 }

@@ -5,6 +5,7 @@ import { DusError } from '../errors.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
+import { teamTo, unsupportedKind, UNSUPPORTED_SHARE_TYPES } from '../host/rules/team-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
@@ -87,8 +88,10 @@ function obstacleMessage(o: ShareObstacle, user: string, paths: boolean): Messag
     user,
     node,
     share: o.sharer === null ? msg('why.share.plain', { node }) : msg('why.share.from', { node, sharer: o.sharer }),
-    to: o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
+    to: o.team !== null ? teamTo(o.team, user, o.teamRoute) : o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
     group: o.group,
+    team: o.team,
+    unsupported: o.shareType !== null && UNSUPPORTED_SHARE_TYPES.includes(o.shareType) ? unsupportedKind(o.shareType) : null,
     expiration: o.expiration,
     account: o.disabledAccount,
     collidesWith: o.collidesWith,

@@ -17,7 +17,7 @@ export type NextcloudDb = 'sqlite' | 'pgsql' | 'mysql';
  * The vendored Nextcloud releases: 34.0.1 is a version the product supports and the judge;
  * 31.0.2 is older, kept to show which rules depend on the version.
  */
-export type NextcloudRelease = '34.0.1' | '31.0.2';
+export type NextcloudRelease = '34.0.1' | '33.0.1' | '31.0.2';
 export const DEFAULT_RELEASE: NextcloudRelease = '34.0.1';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
