@@ -45,6 +45,8 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     markedDocuments: (account) => host.markedDocuments(account),
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
     visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
+    accessRuleBlocks: (user, account, ids) => host.accessRuleBlocks(user, account, ids),
+    accessControlEnabled: () => host.accessControlEnabled(),
     visibleArchiveFiles: (user, account, ids) => {
       calls.visible?.push([...ids]);
       return host.visibleArchiveFiles(user, account, ids);

@@ -203,6 +203,18 @@ export function de(): Catalog {
     'why.file.marker': 'eine Datei mit [P{id}]',
     'why.account_disabled':
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    // File access control: after „denn“
+    'why.access_rule.blocked':
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} (die Zugriffskontrolle beantwortet das Öffnen mit 404): die Regel oder ihre Tags und Gruppen ändern',
+    'why.access_rule.undecided':
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} womöglich: das hängt von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe) und lässt sich vor der Anfrage nicht entscheiden, daher wird sie nicht angezeigt',
+    'access_rule.check.tag': 'System-Tag {tag}',
+    'access_rule.check.not_tag': 'nicht System-Tag {tag}',
+    'access_rule.check.group': 'Gruppe {group}',
+    'access_rule.check.not_group': 'nicht Gruppe {group}',
+    'access_rule.check.other': '{check} {operator} {value}',
+    'access_rule.check.and': '{first}, {next}',
+    'access_rule.check.missing': 'eine nicht mehr vorhandene Bedingung',
     'why.besides_disabled':
       '; außerdem ist das Konto von {user} deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
     // In the genitive, as the sentences place them: „die Freigabe {node}“

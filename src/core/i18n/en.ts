@@ -194,6 +194,18 @@ export const en = {
   'why.file.path': '{path}',
   'why.file.marker': 'a file with [P{id}]',
   'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  // File access control (rules/access-rules.ts): after „cannot open it:“
+  'why.access_rule.blocked':
+    "the access-control rule '{rule}' ({checks}) blocks it for {user} (File access control answers 404 to opening it): change the rule or its tags and groups",
+  'why.access_rule.undecided':
+    "the access-control rule '{rule}' ({checks}) may block it for {user}: it depends on the request (address, time, browser, URL or upload size), which cannot be decided ahead of the request, so it is not shown",
+  'access_rule.check.tag': 'system tag {tag}',
+  'access_rule.check.not_tag': 'not system tag {tag}',
+  'access_rule.check.group': 'group {group}',
+  'access_rule.check.not_group': 'not group {group}',
+  'access_rule.check.other': '{check} {operator} {value}',
+  'access_rule.check.and': '{first}, {next}',
+  'access_rule.check.missing': 'a check that no longer exists',
   'why.besides_disabled': "; besides, {user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
   // The share a rule blocked, as the rules' sentences name it: the node, the share, its recipient
   'why.node.file_path': '{path}',
