@@ -164,7 +164,8 @@ export class HostQuestions {
       }
       return { candidate, file, mount };
     });
-    const { createHash } = await import('node:crypto');
+    // Loaded here, when the app is on: a run without it never loads node:crypto for this.
+    const { createHash } = process.getBuiltinModule('node:crypto');
     const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
     const { statements } = this.#host;
     const asked = new Map([...nodes].map(([storage, paths]) => [storage, [...paths]] as const));
