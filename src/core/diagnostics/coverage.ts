@@ -2,6 +2,7 @@ import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, type DusError } from '../errors.js';
+import type { AccessRulesSummary } from '../host/rules/access-rules.js';
 import { msg } from '../i18n/catalog.js';
 import { testStoredConnection } from './connection-test.js';
 
@@ -40,6 +41,8 @@ export interface CoverageReport {
   readonly markedFiles: number | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
+  /** File access control's rules (they may keep shared files from users); null when it is off, has none, or the host was not read. */
+  readonly accessRules: AccessRulesSummary | null;
 }
 
 /** What `check` is waiting for, in order: the archive server's answer, the host's account, its marked files. */
@@ -112,6 +115,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
           progress?.step('marked files', archiveAccount);
           return (await ctx.host()).markedDocuments(archiveAccount);
         });
+  const accessRules = documents === null ? null : await part('coverage', hostFailures, async () => (await ctx.host()).accessRules());
   if (!answered && asked !== null) progress?.step('connection', asked);
   const tested = await testing;
   const failures = [...connectionFailures, ...hostFailures];
@@ -132,5 +136,6 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
             .slice(0, EXAMPLES),
     markedFiles: documents === null ? null : documents.length,
     failures,
+    accessRules,
   };
 }

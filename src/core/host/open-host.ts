@@ -16,7 +16,7 @@ import type { HostContext, OpenHostOptions } from './host-context.js';
 import { MarkerIndexes } from './index/indexes.js';
 import { eachArchiveDocument, markedDocuments, markedFiles } from './marked-files.js';
 import { HostQuestions } from './questions.js';
-import { appEnabled, buildAccessControlSwitch } from './rules/access-rules.js';
+import { accessFactsOf, accessRulesSummary, appEnabled, buildAccessControlSwitch, buildAccessFacts, type AccessRulesSummary } from './rules/access-rules.js';
 import { rowText } from './rules/lookup-sql.js';
 import type { Message } from '../i18n/catalog.js';
 import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
@@ -117,6 +117,13 @@ class DatabaseHost implements HostAdapter {
 
   prepareMarkerIndex(archiveAccount: string): Promise<MarkerIndexSize | null> {
     return this.#indexes.prepare(archiveAccount);
+  }
+
+  async accessRules(): Promise<AccessRulesSummary | null> {
+    if (!(await this.accessControlEnabled())) return null;
+    const { statements } = this.#host;
+    const statement = buildAccessFacts(statements.sql.dialect, statements.prefix, '', new Map(), () => '');
+    return accessRulesSummary(accessFactsOf(await statements.query(statement.sql, statement.params)).rules);
   }
 
   async accessControlEnabled(): Promise<boolean> {

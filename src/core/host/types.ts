@@ -5,6 +5,7 @@
  */
 import type { Message } from '../i18n/catalog.js';
 import type { AccountBackend } from './account-backends.js';
+import type { AccessRulesSummary } from './rules/access-rules.js';
 import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
 import type { ShareReach } from './rules/share-reach.js';
@@ -100,6 +101,8 @@ export interface HostAdapter {
    * empty when the app is off. Two statements per call when it is on, one when it is off.
    */
   accessRuleBlocks(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, Message>>;
+  /** `check` and the overview: File access control's rules by name, and those the request decides; null when it is off or has none. */
+  accessRules(): Promise<AccessRulesSummary | null>;
   /** Whether File access control is enabled (its rules may then block what the shares let through): one statement. */
   accessControlEnabled(): Promise<boolean>;
   /**

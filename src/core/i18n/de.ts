@@ -203,6 +203,12 @@ export function de(): Catalog {
     'why.file.marker': 'eine Datei mit [P{id}]',
     'why.account_disabled':
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'check.access_rules':
+      'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}: Eine Datei, die sie sperren, wird den gesperrten Benutzern nicht angezeigt (why nennt die Regel).',
+    'check.access_rules_undecided':
+      'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}; {undecided} hängt/hängen von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe), was sich vor der Anfrage nicht entscheiden lässt: Ihre Dateien werden den möglicherweise gesperrten Benutzern nie angezeigt (why nennt die Regel).',
+    'overview.access_rules_undecided':
+      'Die Zugriffsregel(n) {rules} hängen von der Anfrage ab und lassen sich vor ihr nicht entscheiden: Die Dateien, die sie sperren könnten, werden diesen Benutzern nicht angezeigt.',
     // File access control: after „denn“
     'why.access_rule.blocked':
       'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} (die Zugriffskontrolle beantwortet das Öffnen mit 404): die Regel oder ihre Tags und Gruppen ändern',

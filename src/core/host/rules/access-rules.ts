@@ -185,6 +185,32 @@ export function accessOutcome(set: AccessRuleSet | null, subject: AccessSubject)
   return undecided === null ? { kind: 'open' } : { kind: 'blocked', rule: undecided, certain: false };
 }
 
+const DECIDABLE = new Set(['FileName', 'FileMimeType', 'FileSystemTags', 'UserGroupMembership'].map((c) => `${CHECK}${c}`));
+
+/**
+ * Whether a rule can block a file without the request deciding it (`check` and the overview say
+ * which cannot): every check of a class read here, and every pattern one JavaScript reads alike.
+ */
+export function decidableRule(rule: AccessRule): boolean {
+  return (
+    rule.checks !== null &&
+    rule.checks.every((c) => DECIDABLE.has(c.class) && (!(c.operator === 'matches' || c.operator === '!matches') || phpRegex(c.value) !== null))
+  );
+}
+
+/** What `check` and the overview say about File access control: null when it is off or has no rule. */
+export interface AccessRulesSummary {
+  readonly rules: readonly string[];
+  /** The rules whose outcome depends on the request (or a check not read here): their files are never shown to whom they may block. */
+  readonly undecided: readonly string[];
+}
+
+export function accessRulesSummary(set: AccessRuleSet | null): AccessRulesSummary | null {
+  if (set === null) return null;
+  const named = (r: AccessRule): string => (r.name === '' ? `#${r.id}` : r.name);
+  return { rules: set.rules.map(named), undecided: set.rules.filter((r) => !decidableRule(r)).map(named) };
+}
+
 /** A check in words, for `why`. */
 function checkMessage(check: AccessCheck, tagNames: ReadonlyMap<number, string>): Message {
   const negated = check.operator.startsWith('!');
