@@ -55,6 +55,7 @@ describe('check command', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out)).toEqual({
       ok: true,
+      accessRules: null,
       connection: { url: world.archive.url, version: '2.20.15', apiVersion: '9' },
       archiveAccount: 'archive',
       problem: null,
@@ -131,6 +132,7 @@ describe('check command', () => {
       expect(JSON.parse(result.out)).toEqual({
         ok: false,
         problem: 'unreachable',
+        accessRules: null,
         connection: { url: world.archive.url, version: null, apiVersion: null },
         archiveAccount: 'archive',
         coverage: { documents: null, withFile: null, markedFiles: withFile(), examplesWithoutFile: [], percent: null, minimum: null },

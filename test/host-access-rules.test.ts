@@ -91,6 +91,7 @@ describe.each(dialects)('File access control rules on %s', (dialect) => {
       "the access-control rule 'Secret' (system tag secret, group denied) blocks it for anna (File access control answers 404 to opening it): change the rule or its tags and groups",
     );
     expect((await world.host.accessRuleBlocks('bob', ARCH, [1])).size).toBe(0);
+    expect(await world.host.accessRules()).toEqual({ rules: ['Secret'], undecided: [] });
   });
 
   it('a tag on a folder above the shared folder counts, through the owner storage', async () => {
@@ -130,6 +131,8 @@ describe.each(dialects)('File access control rules on %s', (dialect) => {
     ]);
     expect(await shown('anna')).toEqual([]);
     expect(await shown('bob')).toEqual([1, 2, 3, 4]);
+    // check and the overview name it.
+    expect(await world.host.accessRules()).toEqual({ rules: ['Browsers'], undecided: ['Browsers'] });
     const why = (await world.host.accessRuleBlocks('anna', ARCH, [4])).get(4);
     expect(why === undefined ? '' : render(why)).toMatch(
       /^the access-control rule 'Browsers' \(group denied, RequestUserAgent matches \/Mozilla\/\) may block it for anna: .*cannot be decided ahead of the request/,
@@ -144,5 +147,6 @@ describe.each(dialects)('File access control rules on %s', (dialect) => {
     await world.fx.setAppConfig('files_accesscontrol', 'enabled', 'no');
     expect(await shown('bob')).toEqual([1, 2, 3, 4]);
     expect(await world.host.accessControlEnabled()).toBe(false);
+    expect(await world.host.accessRules()).toBeNull();
   });
 });

@@ -114,8 +114,8 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
   if (rules !== null) {
     const line = render(
       rules.undecided.length === 0
-        ? msg('check.access_rules', { rules: rules.rules.join(', ') })
-        : msg('check.access_rules_undecided', { rules: rules.rules.join(', '), undecided: rules.undecided.join(', ') }),
+        ? msg('cli.check.access_rules', { rules: rules.rules.join(', ') })
+        : msg('cli.check.access_rules_undecided', { rules: rules.rules.join(', '), undecided: rules.undecided.join(', ') }),
     );
     lines.push(rules.undecided.length === 0 ? success(globals, line) : warning(globals, line));
   }

@@ -218,20 +218,20 @@ function checkMessage(check: AccessCheck, tagNames: ReadonlyMap<number, string>)
   switch (short) {
     case 'FileSystemTags': {
       const tag = tagNames.get(Number(check.value)) ?? `#${check.value}`;
-      return negated ? msg('access_rule.check.not_tag', { tag }) : msg('access_rule.check.tag', { tag });
+      return negated ? msg('why.access_rule.check.not_tag', { tag }) : msg('why.access_rule.check.tag', { tag });
     }
     case 'UserGroupMembership':
-      return negated ? msg('access_rule.check.not_group', { group: check.value }) : msg('access_rule.check.group', { group: check.value });
+      return negated ? msg('why.access_rule.check.not_group', { group: check.value }) : msg('why.access_rule.check.group', { group: check.value });
     default:
-      return msg('access_rule.check.other', { check: short, operator: check.operator, value: check.value });
+      return msg('why.access_rule.check.other', { check: short, operator: check.operator, value: check.value });
   }
 }
 
 /** The rule's checks in words, joined. */
 function checksMessage(rule: AccessRule, tagNames: ReadonlyMap<number, string>): Message {
   const parts = (rule.checks ?? []).map((c) => checkMessage(c, tagNames));
-  let joined: Message = parts[0] ?? msg('access_rule.check.missing');
-  for (const next of parts.slice(1)) joined = msg('access_rule.check.and', { first: joined, next });
+  let joined: Message = parts[0] ?? msg('why.access_rule.check.missing');
+  for (const next of parts.slice(1)) joined = msg('why.access_rule.check.and', { first: joined, next });
   return joined;
 }
 
