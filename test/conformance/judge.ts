@@ -249,6 +249,8 @@ export interface WhoPair {
   readonly problem: string | null;
   /** A MISSING the judge allows: `why` for the same pair was an omission at a colliding target the explanation names (compare). */
   readonly omittedAtCollision: boolean;
+  /** A MISSING the judge allows: `why` for the same pair was an omission under an access rule that depends on the request. */
+  readonly omittedByRequest?: boolean;
   /** null when `who` lists the account exactly when `why` says shown, at why's path; else what differs. */
   readonly invariant: string | null;
 }
@@ -273,12 +275,14 @@ export function compareWho(
     const why = whys.get(user);
     let problem: string | null = null;
     let omittedAtCollision = false;
+    let omittedByRequest = false;
     if (listed === null) problem = `who failed: ${who.raw}`;
     else if (path !== undefined && seen.length === 0)
       problem = `LISTED: who lists ${user} at ${path ?? 'no path'} for document ${id}, Nextcloud does not open it (truth ${truth.verdict})`;
     else if (path === undefined && seen.length > 0) {
       problem = `MISSING: ${user} sees document ${id} at ${seen.join(', ')}, who does not list ${user}`;
-      omittedAtCollision = (why?.omittedAtCollision === true || why?.omittedByRequest === true) && why.truth.verdict === 'shown';
+      omittedAtCollision = why?.omittedAtCollision === true && why.truth.verdict === 'shown';
+      omittedByRequest = why?.omittedByRequest === true && why.truth.verdict === 'shown';
     } else if (path !== undefined && (path === null || !seen.includes(path)))
       problem = `who lists ${user} at ${path ?? 'no path'}, ${user} sees it at ${seen.join(', ')}`;
     let invariant: string | null = null;
@@ -287,7 +291,7 @@ export function compareWho(
       if (shown !== (path !== undefined)) invariant = `who ${path === undefined ? 'omits' : 'lists'} ${user}, why ${user} ${id} says ${why.product.verdict}`;
       else if (shown && path !== why.product.path) invariant = `who lists ${user} at ${path ?? 'no path'}, why says shown at ${why.product.path ?? 'no path'}`;
     }
-    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, invariant });
+    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, omittedByRequest, invariant });
   }
   for (const [user, path] of listed ?? [])
     if (!truths.has(user))
@@ -305,9 +309,14 @@ export function compareWho(
 }
 
 /** Who-pairs that fail a test: any disagreement with WebDAV but an allowed omission, and any break of the invariant. */
-export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision) || p.invariant !== null;
+export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision && p.omittedByRequest !== true) || p.invariant !== null;
 
 export function describeWho(p: WhoPair): string {
   const what = [p.problem ?? 'agrees with WebDAV', ...(p.invariant === null ? [] : [`invariant: ${p.invariant}`])].join('; ');
-  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${p.omittedAtCollision ? ' (omitted at a colliding target, allowed as for why)' : ''}`;
+  const allowed = p.omittedAtCollision
+    ? ' (omitted at a colliding target, allowed as for why)'
+    : p.omittedByRequest === true
+      ? ' (omitted under an access rule that depends on the request, allowed as for why)'
+      : '';
+  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${allowed}`;
 }

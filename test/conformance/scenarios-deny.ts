@@ -33,6 +33,13 @@ async function withAccessControl(s: ScenarioWorld): Promise<void> {
   accessControlled.add(s.nc);
 }
 
+/** Disables the app again (its files stay in apps/): the groups after this one judge by the trees alone. */
+export async function withoutAccessControl(nc: RealNextcloud): Promise<void> {
+  if (!accessControlled.has(nc)) return;
+  await nc.occOk(['app:disable', 'files_accesscontrol']);
+  accessControlled.delete(nc);
+}
+
 /** An administrator's request with basic auth and no cookie. */
 async function adminRequest(nc: RealNextcloud, method: string, path: string, body?: unknown): Promise<{ status: number; text: string; headers: Headers }> {
   const response = await fetch(`${nc.url}${path}`, {
