@@ -4,10 +4,12 @@
  * app's class in the admin scope, its checks by id) and the system tags on files and folders, as
  * question 1 and `why` judge them. The check classes and operators themselves: access-rules.test.ts.
  */
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it, test } from '@jest/globals';
 import { render } from '../src/core/i18n/catalog.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { askPaths, useHostWorld } from './support/host-fixtures/host-world.js';
+import { askPaths, useContextWorld, useHostWorld } from './support/host-fixtures/host-world.js';
+import { verdictOfDocument } from '../src/core/search/verdicts.js';
+import { whoAll, whoCanOpen } from '../src/core/search/who.js';
 import type { HostFixture } from './support/host-fixtures/index.js';
 
 const CHECK = 'OCA\\WorkflowEngine\\Check\\';
@@ -148,5 +150,40 @@ describe.each(dialects)('File access control rules on %s', (dialect) => {
     expect(await shown('bob')).toEqual([1, 2, 3, 4]);
     expect(await world.host.accessControlEnabled()).toBe(false);
     expect(await world.host.accessRules()).toBeNull();
+  });
+});
+
+describe.each(dialects)('who and why under a File access control rule on %s', (dialect) => {
+  const world = useContextWorld(dialect, async (fx) => {
+    await buildWorld(fx);
+    await fx.setAppConfig('docs_sync', 'target_user', ARCH);
+    await tagged(fx, built.a);
+    const [tag] = await fx.all("SELECT id FROM oc_systemtag WHERE name = 'secret'");
+    await rule(fx, 'Secret', [
+      ['FileSystemTags', 'is', String(tag?.id)],
+      ['UserGroupMembership', 'is', 'denied'],
+    ]);
+  });
+
+  test('who leaves the blocked member out, --include-blocked names the rule, who --all agrees, and why says the same', async () => {
+    const answer = await whoCanOpen(world.ctx, 1, { includeBlocked: true });
+    expect(answer.accounts.map((e) => [e.account, e.blocked === null])).toEqual([
+      [ARCH, true],
+      ['bob', true],
+      ['anna', false],
+    ]);
+    expect(answer.accounts.find((e) => e.account === 'anna')?.blocked).toContain(
+      "the access-control rule 'Secret' (system tag secret, group denied) blocks it for anna",
+    );
+    const rows: string[] = [];
+    await whoAll(world.ctx, {}, (r) => rows.push(`${r.documentId} ${r.account}`));
+    expect(rows.filter((r) => r.startsWith('1 '))).toEqual([`1 ${ARCH}`, '1 bob']);
+    expect(rows).toContain('2 anna');
+    const why = (await verdictOfDocument(world.ctx, 'anna', 1)).item;
+    expect([why.verdict, why.explanation]).toEqual([
+      'not shared',
+      "Document 1: the archive account arch has /Docs/A [P1].pdf but anna cannot open it: the access-control rule 'Secret' (system tag secret, group denied) blocks it for anna (File access control answers 404 to opening it): change the rule or its tags and groups.",
+    ]);
+    expect((await verdictOfDocument(world.ctx, 'bob', 1)).item.verdict).toBe('shown');
   });
 });
