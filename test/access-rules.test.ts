@@ -61,6 +61,9 @@ describe('each check as the workflow engine answers it', () => {
     expect(checkOutcome(check('UserGroupMembership', '!is', 'denied'), groups, view('a'))).toBe('no');
     expect(checkOutcome(check('UserGroupMembership', 'is', 'denied'), none, view('a'))).toBe('no');
     expect(checkOutcome(check('UserGroupMembership', '!is', 'denied'), none, view('a'))).toBe('yes');
+    // A group the database backend does not hold (an LDAP group): its members are not in group_user.
+    expect(checkOutcome(check('UserGroupMembership', 'is', 'ldap-staff'), none, view('a'), new Set(['denied']))).toBe('unknown');
+    expect(checkOutcome(check('UserGroupMembership', 'is', 'denied'), groups, view('a'), new Set(['denied']))).toBe('yes');
   });
 
   it('request-bound checks (address, time, user agent, URL, the size headers) and unknown classes are not decided', () => {
@@ -115,6 +118,7 @@ describe('the views of an access', () => {
   const facts: AccessFacts = {
     rules: null,
     groups: none,
+    knownGroups: none,
     nodes: new Map([
       [1, new Map([node(1, 'files'), node(2, 'files/Top', [9]), node(3, 'files/Top/Shared'), node(4, 'files/Top/Shared/C.pdf', [5], 'application/pdf')])],
     ]),

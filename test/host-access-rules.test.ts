@@ -141,6 +141,18 @@ describe.each(dialects)('File access control rules on %s', (dialect) => {
     );
   });
 
+  it('a group the database does not hold (another backend) is not decided: taken as blocking', async () => {
+    await rule(world.fx, 'Directory', [
+      ['UserGroupMembership', 'is', 'ldap-staff'],
+      ['FileName', 'matches', '/^A /'],
+    ]);
+    expect(await shown('bob')).toEqual([2, 3, 4]);
+    const why = (await world.host.accessRuleBlocks('bob', ARCH, [1])).get(1);
+    expect(why === undefined ? '' : render(why)).toContain(
+      "the access-control rule 'Directory' (group ldap-staff, FileName matches /^A /) may block it for bob",
+    );
+  });
+
   it('nothing is blocked when the app is disabled, or by a rule outside the admin scope', async () => {
     await rule(world.fx, 'All', [['FileName', 'matches', '/P/']], 1);
     expect(await shown('bob')).toEqual([1, 2, 3, 4]);

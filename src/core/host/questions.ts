@@ -180,7 +180,7 @@ export class HostQuestions {
         outcome =
           views.length === 0 && facts.rules.rules.length > 0
             ? { kind: 'blocked', rule: facts.rules.rules[0] ?? unknownRule, certain: false }
-            : accessOutcome(facts.rules, { groups: facts.groups, views });
+            : accessOutcome(facts.rules, { groups: facts.groups, knownGroups: facts.knownGroups, views });
       }
       if (outcome.kind === 'open') judged.open.push(candidate);
       else judged.blocked.push({ candidate, message: accessRuleMessage(outcome, facts.rules, user) });

@@ -213,7 +213,7 @@ export function de(): Catalog {
     'why.access_rule.blocked':
       'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} (die Zugriffskontrolle beantwortet das Öffnen mit 404): die Regel oder ihre Tags und Gruppen ändern',
     'why.access_rule.undecided':
-      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} womöglich: das hängt von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe) und lässt sich vor der Anfrage nicht entscheiden, daher wird sie nicht angezeigt',
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} womöglich: das hängt von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe) oder von dem, was die Datenbank nicht enthält (eine Verzeichnisgruppe, ein anders gelesenes Muster oder eine unbekannte Bedingung), und lässt sich vor der Anfrage nicht entscheiden, daher wird sie nicht angezeigt',
     'why.access_rule.check.tag': 'System-Tag {tag}',
     'why.access_rule.check.not_tag': 'nicht System-Tag {tag}',
     'why.access_rule.check.group': 'Gruppe {group}',

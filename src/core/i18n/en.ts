@@ -204,7 +204,7 @@ export const en = {
   'why.access_rule.blocked':
     "the access-control rule '{rule}' ({checks}) blocks it for {user} (File access control answers 404 to opening it): change the rule or its tags and groups",
   'why.access_rule.undecided':
-    "the access-control rule '{rule}' ({checks}) may block it for {user}: it depends on the request (address, time, browser, URL or upload size), which cannot be decided ahead of the request, so it is not shown",
+    "the access-control rule '{rule}' ({checks}) may block it for {user}: it depends on the request (address, time, browser, URL or upload size) or on what the database does not hold (a directory group, a pattern or check read otherwise), which cannot be decided ahead of the request, so it is not shown",
   'why.access_rule.check.tag': 'system tag {tag}',
   'why.access_rule.check.not_tag': 'not system tag {tag}',
   'why.access_rule.check.group': 'group {group}',

@@ -64,6 +64,11 @@ export interface NodeView {
 /** An access as the checks see it: the asking account's groups and every node view the access passes. */
 export interface AccessSubject {
   readonly groups: ReadonlySet<string>;
+  /**
+   * Groups the database backend holds (`groups`). A group of another backend (LDAP) has its
+   * members in the directory, not in `group_user`: a check on it is not decided here.
+   */
+  readonly knownGroups?: ReadonlySet<string>;
   readonly views: readonly NodeView[];
 }
 
@@ -113,7 +118,7 @@ export function requestBound(checkClass: string): boolean {
 }
 
 /** One check of a rule for one node view, as the workflow engine's check class answers it. */
-export function checkOutcome(check: AccessCheck, groups: ReadonlySet<string>, view: NodeView): Tri {
+export function checkOutcome(check: AccessCheck, groups: ReadonlySet<string>, view: NodeView, knownGroups?: ReadonlySet<string>): Tri {
   switch (check.class) {
     case `${CHECK}FileName`:
       return stringCheck(check.operator, check.value, view.name, check.operator === 'is' || check.operator === '!is');
@@ -130,6 +135,7 @@ export function checkOutcome(check: AccessCheck, groups: ReadonlySet<string>, vi
       return 'unknown';
     }
     case `${CHECK}UserGroupMembership`:
+      if (knownGroups !== undefined && !knownGroups.has(check.value)) return 'unknown';
       if (check.operator === 'is') return groups.has(check.value) ? 'yes' : 'no';
       if (check.operator === '!is') return groups.has(check.value) ? 'no' : 'yes';
       return 'unknown';
@@ -140,11 +146,11 @@ export function checkOutcome(check: AccessCheck, groups: ReadonlySet<string>, vi
 }
 
 /** A rule for one view: every check must match (false wins, then unknown). */
-function ruleOutcome(rule: AccessRule, groups: ReadonlySet<string>, view: NodeView): Tri {
+function ruleOutcome(rule: AccessRule, groups: ReadonlySet<string>, view: NodeView, knownGroups?: ReadonlySet<string>): Tri {
   if (rule.checks === null) return 'unknown';
   let result: Tri = 'yes';
   for (const check of rule.checks) {
-    const one = checkOutcome(check, groups, view);
+    const one = checkOutcome(check, groups, view, knownGroups);
     if (one === 'no') return 'no';
     if (one === 'unknown') result = 'unknown';
   }
@@ -177,7 +183,7 @@ export function accessOutcome(set: AccessRuleSet | null, subject: AccessSubject)
   for (const rule of set.rules) {
     if (!blocksReading(rule, set.appVersion)) continue;
     for (const view of subject.views) {
-      const outcome = ruleOutcome(rule, subject.groups, view);
+      const outcome = ruleOutcome(rule, subject.groups, view, subject.knownGroups);
       if (outcome === 'yes') return { kind: 'blocked', rule, certain: true };
       if (outcome === 'unknown' && undecided === null) undecided = rule;
     }
@@ -263,7 +269,8 @@ export function ancestorPaths(path: string): string[] {
  * The statement that reads the rules and, for the nodes asked (storage → paths, md5 hashed),
  * each node with its tags: rows `V` (the app's switches), `O` (rules of the admin scope), `K`
  * (checks), `T` (tag names), `G` (the asking account's direct groups, as `getUserGroupIds`
- * answers for the database backend) and `N` (a node, one row per tag).
+ * answers for the database backend), `H` (which groups named by group checks the database
+ * backend holds) and `N` (a node, one row per tag).
  */
 export function buildAccessFacts(
   dialect: Dialect,
@@ -293,6 +300,14 @@ export function buildAccessFacts(
     branch(["'G'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'gu.gid', 'NULL', 'NULL', 'NULL'], `FROM ${p}group_user gu WHERE gu.uid = ?`, dialect),
   );
   params.push(user);
+  selects.push(
+    branch(
+      ["'H'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'g.gid', 'NULL', 'NULL', 'NULL'],
+      `FROM ${p}groups g WHERE g.gid IN (SELECT uc.value FROM ${p}flow_checks uc WHERE uc.class = ?)`,
+      dialect,
+    ),
+  );
+  params.push(`${CHECK}UserGroupMembership`);
   const asText = dialect === 'pgsql' ? 'VARCHAR' : dialect === 'mysql' ? 'CHAR' : 'TEXT';
   const where: string[] = [];
   for (const [storage, paths] of nodes) {
@@ -318,6 +333,8 @@ export interface AccessFacts {
   /** null: the app is not enabled (or has no rule): nothing is blocked. */
   readonly rules: AccessRuleSet | null;
   readonly groups: ReadonlySet<string>;
+  /** The database backend's groups among those the rules' group checks name. */
+  readonly knownGroups: ReadonlySet<string>;
   /** By storage, then path. */
   readonly nodes: ReadonlyMap<number, ReadonlyMap<string, StoredNode>>;
 }
@@ -338,6 +355,7 @@ export function accessFactsOf(rows: readonly SqlRow[]): AccessFacts {
   const checks = new Map<number, AccessCheck>();
   const tagNames = new Map<number, string>();
   const groups = new Set<string>();
+  const knownGroups = new Set<string>();
   const nodes = new Map<number, Map<string, StoredNode>>();
   for (const row of rows) {
     switch (text(row.k)) {
@@ -355,6 +373,9 @@ export function accessFactsOf(rows: readonly SqlRow[]): AccessFacts {
         break;
       case 'G':
         groups.add(text(row.t1) ?? '');
+        break;
+      case 'H':
+        knownGroups.add(text(row.t1) ?? '');
         break;
       case 'N': {
         const storage = num(row.b);
@@ -390,7 +411,7 @@ export function accessFactsOf(rows: readonly SqlRow[]): AccessFacts {
       return { id: o.id, name: o.name, operation: o.operation, checks: found ? list : null };
     });
   const on = appEnabled(config.get('enabled') ?? null) && rules.length > 0;
-  return { rules: on ? { appVersion: config.get('installed_version') ?? null, rules, tagNames } : null, groups, nodes };
+  return { rules: on ? { appVersion: config.get('installed_version') ?? null, rules, tagNames } : null, groups, knownGroups, nodes };
 }
 
 /**
