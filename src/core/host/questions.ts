@@ -119,13 +119,16 @@ export class HostQuestions {
 
   async #judged(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Judged> {
     if (this.#batched) {
+      let looked: Looked | null = null;
       try {
-        return await this.#access(user, await this.#lookup(question, user, archive, ids, true, probe));
+        looked = await this.#lookup(question, user, archive, ids, true, probe);
       } catch (error) {
         if (isDusError(error) && error.code === 'host_unreachable') throw error;
         // The spec's fallback: this database does not run the batched form; ask per document.
         this.#batched = false;
       }
+      // Outside the fallback: a failure of the access-rule statement is its own, not the lookup's form.
+      if (looked !== null) return this.#access(user, looked);
     }
     return this.#perDocument(question, user, archive, ids, probe);
   }
