@@ -16,10 +16,17 @@ import { accessControlled, type ScenarioWorld } from './world.js';
 
 const CHECK = 'OCA\\WorkflowEngine\\Check\\';
 
-/** The app release for the installed major (vendor/README.md): 5.0.0 for 34, 4.0.1 for 33. */
-function appTarball(nc: RealNextcloud): string {
+/** The vendored app release for the installed major (vendor/README.md): 5.0.0 for 34, 4.0.1 for 33; null for another major. */
+export function accessControlTarball(nc: RealNextcloud): string | null {
   const vendor = join(releaseTarball('34.0.1'), '..');
-  return join(vendor, nc.version.startsWith('33.') ? 'files_accesscontrol-4.0.1.tar.gz' : 'files_accesscontrol-5.0.0.tar.gz');
+  const name = nc.version.startsWith('33.') ? 'files_accesscontrol-4.0.1.tar.gz' : nc.version.startsWith('34.') ? 'files_accesscontrol-5.0.0.tar.gz' : null;
+  return name === null || !existsSync(join(vendor, name)) ? null : join(vendor, name);
+}
+
+function appTarball(nc: RealNextcloud): string {
+  const tarball = accessControlTarball(nc);
+  if (tarball === null) throw new Error(`no vendored files_accesscontrol for Nextcloud ${nc.version}`);
+  return tarball;
 }
 
 /** Unpacks the vendored app into the server's apps/ and enables it, once per install. */

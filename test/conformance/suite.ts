@@ -17,7 +17,7 @@ import {
 import { describeProblem, describeWho, failing, failingWho, type Comparison, type WhoPair } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
-import { ACCESS_RULE_SCENARIOS, withoutAccessControl } from './scenarios-deny.js';
+import { ACCESS_RULE_SCENARIOS, accessControlTarball, withoutAccessControl } from './scenarios-deny.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
 import { runScenario, type ConformanceRun } from './world.js';
 
@@ -205,6 +205,11 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
     it(
       'agrees with Nextcloud under File access control deny rules (a denied file lists but does not open)',
       async () => {
+        // The app has a release for 33 and 34 only (vendor/README.md): another server skips the group, said.
+        if (accessControlTarball(context().nc) === null) {
+          process.stdout.write(`SKIP File access control scenarios on ${label()}: no vendored files_accesscontrol for this release\n`);
+          return;
+        }
         const scenarios = chosen(ACCESS_RULE_SCENARIOS);
         let outcome: Awaited<ReturnType<typeof runScenarios>>;
         try {
