@@ -55,6 +55,7 @@ describe('check command', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out)).toEqual({
       ok: true,
+      accessRules: null,
       connection: { url: world.archive.url, version: '2.20.15', apiVersion: '9' },
       archiveAccount: 'archive',
       problem: null,
@@ -180,6 +181,7 @@ describe('check command', () => {
       expect(JSON.parse(result.out)).toEqual({
         ok: false,
         problem: 'unreachable',
+        accessRules: null,
         connection: { url: world.archive.url, version: null, apiVersion: null },
         archiveAccount: 'archive',
         coverage: {

@@ -1,9 +1,9 @@
 import { checkCoverage, type CoverageProgress, type CoverageReport, type FailureKind, type PartFailure } from '../core/diagnostics/coverage.js';
 import { DusError } from '../core/errors.js';
+import { msg, render } from '../core/i18n/catalog.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { failure, note, success, warning } from '../cli/format.js';
 import { newerReleaseNote } from '../core/archive/releases.js';
-import { render } from '../core/i18n/catalog.js';
 import { cliMessageOf, errorLine, withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { scriptLanguageOf } from '../cli/language.js';
@@ -123,6 +123,15 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
       ),
     );
   }
+  const rules = report.accessRules;
+  if (rules !== null) {
+    const line = render(
+      rules.undecided.length === 0
+        ? msg('cli.check.access_rules', { rules: rules.rules.join(', ') })
+        : msg('cli.check.access_rules_undecided', { rules: rules.rules.join(', '), undecided: rules.undecided.join(', ') }),
+    );
+    lines.push(rules.undecided.length === 0 ? success(globals, line) : warning(globals, line));
+  }
   if (judgement.fix !== null) lines.push(warning(globals, judgement.fix));
   if (judgement.belowMinimum !== null) lines.push(warning(globals, judgement.belowMinimum));
   io.stdout.write(`${lines.join('\n')}\n`);
@@ -151,6 +160,7 @@ function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | 
       percent: judgement.percent,
       minimum,
     },
+    accessRules: report.accessRules,
     ...(correctionText === null ? {} : { correction: correctionText }),
     ...(first === undefined ? {} : { error: { code: first.error.code, message: cliMessageOf(first.error) } }),
     failures: report.failures.map((f) => ({ part: f.part, code: f.error.code, kind: f.kind, message: cliMessageOf(f.error) })),

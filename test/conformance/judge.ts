@@ -5,6 +5,7 @@
  *
  * Truth for user U and document N (the spec's verdict table, answered by Nextcloud itself):
  *   Q1 U's tree holds a file of the archive account whose name carries [PN]   → shown
+ *      (with File access control on: and U's GET of it answers 200, see world.ts)
  *   Q2 else the archive account's own tree holds such a file (owner = itself) → not shared
  *   Q3 else U's tree holds a file with [PN] of another owner                  → not owned
  *   else                                                                       → no file
@@ -55,10 +56,12 @@ export function truthOf(
   archive: string,
   id: number,
   ownNames: ReadonlyMap<number, string> = new Map(),
+  refused: ReadonlySet<string> = new Set(),
 ): Truth {
   const nameOf = (entry: DavEntry): string => (entry.fileId === null ? entry.name : (ownNames.get(entry.fileId) ?? entry.name));
   const marked = (entry: DavEntry): boolean => markerIds(nameOf(entry)).includes(id);
-  const seen = (view.files ?? []).filter(marked);
+  // A file File access control denies still lists; it is not opened (its GET failed: `refused`).
+  const seen = (view.files ?? []).filter(marked).filter((entry) => !refused.has(entry.path));
   const fromArchive = seen.filter((entry) => entry.ownerId === archive);
   if (fromArchive.length > 0) return { verdict: 'shown', paths: fromArchive.map((entry) => `/${entry.path}`) };
   if (archiveFiles.some((entry) => entry.ownerId === archive && marked(entry))) return { verdict: 'not shared', paths: [] };
@@ -172,7 +175,15 @@ export interface Comparison {
    * such a target. Reported and counted, never a failure; a LEAK or a wrong path always fails.
    */
   readonly omittedAtCollision: boolean;
+  /**
+   * A `shown` the product omitted because a File access control rule depends on the request
+   * (the explanation says it cannot be decided ahead of the request): allowed, counted apart.
+   */
+  readonly omittedByRequest?: boolean;
 }
+
+/** The words of `why.access_rule.undecided` (English, as the judge reads `why --json`). */
+export const UNDECIDED_RULE = 'cannot be decided ahead of the request';
 
 /** `collidingTargets`: the user's targets that two shares of different nodes reach when the product answered (recorded.ts). */
 export function compare(
@@ -187,6 +198,17 @@ export function compare(
   let omittedAtCollision = false;
   if (product.verdict === 'shown' && truth.verdict !== 'shown') {
     problem = `LEAK: the product shows document ${id} to ${user}, Nextcloud does not open it (truth ${truth.verdict})`;
+  } else if (truth.verdict === 'shown' && product.verdict === 'not shared' && product.raw.includes(UNDECIDED_RULE)) {
+    return {
+      scenario,
+      user,
+      id,
+      truth,
+      product,
+      problem: `product says not shared, Nextcloud says shown (omitted: an access rule that depends on the request)`,
+      omittedAtCollision: false,
+      omittedByRequest: true,
+    };
   } else if (product.verdict !== truth.verdict) {
     problem = `product says ${product.verdict}, Nextcloud says ${truth.verdict}`;
     const foreign = (v: string): boolean => v === 'not owned' || v === 'no file';
@@ -205,7 +227,7 @@ export function compare(
 }
 
 /** Problems that fail a test: every disagreement but an omission at a colliding target. */
-export const failing = (c: Comparison): boolean => c.problem !== null && !c.omittedAtCollision;
+export const failing = (c: Comparison): boolean => c.problem !== null && !c.omittedAtCollision && c.omittedByRequest !== true;
 
 export function describeProblem(c: Comparison): string {
   return `[${c.scenario}] ${c.user} / ${c.id}: ${c.problem ?? 'agree'}  (why: ${c.product.raw})`;
@@ -227,6 +249,8 @@ export interface WhoPair {
   readonly problem: string | null;
   /** A MISSING the judge allows: `why` for the same pair was an omission at a colliding target the explanation names (compare). */
   readonly omittedAtCollision: boolean;
+  /** A MISSING the judge allows: `why` for the same pair was an omission under an access rule that depends on the request. */
+  readonly omittedByRequest?: boolean;
   /** null when `who` lists the account exactly when `why` says shown, at why's path; else what differs. */
   readonly invariant: string | null;
 }
@@ -251,12 +275,14 @@ export function compareWho(
     const why = whys.get(user);
     let problem: string | null = null;
     let omittedAtCollision = false;
+    let omittedByRequest = false;
     if (listed === null) problem = `who failed: ${who.raw}`;
     else if (path !== undefined && seen.length === 0)
       problem = `LISTED: who lists ${user} at ${path ?? 'no path'} for document ${id}, Nextcloud does not open it (truth ${truth.verdict})`;
     else if (path === undefined && seen.length > 0) {
       problem = `MISSING: ${user} sees document ${id} at ${seen.join(', ')}, who does not list ${user}`;
       omittedAtCollision = why?.omittedAtCollision === true && why.truth.verdict === 'shown';
+      omittedByRequest = why?.omittedByRequest === true && why.truth.verdict === 'shown';
     } else if (path !== undefined && (path === null || !seen.includes(path)))
       problem = `who lists ${user} at ${path ?? 'no path'}, ${user} sees it at ${seen.join(', ')}`;
     let invariant: string | null = null;
@@ -265,7 +291,7 @@ export function compareWho(
       if (shown !== (path !== undefined)) invariant = `who ${path === undefined ? 'omits' : 'lists'} ${user}, why ${user} ${id} says ${why.product.verdict}`;
       else if (shown && path !== why.product.path) invariant = `who lists ${user} at ${path ?? 'no path'}, why says shown at ${why.product.path ?? 'no path'}`;
     }
-    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, invariant });
+    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, omittedByRequest, invariant });
   }
   for (const [user, path] of listed ?? [])
     if (!truths.has(user))
@@ -283,9 +309,14 @@ export function compareWho(
 }
 
 /** Who-pairs that fail a test: any disagreement with WebDAV but an allowed omission, and any break of the invariant. */
-export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision) || p.invariant !== null;
+export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision && p.omittedByRequest !== true) || p.invariant !== null;
 
 export function describeWho(p: WhoPair): string {
   const what = [p.problem ?? 'agrees with WebDAV', ...(p.invariant === null ? [] : [`invariant: ${p.invariant}`])].join('; ');
-  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${p.omittedAtCollision ? ' (omitted at a colliding target, allowed as for why)' : ''}`;
+  const allowed = p.omittedAtCollision
+    ? ' (omitted at a colliding target, allowed as for why)'
+    : p.omittedByRequest === true
+      ? ' (omitted under an access rule that depends on the request, allowed as for why)'
+      : '';
+  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${allowed}`;
 }

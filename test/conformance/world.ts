@@ -14,6 +14,7 @@ import {
   compare,
   compareWho,
   describeProblem,
+  markerIds,
   parseWho,
   parseWhy,
   truthOf,
@@ -101,6 +102,9 @@ export interface ConformanceRun {
   /** The same for `who <id>`: each document with an account `who` omitted at a colliding target, asked again (and `why` for every account of it). */
   readonly whoAfterListing: WhoPair[];
 }
+
+/** Installs where File access control is enabled: their judgements GET the marked files the trees show (a denied file lists but does not open). */
+export const accessControlled = new WeakSet<RealNextcloud>();
 
 let scenarioCounter = 0;
 
@@ -205,13 +209,25 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         run.records?.push(text);
         process.stdout.write(`record (${nc.label}, ${nc.db}) ${text}\n`);
       }
+      // With File access control on, a listed file may not open: GET each marked file the trees show (only those).
+      const refused = new Map<string, Set<string>>();
+      if (accessControlled.has(nc)) {
+        for (const [login, view] of views) {
+          const wanted = (view.files ?? []).filter((f) => markerIds(ownNames.get(f.fileId ?? -1) ?? f.name).some((m) => ids.includes(m)));
+          const session = users.get(login);
+          if (session === undefined) continue;
+          const failed = new Set<string>();
+          for (const f of wanted) if (!(await session.opens(f.path))) failed.add(f.path);
+          refused.set(login, failed);
+        }
+      }
       const truths = new Map<number, Map<string, Truth>>(ids.map((id) => [id, new Map()]));
       const whys = new Map<number, Map<string, Comparison>>(ids.map((id) => [id, new Map()]));
       for (const [login, view] of views) {
         for (const id of ids) {
           const answer = answers.get(`${login}/${id}`);
           if (answer === undefined) continue;
-          const truth = truthOf(view, archiveFiles, archive, id, ownNames);
+          const truth = truthOf(view, archiveFiles, archive, id, ownNames, refused.get(login));
           const comparison = compare(scenario, login, id, truth, answer, collisions.get(login));
           run.comparisons.push(comparison);
           truths.get(id)?.set(login, truth);

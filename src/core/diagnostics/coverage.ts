@@ -2,6 +2,7 @@ import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, type DusError } from '../errors.js';
+import type { AccessRulesSummary } from '../host/rules/access-rules.js';
 import { msg } from '../i18n/catalog.js';
 import type { UnsupportedShares } from '../host/types.js';
 import { testStoredConnection } from './connection-test.js';
@@ -43,6 +44,8 @@ export interface CoverageReport {
   readonly unsupportedShares?: UnsupportedShares | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
+  /** File access control's rules (they may keep shared files from users); null when it is off, has none, or the host was not read. */
+  readonly accessRules: AccessRulesSummary | null;
 }
 
 /** What `check` is waiting for, in order: the archive server's answer, the host's account, its marked files. */
@@ -119,6 +122,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
           unsupported = await host.unsupportedShares(archiveAccount);
           return marked;
         });
+  const accessRules = documents === null ? null : await part('coverage', hostFailures, async () => (await ctx.host()).accessRules());
   if (!answered && asked !== null) progress?.step('connection', asked);
   const tested = await testing;
   const failures = [...connectionFailures, ...hostFailures];
@@ -140,5 +144,6 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
     markedFiles: documents === null ? null : documents.length,
     unsupportedShares: unsupported,
     failures,
+    accessRules,
   };
 }

@@ -67,6 +67,8 @@ export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFin
     const named = stored.archive_owner ?? (await host.syncAccount());
     if (named === null || named === '') warnings.push(msg('overview.no_account'));
     else if ((await host.findAccount(named)) === null) warnings.push(msg('overview.unknown_account', { account: named }));
+    const rules = await host.accessRules();
+    if (rules !== null && rules.undecided.length > 0) warnings.push(msg('overview.access_rules_undecided', { rules: rules.undecided.join(', ') }));
   } catch (error: unknown) {
     warnings.push(msg('overview.host_unreadable', { code: error instanceof Error && 'code' in error ? String(error.code) : 'internal' }));
   }

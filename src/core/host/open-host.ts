@@ -16,6 +16,9 @@ import type { HostContext, OpenHostOptions } from './host-context.js';
 import { MarkerIndexes } from './index/indexes.js';
 import { eachArchiveDocument, markedDocuments, markedFiles, unsupportedShares } from './marked-files.js';
 import { HostQuestions } from './questions.js';
+import { accessFactsOf, accessRulesSummary, appEnabled, buildAccessControlSwitch, buildAccessFacts, type AccessRulesSummary } from './rules/access-rules.js';
+import { rowText } from './rules/lookup-sql.js';
+import type { Message } from '../i18n/catalog.js';
 import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
@@ -115,6 +118,25 @@ class DatabaseHost implements HostAdapter {
 
   prepareMarkerIndex(archiveAccount: string): Promise<MarkerIndexSize | null> {
     return this.#indexes.prepare(archiveAccount);
+  }
+
+  async accessRules(): Promise<AccessRulesSummary | null> {
+    if (!(await this.accessControlEnabled())) return null;
+    const { statements } = this.#host;
+    const statement = buildAccessFacts(statements.sql.dialect, statements.prefix, '', new Map(), () => '');
+    return accessRulesSummary(accessFactsOf(await statements.query(statement.sql, statement.params)).rules);
+  }
+
+  async accessControlEnabled(): Promise<boolean> {
+    const statement = buildAccessControlSwitch(this.#host.statements.prefix);
+    const rows = await this.#host.statements.query(statement.sql, statement.params);
+    return appEnabled(rows.length === 0 ? null : rowText(rows[0]?.v));
+  }
+
+  async accessRuleBlocks(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, Message>> {
+    // Off (most hosts): one small statement, not question 1 again.
+    if (!(await this.accessControlEnabled())) return new Map();
+    return this.#questions.accessRuleBlocks('visible', user, archiveAccount, documentIds);
   }
 
   shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>> {

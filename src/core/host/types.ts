@@ -3,7 +3,9 @@
  * file questions of the verdict table. Implemented read-only over the host database
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
+import type { Message } from '../i18n/catalog.js';
 import type { AccountBackend } from './account-backends.js';
+import type { AccessRulesSummary } from './rules/access-rules.js';
 import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
 import type { ShareReach } from './rules/share-reach.js';
@@ -99,6 +101,16 @@ export interface HostAdapter {
    * the share rows covering each file. One query per call; documents without a known cause are absent.
    */
   shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>>;
+  /**
+   * Explain only: documents whose files reach the user (question 1's shares and own files) but
+   * which File access control blocks, each with the rule's sentence (rules/access-rules.ts);
+   * empty when the app is off. Two statements per call when it is on, one when it is off.
+   */
+  accessRuleBlocks(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, Message>>;
+  /** `check` and the overview: File access control's rules by name, and those the request decides; null when it is off or has none. */
+  accessRules(): Promise<AccessRulesSummary | null>;
+  /** Whether File access control is enabled (its rules may then block what the shares let through): one statement. */
+  accessControlEnabled(): Promise<boolean>;
   /**
    * `who`: every file of the archive account carrying the document's marker, and the user and
    * group shares on them or a folder holding them (whatever their state), with the groups'

@@ -208,6 +208,24 @@ export function de(): Catalog {
     'why.file.marker': 'eine Datei mit [P{id}]',
     'why.account_disabled':
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'cli.check.access_rules':
+      'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}: Eine Datei, die sie sperren, wird den gesperrten Benutzern nicht angezeigt (why nennt die Regel).',
+    'cli.check.access_rules_undecided':
+      'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}; {undecided} hängt/hängen von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe), was sich vor der Anfrage nicht entscheiden lässt: Deren Dateien werden den möglicherweise gesperrten Benutzern nie angezeigt (why nennt die Regel).',
+    'overview.access_rules_undecided':
+      'Die Zugriffsregel(n) {rules} hängen von der Anfrage ab und lassen sich vor ihr nicht entscheiden: Die Dateien, die sie sperren könnten, werden diesen Benutzern nicht angezeigt.',
+    // File access control: after „denn“
+    'why.access_rule.blocked':
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} (die Zugriffskontrolle beantwortet das Öffnen mit 404): die Regel oder ihre Tags und Gruppen ändern',
+    'why.access_rule.undecided':
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} womöglich: das hängt von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe) oder von dem, was die Datenbank nicht enthält (eine Verzeichnisgruppe, ein anders gelesenes Muster oder eine unbekannte Bedingung), und lässt sich vor der Anfrage nicht entscheiden, daher wird sie nicht angezeigt',
+    'why.access_rule.check.tag': 'System-Tag {tag}',
+    'why.access_rule.check.not_tag': 'nicht System-Tag {tag}',
+    'why.access_rule.check.group': 'Gruppe {group}',
+    'why.access_rule.check.not_group': 'nicht Gruppe {group}',
+    'why.access_rule.check.other': '{check} {operator} {value}',
+    'why.access_rule.check.and': '{first}, {next}',
+    'why.access_rule.check.missing': 'eine nicht mehr vorhandene Bedingung',
     'why.besides_disabled':
       '; außerdem ist das Konto von {user} deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
     // In the genitive, as the sentences place them: „die Freigabe {node}“

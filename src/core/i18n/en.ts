@@ -200,6 +200,24 @@ export const en = {
   'why.file.path': '{path}',
   'why.file.marker': 'a file with [P{id}]',
   'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  'cli.check.access_rules':
+    'File access control is on with the rule(s) {rules}: a file they block is not shown to the users they block it for (why names the rule).',
+  'cli.check.access_rules_undecided':
+    'File access control is on with the rule(s) {rules}; {undecided} depend(s) on the request (address, time, browser, URL or upload size), which cannot be decided ahead of the request: their files are never shown to the users they may block (why names the rule).',
+  'overview.access_rules_undecided':
+    'File access control rule(s) {rules} depend on the request and cannot be decided ahead of it: the files they may block are not shown to those users.',
+  // File access control (rules/access-rules.ts): after „cannot open it:“
+  'why.access_rule.blocked':
+    "the access-control rule '{rule}' ({checks}) blocks it for {user} (File access control answers 404 to opening it): change the rule or its tags and groups",
+  'why.access_rule.undecided':
+    "the access-control rule '{rule}' ({checks}) may block it for {user}: it depends on the request (address, time, browser, URL or upload size) or on what the database does not hold (a directory group, a pattern or check read otherwise), which cannot be decided ahead of the request, so it is not shown",
+  'why.access_rule.check.tag': 'system tag {tag}',
+  'why.access_rule.check.not_tag': 'not system tag {tag}',
+  'why.access_rule.check.group': 'group {group}',
+  'why.access_rule.check.not_group': 'not group {group}',
+  'why.access_rule.check.other': '{check} {operator} {value}',
+  'why.access_rule.check.and': '{first}, {next}',
+  'why.access_rule.check.missing': 'a check that no longer exists',
   'why.besides_disabled': "; besides, {user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
   // The share a rule blocked, as the rules' sentences name it: the node, the share, its recipient
   'why.node.file_path': '{path}',

@@ -36,7 +36,9 @@ export type VerdictCause =
   /** `not shared`: a share row covers the file but does not mount for the user. */
   | { readonly kind: 'share'; readonly obstacle: ShareObstacle }
   /** `no file`: the archive account's file with the marker is in its trash. */
-  | { readonly kind: 'trash'; readonly file: TrashedFile };
+  | { readonly kind: 'trash'; readonly file: TrashedFile }
+  /** `not shared`: the file reaches the user, but a File access control rule blocks it (or may: rules/access-rules.ts). */
+  | { readonly kind: 'access rule'; readonly message: Message };
 
 export interface VerdictReport {
   /** Documents the archive server found for the term. */
@@ -123,7 +125,13 @@ export function explanationMessage(
   const seen = path === undefined ? msg('why.file.marker', { id }) : msg('why.file.path', { path });
   switch (verdict) {
     case 'not shared': {
-      const why = disabled ? msg('why.account_disabled', { user }) : cause?.kind === 'share' ? obstacleMessage(cause.obstacle, user, paths) : null;
+      const why = disabled
+        ? msg('why.account_disabled', { user })
+        : cause?.kind === 'share'
+          ? obstacleMessage(cause.obstacle, user, paths)
+          : cause?.kind === 'access rule'
+            ? cause.message
+            : null;
       return why === null
         ? msg('why.not_shared.unexplained', { id, archiveAccount, file: seen, user })
         : msg('why.not_shared.cause', { id, archiveAccount, file: seen, user, why });
@@ -375,7 +383,15 @@ async function causesOf(
     return entry?.verdict === 'not shared' && entry.file !== undefined ? [entry.file] : [];
   });
   if (notShared.length > 0) {
-    for (const [id, obstacle] of await host.shareObstacles(account.uid, archiveAccount, notShared)) causes.set(id, { kind: 'share', obstacle });
+    // A file that reaches the user and is blocked by File access control: that rule is the cause.
+    for (const [id, message] of await host.accessRuleBlocks(
+      account.uid,
+      archiveAccount,
+      notShared.map((f) => f.documentId),
+    ))
+      causes.set(id, { kind: 'access rule', message });
+    const rest = notShared.filter((f) => !causes.has(f.documentId));
+    if (rest.length > 0) for (const [id, obstacle] of await host.shareObstacles(account.uid, archiveAccount, rest)) causes.set(id, { kind: 'share', obstacle });
   }
   const noFile = unshown.filter((id) => !decided.has(id));
   if (noFile.length > 0) {

@@ -181,12 +181,26 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   // Question 1 for every candidate at once: its rows and rules, a statement per 1 000 accounts.
   const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, candidates));
   const opened = new Map(index.openers(reach.files).map((o) => [o.account, o]));
+  // File access control blocks after the shares: each account they let through is asked as `why` asks it.
+  const ruled = new Map<string, Message>();
+  if (opened.size > 0 && (await host.accessControlEnabled())) {
+    for (const account of opened.keys()) {
+      const message = (await host.accessRuleBlocks(account, archiveAccount, [documentId])).get(documentId);
+      if (message !== undefined) ruled.set(account, message);
+    }
+  }
   const open: WhoEntry[] = [];
   const blocked: WhoEntry[] = [];
   for (const account of candidates) {
     const seen = opened.get(account);
-    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen, reach), blocked: null, blockedMessage: null });
-    else if (options.includeBlocked === true) {
+    const rule = ruled.get(account);
+    if (seen !== undefined && rule === undefined) open.push({ account, path: seen.path, chain: chainOf(seen, reach), blocked: null, blockedMessage: null });
+    else if (rule !== undefined) {
+      if (options.includeBlocked === true) {
+        const cause = explanationMessage('not shared', documentId, account, archiveAccount, files[0], { kind: 'access rule', message: rule });
+        blocked.push({ account, path: null, chain: null, blocked: cause === null ? '' : render(cause), blockedMessage: cause });
+      }
+    } else if (options.includeBlocked === true) {
       const cause = await blockedCause(host, account, archiveAccount, documentId, files);
       // `not shared` always has an explanation; '' keeps a blocked account apart from one that opens it.
       blocked.push({ account, path: null, chain: null, blocked: cause === null ? '' : render(cause), blockedMessage: cause });
@@ -221,6 +235,9 @@ export interface WhoAllHooks {
   readonly pace?: Pace;
 }
 
+/** Documents per access-rule question of `who --all` (a page of the search's size). */
+const ACCESS_BATCH = 25;
+
 export async function whoAll(
   ctx: ServiceContext,
   options: Omit<WhoOptions, 'includeBlocked'>,
@@ -247,17 +264,42 @@ export async function whoAll(
     chains.set(opener.mount, chain);
     return chain;
   };
+  // File access control on: its rules are asked per account for the documents the shares let
+  // through, so the rows are held until the archive is read (docs/host-adapter.md).
+  const ruled = await host.accessControlEnabled();
+  const held: WhoRow[] = [];
   await host.eachArchiveDocument(
     archiveAccount,
     (documentId, files) => {
       documents += 1;
       for (const opener of index.openers(files)) {
-        rows += 1;
-        onRow({ documentId, account: opener.account, path: opener.path, chain: chainFor(opener) });
+        const row = { documentId, account: opener.account, path: opener.path, chain: chainFor(opener) };
+        if (ruled) held.push(row);
+        else {
+          rows += 1;
+          onRow(row);
+        }
       }
-      hooks.onDocument?.({ documents, rows });
+      if (!ruled) hooks.onDocument?.({ documents, rows });
     },
     hooks.pace,
   );
+  if (ruled) {
+    const byAccount = new Map<string, number[]>();
+    for (const row of held) byAccount.set(row.account, [...(byAccount.get(row.account) ?? []), row.documentId]);
+    const blocked = new Set<string>();
+    for (const [account, ids] of byAccount) {
+      for (let from = 0; from < ids.length; from += ACCESS_BATCH) {
+        for (const id of (await host.accessRuleBlocks(account, archiveAccount, ids.slice(from, from + ACCESS_BATCH))).keys())
+          blocked.add(`${account}\u0000${id}`);
+      }
+    }
+    for (const row of held) {
+      if (blocked.has(`${row.account}\u0000${row.documentId}`)) continue;
+      rows += 1;
+      onRow(row);
+    }
+    hooks.onDocument?.({ documents, rows });
+  }
   return { documents, rows };
 }

@@ -309,6 +309,57 @@ export const TABLES: readonly Table[] = [
       { name: 'circles_membership_ifilci', columns: ['inheritance_first', 'inheritance_last', 'circle_id'] },
     ],
   },
+  // The workflow engine's rules (File access control reads its own there) and the system tags they test.
+  {
+    name: 'flow_operations',
+    columns: [
+      c('id', 'bigauto'),
+      c('class', 'varchar(256)', true, ''),
+      c('name', 'varchar(256)', false, ''),
+      c('checks', 'text'),
+      c('operation', 'text'),
+      c('entity', 'varchar(256)', true, 'OCA\\WorkflowEngine\\Entity\\File'),
+      c('events', 'text', true, '[]'),
+    ],
+  },
+  {
+    name: 'flow_checks',
+    columns: [
+      c('id', 'bigauto'),
+      c('class', 'varchar(256)', true, ''),
+      c('operator', 'varchar(16)', true, ''),
+      c('value', 'text'),
+      c('hash', 'varchar(32)', true, ''),
+    ],
+    indexes: [{ name: 'flow_unique_hash', columns: ['hash'], unique: true }],
+  },
+  {
+    name: 'flow_operations_scope',
+    columns: [c('id', 'bigauto'), c('operation_id', 'int', true, 0), c('type', 'int', true, 0), c('value', 'varchar(64)', false, '')],
+    indexes: [{ name: 'flow_unique_scope', columns: ['operation_id', 'type', 'value'], unique: true }],
+  },
+  {
+    name: 'systemtag',
+    columns: [
+      c('id', 'bigauto'),
+      c('name', 'varchar(64)', true, ''),
+      c('visibility', 'smallint', true, 1),
+      c('editable', 'smallint', true, 1),
+      c('etag', 'varchar(32)'),
+      c('color', 'varchar(6)'),
+    ],
+    indexes: [{ name: 'tag_ident', columns: ['name', 'visibility', 'editable'], unique: true }],
+  },
+  {
+    name: 'systemtag_object_mapping',
+    columns: [c('objectid', 'varchar(64)', true, ''), c('objecttype', 'varchar(64)', true, ''), c('systemtagid', 'bigint', true, 0)],
+    primaryKey: ['objecttype', 'objectid', 'systemtagid'],
+    indexes: [
+      { name: 'systag_by_tagid', columns: ['systemtagid', 'objecttype'] },
+      { name: 'systag_by_objectid', columns: ['objectid'] },
+      { name: 'systag_objecttype', columns: ['objecttype'] },
+    ],
+  },
 ];
 
 /**

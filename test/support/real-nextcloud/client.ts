@@ -208,6 +208,12 @@ export class NextcloudUser {
     return parseMultistatus(answer.body, `/remote.php/dav/files/${encodeURIComponent(this.login)}`).filter((entry) => entry.path !== '');
   }
 
+  /** Whether a GET of the file answers 200: File access control lists a denied file but answers 404 (403 for a file share) to opening it. */
+  async opens(path: string): Promise<boolean> {
+    const answer = await this.request('GET', this.filesPath(path));
+    return answer.status === 200;
+  }
+
   /** Whether the account can log in and list its files (a disabled account gets 503). */
   async canLogIn(): Promise<boolean> {
     const answer = await this.request('PROPFIND', this.filesPath(''), { body: PROPFIND_BODY, headers: { depth: '0', 'content-type': 'application/xml' } });

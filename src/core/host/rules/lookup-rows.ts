@@ -24,13 +24,21 @@ export function syncAccountOf(stored: string | null): string | null {
 export function splitRows(
   rows: readonly SqlRow[],
   recipient: string,
-): LookupRows & { unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
+): LookupRows & {
+  unsupportedShares: number;
+  rootEtags: RootEtag[];
+  viewerEnabled: boolean;
+  viewerLanguage: string | null;
+  syncAccount: string | null;
+  accessControl: string | null;
+} {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];
   const sharing = sharingFacts();
   let unsupportedShares = 0;
   let syncAccount: string | null = null;
+  let accessControl: string | null = null;
   const viewer = new Map<string, string | null>();
   const node = nodeRowOf;
   for (const row of rows) {
@@ -56,6 +64,9 @@ export function splitRows(
       case 'A':
         syncAccount = text(row.t1);
         break;
+      case 'W':
+        accessControl = text(row.t1);
+        break;
       default:
         break;
     }
@@ -71,6 +82,7 @@ export function splitRows(
     viewerEnabled,
     viewerLanguage: viewer.get('lang') ?? null,
     syncAccount,
+    accessControl,
   };
 }
 

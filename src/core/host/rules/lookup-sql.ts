@@ -6,7 +6,8 @@
  * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `U` the same
  * flags of the account whose view is asked (and, for the search, its language), `A` (search) the
  * sync add-on's account, `X` the count of Talk room and Deck board shares (unsupported),
- * `E` (marker index on) the etag of each indexed storage's `files` folder.
+ * `E` (marker index on) the etag of each indexed storage's `files` folder, `W` (questions 1
+ * and 3) File access control's `enabled` value.
  * visibility.ts then applies the host's rules to them.
  *
  * Speed (bench/host-batch.ts): a name pattern cannot use an index, so the file part reaches
@@ -213,6 +214,11 @@ export function buildLookup(spec: LookupSpec): Statement {
     // A disabled account opens nothing (it cannot log in): read with the files, no round trip more.
     selects.push(branchOf(ownFlags(p, '= ?', spec.forSearch === true), spec.dialect));
     params.push(spec.viewer);
+    // Whether File access control is on (rules/access-rules.ts reads its rules only then).
+    selects.push(
+      branch(["'W'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
+        ` WHERE appid = 'files_accesscontrol' AND configkey = 'enabled'`,
+    );
   }
   if (spec.forSearch === true) {
     // The search resolves the archive account once per context; this row tells whether the
