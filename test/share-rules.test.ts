@@ -175,6 +175,8 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
  * on 34.0.1 a node reached only through a group share is mounted over nodes a user share
  * reaches, and its documents show at the target; the user share's are explained with that
  * group share. Where both are group shares, or the release is not one read, neither shows.
+ * On 33.0.1 the first share in its order (user shares by id, then group shares by id) keeps
+ * the target and the others move to a name not yet in the database at the next setup.
  */
 const COLLISIONS = {
   /** The archive account's group share against carol's user share: the archive's folder is mounted on 34.0.1. */
@@ -202,6 +204,7 @@ describe.each(dialects)('which colliding share is mounted, by release, on %s', (
   const world = useContextWorld(dialect, buildCollisions);
   const dirs: string[] = [];
   let on34: ServiceContext | undefined;
+  let on33: ServiceContext | undefined;
   let on31: ServiceContext | undefined;
   const contextOn = async (version: string): Promise<ServiceContext> => {
     const server = mkdtempSync(join(tmpdir(), 'dus-release-'));
@@ -212,10 +215,12 @@ describe.each(dialects)('which colliding share is mounted, by release, on %s', (
   };
   beforeAll(async () => {
     on34 = await contextOn('34.0.1.2');
+    on33 = await contextOn('33.0.1.2');
     on31 = await contextOn('31.0.2.1');
   });
   afterAll(async () => {
     await on34?.close();
+    await on33?.close();
     await on31?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
@@ -245,8 +250,25 @@ describe.each(dialects)('which colliding share is mounted, by release, on %s', (
     expect(item.explanation).toContain('which one the database does not tell');
   });
 
+  test('33.0.1: a user share keeps the target against a group share, which moves to a name not yet known', async () => {
+    const id = COLLISIONS.groupWins;
+    const { item } = await verdictOfDocument(ctx(on33), U, id);
+    expect(item.verdict).toBe('not shared');
+    expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: 'colliding target', mountedFrom: 'carol', renamedAtSetup: true } });
+    expect(item.explanation).toContain(`Nextcloud 33 keeps /Team${id} for the share from carol`);
+    expect(item.explanation).toContain('a name the database does not hold yet');
+    const crew = COLLISIONS.userLoses;
+    expect((await verdictOfDocument(ctx(on33), U, crew)).item).toMatchObject({ verdict: 'shown', path: `/Crew${crew}/doc [P${crew}].pdf` });
+  });
+
+  test('33.0.1: of two group shares the older one keeps the target', async () => {
+    const id = COLLISIONS.twoGroups;
+    const { item } = await verdictOfDocument(ctx(on33), U, id);
+    expect(item).toMatchObject({ verdict: 'shown', path: `/Duo${id}/doc [P${id}].pdf` });
+  });
+
   test.each([
-    ['31.0.2 (renames them apart at the next listing)', () => ctx(on31)],
+    ['31.0.2 (not supported: read as an unknown release)', () => ctx(on31)],
     ['an unknown release (--host-db)', () => world.ctx],
   ])('%s: the group share against a user share does not show either', async (_name, context) => {
     const id = COLLISIONS.groupWins;

@@ -143,6 +143,7 @@ export function nearestObstacles(
       disabledAccount: null,
       collidesWith: [],
       mountedFrom: null,
+      renamedAtSetup: false,
       target: null,
       assumed: null,
     };
@@ -153,7 +154,7 @@ export function nearestObstacles(
   for (const file of files) {
     const filePath = `files${file.path}`;
     let best: { obstacle: ShareObstacle; rank: number; depth: number } | null = null;
-    for (const { kind, share, account, collidesWith, mountedFrom } of blocked) {
+    for (const { kind, share, account, collidesWith, mountedFrom, renamedAtSetup } of blocked) {
       const nodePath = nodes.get(share.fileSource);
       if (nodePath === undefined || (nodePath !== filePath && !filePath.startsWith(`${nodePath}/`))) continue;
       const obstacle: ShareObstacle = {
@@ -166,6 +167,7 @@ export function nearestObstacles(
         disabledAccount: kind === 'disabled sharer' ? account : null,
         collidesWith,
         mountedFrom,
+        renamedAtSetup,
         target: kind === 'colliding target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
         assumed:
           kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account)

@@ -10,7 +10,7 @@
  * and the user's mounts together (two mounts at one path).
  */
 import { homeStorageIds, isInUserFiles } from './storages.js';
-import { mountedAmong } from './collision-order.js';
+import { mountedAmong, settlingOf } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 import { msg, type Message } from '../../i18n/catalog.js';
 
@@ -86,6 +86,8 @@ export interface Blocked {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share the host mounts there instead, where its order tells (collision-order.ts). */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (33.0.1) instead of hiding them. */
+  readonly renamedAtSetup: boolean;
 }
 
 /**
@@ -106,6 +108,8 @@ export interface ObstacleWords {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share is mounted there instead, when known. */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (collision-order.ts). */
+  readonly renamedAtSetup: boolean;
   /** The path the share has in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (the release), or null (`why.assumed.*`). */
@@ -186,10 +190,11 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: () => msg('why.obstacle.sharing_off'),
   },
   {
-    // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
-    // the last of the shares its queries return. Where that order is known (a lone group share
-    // among user shares, on a release read) that one is let through; else none, the side that
-    // cannot leak, since among shares of one kind the order is the database's.
+    // Nextcloud mounts one share per mount point (MountProvider::getMountsFromSuperShares): 34.0.1
+    // the last of the shares its queries return, 33.0.1 the first, moving the others to a free
+    // name at the user's next setup. Where that order is known (collision-order.ts: a lone group
+    // share among user shares on 34.0.1, always on 33.0.1) that one is let through; else none,
+    // the side that cannot leak. The others' new names are not in the database yet: omitted.
     kind: 'colliding target',
     rank: 1,
     level: 'mounts',
@@ -205,6 +210,12 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => {
       const others = msg(w.collidesWith.length === 1 ? 'why.others.one' : 'why.others.many', { sharers: w.collidesWith.join(', ') });
       const words = { share: w.share, others, user: w.user };
+      if (w.renamedAtSetup) {
+        const kept = w.mountedFrom ?? '?';
+        return w.target === null
+          ? msg('why.obstacle.colliding_renamed_no_path', { ...words, mountedFrom: kept })
+          : msg('why.obstacle.colliding_renamed', { ...words, target: w.target, mountedFrom: kept });
+      }
       if (w.target === null) {
         return w.mountedFrom === null
           ? msg('why.obstacle.colliding_no_path', words)
@@ -337,6 +348,7 @@ function sharerOf(rows: readonly ShareRow[]): string {
  */
 export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked[] } {
   const blocked: Blocked[] = [];
+  const renamedAtSetup = settlingOf(facts.hostVersion) === 'renamed at setup';
   const block = (
     kind: ObstacleKind,
     share: ShareRow,
@@ -344,7 +356,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
     collidesWith: readonly string[] = [],
     mountedFrom: string | null = null,
   ): void => {
-    blocked.push({ kind, share, account, collidesWith, mountedFrom });
+    blocked.push({ kind, share, account, collidesWith, mountedFrom, renamedAtSetup: kind === 'colliding target' && renamedAtSetup });
   };
   // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
   const addressed = facts.shares.filter((s) => (s.shareType === 0 || s.shareType === 1) && !notForUser(s, facts.user));
