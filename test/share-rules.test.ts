@@ -29,6 +29,8 @@ interface RuleCase {
   readonly build: (fx: HostFixture, id: number) => Promise<void>;
   /** Run with files_sharing disabled. */
   readonly sharingOff?: boolean;
+  /** config.php's `version` the case is asked under (a rule of the releases that check targets at setup); else the database URL alone. */
+  readonly release?: string;
 }
 
 const folderWith = async (fx: HostFixture, owner: string, folder: string, id: number): Promise<number> => {
@@ -43,6 +45,15 @@ const CASES: readonly RuleCase[] = [
     level: 'host',
     sharingOff: true,
     build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Off${id}`, id), type: 'user', with: U })),
+  },
+  {
+    kind: 'taken target',
+    level: 'mounts',
+    release: '33.0.1.2',
+    build: async (fx, id) => {
+      await fx.addFolder(U, `Own${id}`);
+      await fx.share({ owner: A, fileId: await folderWith(fx, A, `Own${id}`, id), type: 'user', with: U, target: `/Own${id}` });
+    },
   },
   {
     kind: 'colliding target',
@@ -128,6 +139,22 @@ async function build(fx: HostFixture): Promise<void> {
 
 describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect) => {
   const world = useContextWorld(dialect, build);
+  const dirs: string[] = [];
+  const byRelease = new Map<string, ServiceContext>();
+  beforeAll(async () => {
+    for (const release of new Set(CASES.flatMap((c) => (c.release === undefined ? [] : [c.release])))) {
+      const server = mkdtempSync(join(tmpdir(), 'dus-rule-release-'));
+      const config = mkdtempSync(join(tmpdir(), 'dus-rule-config-'));
+      dirs.push(server, config);
+      await world.fx.writeNextcloudDir(server, { version: release });
+      byRelease.set(release, openContext({ configDir: config, logFile: join(config, 'host.log'), hostLocation: { nextcloudDir: server } }));
+    }
+  });
+  afterAll(async () => {
+    for (const ctx of byRelease.values()) await ctx.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const contextFor = (c: RuleCase): ServiceContext => (c.release === undefined ? world.ctx : (byRelease.get(c.release) ?? world.ctx));
 
   test('each rule of SHARE_RULES has a case here', () => {
     expect(SHARE_RULES.map((r) => `${r.kind}/${r.level}`)).toEqual(CASES.map((c) => `${c.kind}/${c.level}`));
@@ -142,13 +169,22 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
       await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'no' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
     }
     try {
-      const { item } = await verdictOfDocument(world.ctx, U, id);
+      const { item } = await verdictOfDocument(contextFor(c), U, id);
       expect(item.verdict).toBe('not shared');
       expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: c.kind } });
     } finally {
       if (c.sharingOff === true)
         await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'yes' WHERE appid = 'files_sharing' AND configkey = 'enabled'`);
     }
+  });
+
+  test("a target the user's own folder holds is explained on 33.0.1, and shown at it where the release is unknown", async () => {
+    const c = CASES.find((one) => one.kind === 'taken target');
+    if (c === undefined) throw new Error('no case');
+    const id = 100 + CASES.indexOf(c);
+    const { item } = await verdictOfDocument(contextFor(c), U, id);
+    expect(item.explanation).toContain(`reaches ${U} as /Own${id}, where ${U} has a file or folder of their own; Nextcloud 33 moves the share`);
+    expect((await verdictOfDocument(world.ctx, U, id)).item).toMatchObject({ verdict: 'shown', path: `/Own${id}/doc [P${id}].pdf` });
   });
 
   test('a colliding target is explained with the other sharer and the path, and what to do', async () => {

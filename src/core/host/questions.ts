@@ -15,6 +15,7 @@ import { splitRows, syncAccountOf, type SearchProbe } from './rules/lookup-rows.
 import { buildLookup, type LookupSpec } from './rules/lookup-sql.js';
 import { cleanIds } from './rules/marker.js';
 import { homeStorageIds } from './rules/storages.js';
+import { readTakenTargets } from './rules/taken-targets.js';
 import { candidates, pickPerDocument, questionMounts, type Candidate } from './rules/visibility.js';
 import type { ResolvedArchiveAccount, SearchLookup, VisibleFile } from './types.js';
 
@@ -157,8 +158,11 @@ export class HostQuestions {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return [];
-    const mounts =
-      recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version);
+    if (recipient === null) return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts: [], dataDirectory }, rows.files);
+    const asked = rows.shares.map((share) => ({ account: recipient, target: share.target }));
+    const taken = await readTakenTargets((sql, params) => statements.query(sql, params), statements.prefix, asked, dataDirectory, located.version);
+    const takenOfRecipient = taken === null ? null : (taken.get(recipient) ?? new Set<string>());
+    const mounts = questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version, takenOfRecipient);
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
   }
 }

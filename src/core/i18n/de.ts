@@ -226,6 +226,10 @@ export function de(): Catalog {
       '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, und welche, geht aus der Datenbank nicht hervor: {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
     'why.obstacle.colliding_known_no_path':
       '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, nämlich die Gruppenfreigabe durch {mountedFrom} (Gruppenfreigaben werden nach direkten Freigaben eingebunden, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
+    'why.obstacle.taken_target':
+      '{share} erreicht {user} unter {target}, wo {user} eine eigene Datei oder einen eigenen Ordner hat; Nextcloud 33 verschiebt die Freigabe auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.taken_target_no_path':
+      '{share} erreicht {user} unter einem Pfad, wo {user} eine eigene Datei oder einen eigenen Ordner hat; Nextcloud 33 verschiebt die Freigabe auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
     'why.obstacle.colliding_renamed':
       '{share} und {others} erreichen {user} alle unter {target}; Nextcloud 33 lässt {target} der Freigabe durch {mountedFrom} und verschiebt die anderen auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
     'why.obstacle.colliding_renamed_no_path':

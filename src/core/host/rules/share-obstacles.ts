@@ -79,6 +79,7 @@ function factsOf(
   user: string,
   dataDirectory: string | null,
   hostVersion: string | null,
+  takenTargets: ReadonlySet<string> | null,
 ): { facts: ShareFacts; nodes: Map<number, string> } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
@@ -119,7 +120,12 @@ function factsOf(
   }
   // Several rows of one share (a UNION of identical rows is one; keep the first of any other).
   const unique = [...new Map(shares.map((s) => [s.id, s])).values()];
-  return { facts: { user, groups, shares: unique, roots, ...sharing, dataDirectory, hostVersion }, nodes };
+  return { facts: { user, groups, shares: unique, roots, ...sharing, dataDirectory, hostVersion, takenTargets }, nodes };
+}
+
+/** The targets of the statement's share rows, as `readTakenTargets` asks them for `user`. */
+export function obstacleTargets(rows: readonly SqlRow[], user: string): { account: string; target: string }[] {
+  return rows.filter((row) => text(row.k) === 'S').map((row) => ({ account: user, target: text(row.t5) ?? '' }));
 }
 
 /** document id → the nearest cause, for the files given (a document without one is absent). */
@@ -129,8 +135,9 @@ export function nearestObstacles(
   user: string,
   hostVersion: string | null,
   dataDirectory: string | null,
+  takenTargets: ReadonlySet<string> | null,
 ): Map<number, ShareObstacle> {
-  const { facts, nodes } = factsOf(rows, user, dataDirectory, hostVersion);
+  const { facts, nodes } = factsOf(rows, user, dataDirectory, hostVersion, takenTargets);
   const result = new Map<number, ShareObstacle>();
   const hostRule = SHARE_RULES.find((r) => r.level === 'host' && r.blocks(facts));
   if (hostRule !== undefined) {
@@ -168,7 +175,7 @@ export function nearestObstacles(
         collidesWith,
         mountedFrom,
         renamedAtSetup,
-        target: kind === 'colliding target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
+        target: kind === 'colliding target' || kind === 'taken target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
         assumed:
           kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account)
             ? hidingAssumed(facts.sharingConfig.get('hide_disabled_user_shares'), hostVersion)

@@ -63,10 +63,26 @@ export interface ShareFacts {
   readonly dataDirectory: string | null;
   /** config.php `version`; null when unknown (`--host-db`). */
   readonly hostVersion: string | null;
+  /**
+   * The user's share targets (slashes trimmed) that a file or folder of the user's own holds,
+   * where the release checks targets only at the user's setup (taken-targets.ts); null where it
+   * does not, or they were not read.
+   */
+  readonly takenTargets: ReadonlySet<string> | null;
 }
 
 export type ObstacleKind =
-  'sharing off' | 'colliding target' | 'left' | 'declined' | 'pending' | 'expired' | 'disabled sharer' | 'no read' | 'broken share' | 'not member';
+  | 'sharing off'
+  | 'taken target'
+  | 'colliding target'
+  | 'left'
+  | 'declined'
+  | 'pending'
+  | 'expired'
+  | 'disabled sharer'
+  | 'no read'
+  | 'broken share'
+  | 'not member';
 
 export interface Mount {
   readonly root: NodeRow;
@@ -156,7 +172,7 @@ interface NodeRule extends RuleText {
 /** A rule on the user's mounts together: the groups of mounts it concerns, and the one of a group it lets through (else none). */
 interface MountsRule extends RuleText {
   readonly level: 'mounts';
-  readonly blocks: (mounts: readonly Candidate[]) => Candidate[][];
+  readonly blocks: (mounts: readonly Candidate[], facts: ShareFacts) => Candidate[][];
   readonly letsThrough: (group: readonly Candidate[], facts: ShareFacts) => Candidate | null;
 }
 
@@ -188,6 +204,24 @@ export const SHARE_RULES: readonly ShareRule[] = [
       return sharing === undefined || sharing === 'no';
     },
     explain: () => msg('why.obstacle.sharing_off'),
+  },
+  {
+    // 33.0.1 checks a received share's target only while it sets up the user's files, and moves
+    // a share whose target one of the user's own files or folders holds to a free name beside it
+    // (taken-targets.ts): until then the database holds a path where the share will not be, and
+    // not yet the one where it will. None is let through, the side that cannot leak.
+    kind: 'taken target',
+    rank: 1,
+    level: 'mounts',
+    blocks: (mounts, facts) => {
+      const taken = facts.takenTargets;
+      return taken === null ? [] : mounts.filter((m) => taken.has(trimSlashes(m.mount.target))).map((m) => [m]);
+    },
+    letsThrough: () => null,
+    explain: (w) =>
+      w.target === null
+        ? msg('why.obstacle.taken_target_no_path', { share: w.share, user: w.user })
+        : msg('why.obstacle.taken_target', { share: w.share, user: w.user, target: w.target }),
   },
   {
     // Nextcloud mounts one share per mount point (MountProvider::getMountsFromSuperShares): 34.0.1
@@ -390,7 +424,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   }
   for (const rule of LEVELS.mounts) {
     const kept = new Set<Candidate>(candidates);
-    for (const group of rule.blocks(candidates)) {
+    for (const group of rule.blocks(candidates, facts)) {
       const through = rule.letsThrough(group, facts);
       for (const candidate of group) {
         if (candidate === through) continue;
