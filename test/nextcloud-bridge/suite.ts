@@ -4,8 +4,8 @@
  * Nextcloud's OWN endpoints: unified search (with and without "Search connected services"),
  * the smart picker, the dashboard, the settings routes with password confirmation, the admin
  * page, and the overview check through `occ setupchecks` and the overview page's route. One
- * file per database (`bridge-<db>.e2e.test.ts`), Nextcloud 34.0.1 unless DUS_NEXTCLOUD_TARBALL
- * names another tree.
+ * file per database (`bridge-<db>.e2e.test.ts`), Nextcloud 34.0.1, and 33.0.1 on SQLite
+ * (`bridge-sqlite-33.e2e.test.ts`), unless DUS_NEXTCLOUD_TARBALL names another tree.
  *
  * Every wait is bounded by what it waits for (serve printing its address or exiting, a php -S
  * answering or exiting, the section's script showing an outcome, success or error), never by a
