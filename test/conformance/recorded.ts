@@ -122,7 +122,7 @@ export async function targetsOnOwnEntries(nc: RealNextcloud, shares: readonly Re
 /** Both kinds of target the database cannot place yet, by user (usersWithCollidingTargets, targetsOnOwnEntries). */
 export async function unsettledTargets(nc: RealNextcloud, shares: readonly ReceivedShare[]): Promise<Map<string, string[]>> {
   const out = usersWithCollidingTargets(shares);
-  for (const [user, targets] of await targetsOnOwnEntries(nc, shares)) out.set(user, [...(out.get(user) ?? []), ...targets]);
+  for (const [user, targets] of await targetsOnOwnEntries(nc, shares)) out.set(user, [...new Set([...(out.get(user) ?? []), ...targets])]);
   return out;
 }
 
