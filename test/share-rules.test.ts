@@ -32,6 +32,8 @@ interface RuleCase {
   readonly sharingOff?: boolean;
   /** Run with circles (Teams) disabled. */
   readonly teamsOff?: boolean;
+  /** config.php's `version` the case is asked under (a rule of the releases that check targets at setup); else the database URL alone. */
+  readonly release?: string;
 }
 
 const folderWith = async (fx: HostFixture, owner: string, folder: string, id: number): Promise<number> => {
@@ -60,6 +62,15 @@ const CASES: readonly RuleCase[] = [
     kind: 'unsupported share',
     level: 'row',
     build: async (fx, id) => void (await fx.share({ owner: A, fileId: await folderWith(fx, A, `Room${id}`, id), type: 'room', with: 'roomtoken' })),
+  },
+  {
+    kind: 'taken target',
+    level: 'mounts',
+    release: '33.0.1.2',
+    build: async (fx, id) => {
+      await fx.addFolder(U, `Own${id}`);
+      await fx.share({ owner: A, fileId: await folderWith(fx, A, `Own${id}`, id), type: 'user', with: U, target: `/Own${id}` });
+    },
   },
   {
     kind: 'colliding target',
@@ -154,6 +165,22 @@ async function build(fx: HostFixture): Promise<void> {
 
 describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect) => {
   const world = useContextWorld(dialect, build);
+  const dirs: string[] = [];
+  const byRelease = new Map<string, ServiceContext>();
+  beforeAll(async () => {
+    for (const release of new Set(CASES.flatMap((c) => (c.release === undefined ? [] : [c.release])))) {
+      const server = mkdtempSync(join(tmpdir(), 'dus-rule-release-'));
+      const config = mkdtempSync(join(tmpdir(), 'dus-rule-config-'));
+      dirs.push(server, config);
+      await world.fx.writeNextcloudDir(server, { version: release });
+      byRelease.set(release, openContext({ configDir: config, logFile: join(config, 'host.log'), hostLocation: { nextcloudDir: server } }));
+    }
+  });
+  afterAll(async () => {
+    for (const ctx of byRelease.values()) await ctx.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const contextFor = (c: RuleCase): ServiceContext => (c.release === undefined ? world.ctx : (byRelease.get(c.release) ?? world.ctx));
 
   test('each rule of SHARE_RULES has a case here', () => {
     expect(SHARE_RULES.map((r) => `${r.kind}/${r.level}`)).toEqual(CASES.map((c) => `${c.kind}/${c.level}`));
@@ -169,7 +196,7 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
     }
     if (c.teamsOff === true) await world.fx.exec(`UPDATE ${world.fx.prefix}appconfig SET configvalue = 'no' WHERE appid = 'circles' AND configkey = 'enabled'`);
     try {
-      const { item } = await verdictOfDocument(world.ctx, U, id);
+      const { item } = await verdictOfDocument(contextFor(c), U, id);
       expect(item.verdict).toBe('not shared');
       expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: c.kind } });
     } finally {
@@ -236,6 +263,15 @@ describe.each(dialects)('every sharing rule blocks and explains on %s', (dialect
     expect(answer.accounts.map((a) => a.account)).not.toContain('carol');
   });
 
+  test("a target the user's own folder holds is explained on 33.0.1, and shown at it where the release is unknown", async () => {
+    const c = CASES.find((one) => one.kind === 'taken target');
+    if (c === undefined) throw new Error('no case');
+    const id = 100 + CASES.indexOf(c);
+    const { item } = await verdictOfDocument(contextFor(c), U, id);
+    expect(item.explanation).toContain(`reaches ${U} as /Own${id}, where ${U} has a file or folder of their own; Nextcloud 33 moves the share`);
+    expect((await verdictOfDocument(world.ctx, U, id)).item).toMatchObject({ verdict: 'shown', path: `/Own${id}/doc [P${id}].pdf` });
+  });
+
   test('a colliding target is explained with the other sharer and the path, and what to do', async () => {
     const id = 100 + CASES.findIndex((c) => c.kind === 'colliding target');
     const { item } = await verdictOfDocument(world.ctx, U, id);
@@ -282,6 +318,8 @@ async function buildTeams(fx: HostFixture): Promise<void> {
  * on 34.0.1 a node reached only through a group share is mounted over nodes a user share
  * reaches, and its documents show at the target; the user share's are explained with that
  * group share. Where both are group shares, or the release is not one read, neither shows.
+ * On 33.0.1 the first share in its order (user shares by id, then group shares by id) keeps
+ * the target and the others move to a name not yet in the database at the next setup.
  */
 const COLLISIONS = {
   /** The archive account's group share against carol's user share: the archive's folder is mounted on 34.0.1. */
@@ -321,6 +359,7 @@ describe.each(dialects)('which colliding share is mounted, by release, on %s', (
   const world = useContextWorld(dialect, buildCollisions);
   const dirs: string[] = [];
   let on34: ServiceContext | undefined;
+  let on33: ServiceContext | undefined;
   let on31: ServiceContext | undefined;
   const contextOn = async (version: string): Promise<ServiceContext> => {
     const server = mkdtempSync(join(tmpdir(), 'dus-release-'));
@@ -331,10 +370,12 @@ describe.each(dialects)('which colliding share is mounted, by release, on %s', (
   };
   beforeAll(async () => {
     on34 = await contextOn('34.0.1.2');
+    on33 = await contextOn('33.0.1.2');
     on31 = await contextOn('31.0.2.1');
   });
   afterAll(async () => {
     await on34?.close();
+    await on33?.close();
     await on31?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
@@ -376,8 +417,25 @@ describe.each(dialects)('which colliding share is mounted, by release, on %s', (
     expect(who.accounts.map((a) => a.account)).not.toContain(U);
   });
 
+  test('33.0.1: a user share keeps the target against a group share, which moves to a name not yet known', async () => {
+    const id = COLLISIONS.groupWins;
+    const { item } = await verdictOfDocument(ctx(on33), U, id);
+    expect(item.verdict).toBe('not shared');
+    expect(item.cause).toMatchObject({ kind: 'share', obstacle: { kind: 'colliding target', mountedFrom: 'carol', renamedAtSetup: true } });
+    expect(item.explanation).toContain(`Nextcloud 33 keeps /Team${id} for the share from carol`);
+    expect(item.explanation).toContain('a name the database does not hold yet');
+    const crew = COLLISIONS.userLoses;
+    expect((await verdictOfDocument(ctx(on33), U, crew)).item).toMatchObject({ verdict: 'shown', path: `/Crew${crew}/doc [P${crew}].pdf` });
+  });
+
+  test('33.0.1: of two group shares the older one keeps the target', async () => {
+    const id = COLLISIONS.twoGroups;
+    const { item } = await verdictOfDocument(ctx(on33), U, id);
+    expect(item).toMatchObject({ verdict: 'shown', path: `/Duo${id}/doc [P${id}].pdf` });
+  });
+
   test.each([
-    ['31.0.2 (renames them apart at the next listing)', () => ctx(on31)],
+    ['31.0.2 (not supported: read as an unknown release)', () => ctx(on31)],
     ['an unknown release (--host-db)', () => world.ctx],
   ])('%s: the group share against a user share does not show either', async (_name, context) => {
     const id = COLLISIONS.groupWins;

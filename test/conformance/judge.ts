@@ -170,7 +170,8 @@ export interface Comparison {
   readonly problem: string | null;
   /**
    * A disagreement the spec allows where, by oc_share, the user reached two nodes at one target
-   * (Nextcloud 34 mounts one of them, and the database alone cannot tell which): a `shown` the
+   * (Nextcloud 34 mounts one of them, and the database alone cannot tell which; Nextcloud 33
+   * moves all but one to a name the database does not hold until the user's next setup): a `shown` the
    * product omitted (`not shared`), or `not owned` against `no file` for a foreign file behind
    * such a target. Reported and counted, never a failure; a LEAK or a wrong path always fails.
    */
@@ -213,8 +214,9 @@ export function compare(
     problem = `product says ${product.verdict}, Nextcloud says ${truth.verdict}`;
     const foreign = (v: string): boolean => v === 'not owned' || v === 'no file';
     // The omission must be the collision rule's own: for a document of the archive account, the
-    // explanation names the colliding shares (a `not shared` for any other cause still fails).
-    const byCollision = product.raw.includes('Nextcloud mounts only one of them there');
+    // explanation names the colliding shares (a `not shared` for any other cause still fails):
+    // 34.0.1 mounts one of them, 33.0.1 moves the others to a name not yet in the database.
+    const byCollision = product.raw.includes('Nextcloud mounts only one of them there') || product.raw.includes('a name the database does not hold yet');
     const allowed = (truth.verdict === 'shown' && product.verdict === 'not shared' && byCollision) || (foreign(truth.verdict) && foreign(product.verdict));
     if (allowed && collidingTargets.length > 0) {
       omittedAtCollision = true;

@@ -115,6 +115,34 @@ export function usersWithCollidingTargets(shares: readonly ReceivedShare[]): Map
   return out;
 }
 
+/**
+ * The users whose received share (one Nextcloud would mount) has a target where their own home
+ * holds a file or folder: Nextcloud 33 moves such a share to a free name at the user's next
+ * setup, a name oc_share does not hold yet. Read from oc_filecache by path, each user's
+ * `home::` storage.
+ */
+export async function targetsOnOwnEntries(nc: RealNextcloud, shares: readonly ReceivedShare[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const share of shares) {
+    if (share.accepted !== 1 || share.permissions <= 0 || share.expired || share.owner === share.recipient || share.sharer === share.recipient) continue;
+    const path = `files/${share.target.replace(/^\/+|\/+$/g, '')}`;
+    const rows = await nc.rows(`SELECT f.fileid FROM oc_filecache f JOIN oc_storages s ON s.numeric_id = f.storage WHERE s.id = ? AND f.path = ?`, [
+      `home::${share.recipient}`,
+      path,
+    ]);
+    if (rows.length > 0 && !(out.get(share.recipient) ?? []).includes(share.target))
+      out.set(share.recipient, [...(out.get(share.recipient) ?? []), share.target]);
+  }
+  return out;
+}
+
+/** Both kinds of target the database cannot place yet, by user (usersWithCollidingTargets, targetsOnOwnEntries). */
+export async function unsettledTargets(nc: RealNextcloud, shares: readonly ReceivedShare[]): Promise<Map<string, string[]>> {
+  const out = usersWithCollidingTargets(shares);
+  for (const [user, targets] of await targetsOnOwnEntries(nc, shares)) out.set(user, [...new Set([...(out.get(user) ?? []), ...targets])]);
+  return out;
+}
+
 /** Share mounts of `users` in oc_mounts. */
 export async function shareMounts(nc: RealNextcloud, users: readonly string[]): Promise<ShareMount[]> {
   if (users.length === 0) return [];

@@ -27,7 +27,7 @@ import {
   type WhoPair,
   type WhoProduct,
 } from './judge.js';
-import { describeRecord, receivedShares, shareMounts, usersWithCollidingTargets } from './recorded.js';
+import { describeRecord, receivedShares, shareMounts, unsettledTargets } from './recorded.js';
 
 /** The built CLI, as an administrator runs it. */
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.cjs');
@@ -95,8 +95,9 @@ export interface ConformanceRun {
   readonly records?: string[];
   /**
    * Each omission at a colliding target asked again once the judgement's listings are done,
-   * against the same WebDAV truth: 31.0.2 renames colliding shares apart when a user lists, so
-   * there the product must then agree; 34.0.1 keeps them, so the omission stays allowed.
+   * against the same WebDAV truth: 33.0.1 renames colliding shares apart (and moves a share off
+   * the user's own file) when a user lists, so there the product must then agree; 34.0.1 keeps
+   * them, so the omission stays allowed.
    */
   readonly afterListing: Comparison[];
   /** The same for `who <id>`: each document with an account `who` omitted at a colliding target, asked again (and `why` for every account of it). */
@@ -153,8 +154,9 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
       // Nextcloud's trailing work (after its last answer) is done: the suite judges a settled state.
       await nc.settled();
-      // Where two shares reach one user at one target as the product answers (the listing below may repair it).
-      const collisions = usersWithCollidingTargets(await receivedShares(nc, logins));
+      // Where two shares reach one user at one target as the product answers, or a share's target
+      // is one of her own files (33.0.1 moves such shares at her next setup: the listing below).
+      const collisions = await unsettledTargets(nc, await receivedShares(nc, logins));
       const answers = new Map<string, ProductAnswer>();
       const whoAnswers = new Map<number, WhoProduct>();
       const product = await openProduct(configDir, nc.serverDir);
@@ -247,7 +249,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       const omissions = [...whys.values()].flatMap((byLogin) => [...byLogin.values()]).filter((c) => c.omittedAtCollision);
       if (omissions.length > 0 || whoOmittedIds.size > 0) {
         const after = `${scenario} · after the listings`;
-        const remaining = usersWithCollidingTargets(await receivedShares(nc, logins));
+        const remaining = await unsettledTargets(nc, await receivedShares(nc, logins));
         const again = await openProduct(configDir, nc.serverDir);
         // Each pair is asked once: a document `who` is asked again for needs `why` of every account.
         const asked = new Map<string, Comparison>();

@@ -27,6 +27,7 @@ import {
 } from './rules/access-rules.js';
 import { candidates, mountCovers, mountPath, pickPerDocument, questionMounts, type Candidate, type Mount, type NodeRow } from './rules/visibility.js';
 import type { Message } from '../i18n/catalog.js';
+import { readTakenTargets } from './rules/taken-targets.js';
 import type { ResolvedArchiveAccount, SearchLookup, VisibleFile } from './types.js';
 
 export type Question = 'visible' | 'owned' | 'foreign';
@@ -243,8 +244,13 @@ export class HostQuestions {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return { list: [], access: null };
-    const mounts =
-      recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version);
+    let mounts: Mount[] = [];
+    if (recipient !== null) {
+      const asked = rows.shares.map((share) => ({ account: recipient, target: share.target }));
+      const taken = await readTakenTargets((sql, params) => statements.query(sql, params), statements.prefix, asked, dataDirectory, located.version);
+      const takenOfRecipient = taken === null ? null : (taken.get(recipient) ?? new Set<string>());
+      mounts = questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version, takenOfRecipient);
+    }
     const list = candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
     // Question 2 asks what the archive account holds, not what it may open (docs/host-adapter.md).
     const access = question !== 'owned' && appEnabled(rows.accessControl) ? { files: rows.files, mounts } : null;

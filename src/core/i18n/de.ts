@@ -257,6 +257,14 @@ export function de(): Catalog {
       '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, und welche, geht aus der Datenbank nicht hervor: {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
     'why.obstacle.colliding_known_no_path':
       '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, nämlich die Freigabe durch {mountedFrom} (Nextcloud bindet erst direkte Freigaben ein, dann Gruppen-, dann Team-Freigaben, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
+    'why.obstacle.taken_target':
+      '{share} erreicht {user} unter {target}, wo {user} eine eigene Datei oder einen eigenen Ordner hat; Nextcloud 33 verschiebt die Freigabe auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.taken_target_no_path':
+      '{share} erreicht {user} unter einem Pfad, wo {user} eine eigene Datei oder einen eigenen Ordner hat; Nextcloud 33 verschiebt die Freigabe auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.colliding_renamed':
+      '{share} und {others} erreichen {user} alle unter {target}; Nextcloud 33 lässt {target} der Freigabe durch {mountedFrom} und verschiebt die anderen auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.colliding_renamed_no_path':
+      '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud 33 lässt diesen Pfad der Freigabe durch {mountedFrom} und verschiebt die anderen auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
     'why.obstacle.not_member':
       'die Freigabe {node} richtet sich an die Gruppe {group}, und {user} ist kein Mitglied: {user} zur Gruppe {group} hinzufügen oder direkt für {user} freigeben',
     'why.obstacle.left': '{user} hat die Freigabe {node} für die Gruppe {group} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',

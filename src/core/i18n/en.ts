@@ -248,6 +248,14 @@ export const en = {
     '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, and which one the database does not tell: {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
   'why.obstacle.colliding_known_no_path':
     '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, the share from {mountedFrom} (Nextcloud mounts user shares first, then group shares, then team shares, and the last one at a path stays): {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
+  'why.obstacle.taken_target':
+    "{share} reaches {user} as {target}, where {user} has a file or folder of their own; Nextcloud 33 moves the share to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
+  'why.obstacle.taken_target_no_path':
+    "{share} reaches {user} at a path where {user} has a file or folder of their own; Nextcloud 33 moves the share to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
+  'why.obstacle.colliding_renamed':
+    "{share} and {others} all reach {user} as {target}; Nextcloud 33 keeps {target} for the share from {mountedFrom} and moves the others to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
+  'why.obstacle.colliding_renamed_no_path':
+    "{share} and {others} all reach {user} as one path; Nextcloud 33 keeps that path for the share from {mountedFrom} and moves the others to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
   'why.obstacle.not_member': '{node} is shared with group {group}; {user} is not a member: add {user} to {group}, or share it with {user}',
   'why.obstacle.left': '{user} left the share of {node} with group {group} (removed it from their own files): share it again with {user}',
   'why.obstacle.left_team': '{user} left the share of {node} with team {team} (removed it from their own files): share it again with {user}',

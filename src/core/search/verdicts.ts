@@ -98,6 +98,7 @@ function obstacleMessage(o: ShareObstacle, user: string, paths: boolean): Messag
     account: o.disabledAccount,
     collidesWith: o.collidesWith,
     mountedFrom: o.mountedFrom,
+    renamedAtSetup: o.renamedAtSetup,
     target: paths ? o.target : null,
     assumed: o.assumed,
   });

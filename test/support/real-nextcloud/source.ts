@@ -14,10 +14,11 @@ import { fileURLToPath } from 'node:url';
 export type NextcloudDb = 'sqlite' | 'pgsql' | 'mysql';
 
 /**
- * The vendored Nextcloud releases: 34.0.1 is a version the product supports and the judge;
- * 31.0.2 is older, kept to show which rules depend on the version.
+ * The vendored Nextcloud releases, both supported by the product: 34.0.1, the judge on three
+ * databases, and 33.0.1, the oldest major supported, the second judge (its rules differ where a
+ * received share's target is checked: docs/nextcloud-34.md).
  */
-export type NextcloudRelease = '34.0.1' | '33.0.1' | '31.0.2';
+export type NextcloudRelease = '34.0.1' | '33.0.1';
 export const DEFAULT_RELEASE: NextcloudRelease = '34.0.1';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

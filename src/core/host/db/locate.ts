@@ -14,7 +14,7 @@ export interface LocatedHost {
   readonly dataDirectory: string | null;
   readonly defaultLanguage: string | null;
   readonly forceLanguage: string | null;
-  /** config.php `version` (`31.0.2.1`): the installed Nextcloud; null when only a database URL was given. */
+  /** config.php `version` (`33.0.1.2`): the installed Nextcloud; null when only a database URL was given. */
   readonly version: string | null;
 }
 

@@ -99,6 +99,7 @@ function factsOf(
   user: string,
   dataDirectory: string | null,
   hostVersion: string | null,
+  takenTargets: ReadonlySet<string> | null,
 ): { facts: ShareFacts; nodes: Map<number, string>; teamNames: Map<string, { readonly name: string; readonly route: TeamRoute | null }> } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
@@ -150,7 +151,12 @@ function factsOf(
   }
   // Several rows of one share (a UNION of identical rows is one; keep the first of any other).
   const unique = [...new Map(shares.map((s) => [s.id, s])).values()];
-  return { facts: { user, groups, teams, shares: unique, roots, ...sharing, dataDirectory, hostVersion }, nodes, teamNames };
+  return { facts: { user, groups, teams, shares: unique, roots, ...sharing, dataDirectory, hostVersion, takenTargets }, nodes, teamNames };
+}
+
+/** The targets of the statement's share rows, as `readTakenTargets` asks them for `user`. */
+export function obstacleTargets(rows: readonly SqlRow[], user: string): { account: string; target: string }[] {
+  return rows.filter((row) => text(row.k) === 'S').map((row) => ({ account: user, target: text(row.t5) ?? '' }));
 }
 
 /** document id → the nearest cause, for the files given (a document without one is absent). */
@@ -160,8 +166,9 @@ export function nearestObstacles(
   user: string,
   hostVersion: string | null,
   dataDirectory: string | null,
+  takenTargets: ReadonlySet<string> | null,
 ): Map<number, ShareObstacle> {
-  const { facts, nodes, teamNames } = factsOf(rows, user, dataDirectory, hostVersion);
+  const { facts, nodes, teamNames } = factsOf(rows, user, dataDirectory, hostVersion, takenTargets);
   const result = new Map<number, ShareObstacle>();
   const hostRule = SHARE_RULES.find((r) => r.level === 'host' && r.blocks(facts));
   if (hostRule !== undefined) {
@@ -177,6 +184,7 @@ export function nearestObstacles(
       disabledAccount: null,
       collidesWith: [],
       mountedFrom: null,
+      renamedAtSetup: false,
       target: null,
       assumed: null,
     };
@@ -187,7 +195,7 @@ export function nearestObstacles(
   for (const file of files) {
     const filePath = `files${file.path}`;
     let best: { obstacle: ShareObstacle; rank: number; depth: number } | null = null;
-    for (const { kind, share, account, collidesWith, mountedFrom } of blocked) {
+    for (const { kind, share, account, collidesWith, mountedFrom, renamedAtSetup } of blocked) {
       const nodePath = nodes.get(share.fileSource);
       if (nodePath === undefined || (nodePath !== filePath && !filePath.startsWith(`${nodePath}/`))) continue;
       const obstacle: ShareObstacle = {
@@ -203,7 +211,8 @@ export function nearestObstacles(
         disabledAccount: kind === 'disabled sharer' ? account : null,
         collidesWith,
         mountedFrom,
-        target: kind === 'colliding target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
+        renamedAtSetup,
+        target: kind === 'colliding target' || kind === 'taken target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
         assumed:
           kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account)
             ? hidingAssumed(facts.sharingConfig.get('hide_disabled_user_shares'), hostVersion)

@@ -10,7 +10,7 @@
  * and the user's mounts together (two mounts at one path).
  */
 import { homeStorageIds, isInUserFiles } from './storages.js';
-import { mountedAmong } from './collision-order.js';
+import { mountedAmong, settlingOf } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 import { msg, type Message } from '../../i18n/catalog.js';
 import { UNSUPPORTED_SHARE_TYPES } from './team-rules.js';
@@ -70,11 +70,18 @@ export interface ShareFacts {
   readonly dataDirectory: string | null;
   /** config.php `version`; null when unknown (`--host-db`). */
   readonly hostVersion: string | null;
+  /**
+   * The user's share targets (slashes trimmed) that a file or folder of the user's own holds,
+   * where the release checks targets only at the user's setup (taken-targets.ts); null where it
+   * does not, or they were not read.
+   */
+  readonly takenTargets: ReadonlySet<string> | null;
 }
 
 export type ObstacleKind =
   | 'sharing off'
   | 'teams off'
+  | 'taken target'
   | 'colliding target'
   | 'left'
   | 'declined'
@@ -105,6 +112,8 @@ export interface Blocked {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share the host mounts there instead, where its order tells (collision-order.ts). */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (33.0.1) instead of hiding them. */
+  readonly renamedAtSetup: boolean;
 }
 
 /**
@@ -129,6 +138,8 @@ export interface ObstacleWords {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share is mounted there instead, when known. */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (collision-order.ts). */
+  readonly renamedAtSetup: boolean;
   /** The path the share has in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (the release), or null (`why.assumed.*`). */
@@ -175,7 +186,7 @@ interface NodeRule extends RuleText {
 /** A rule on the user's mounts together: the groups of mounts it concerns, and the one of a group it lets through (else none). */
 interface MountsRule extends RuleText {
   readonly level: 'mounts';
-  readonly blocks: (mounts: readonly Candidate[]) => Candidate[][];
+  readonly blocks: (mounts: readonly Candidate[], facts: ShareFacts) => Candidate[][];
   readonly letsThrough: (group: readonly Candidate[], facts: ShareFacts) => Candidate | null;
 }
 
@@ -229,12 +240,31 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => msg('why.obstacle.unsupported', { node: w.node, what: w.unsupported ?? msg('why.unsupported.deck'), user: w.user }),
   },
   {
-    // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
-    // the last of the shares its queries return, user shares first, then group, then team
-    // shares. Where that order is known (a lone group-only node among user-shared ones, on a
-    // release read) that one is let through; else none, the side that cannot leak: among
-    // shares of one kind the order is the database's, and a team share may be moved apart
-    // before it mounts (collision-order.ts).
+    // 33.0.1 checks a received share's target only while it sets up the user's files, and moves
+    // a share whose target one of the user's own files or folders holds to a free name beside it
+    // (taken-targets.ts): until then the database holds a path where the share will not be, and
+    // not yet the one where it will. None is let through, the side that cannot leak.
+    kind: 'taken target',
+    rank: 1,
+    level: 'mounts',
+    blocks: (mounts, facts) => {
+      const taken = facts.takenTargets;
+      return taken === null ? [] : mounts.filter((m) => taken.has(trimSlashes(m.mount.target))).map((m) => [m]);
+    },
+    letsThrough: () => null,
+    explain: (w) =>
+      w.target === null
+        ? msg('why.obstacle.taken_target_no_path', { share: w.share, user: w.user })
+        : msg('why.obstacle.taken_target', { share: w.share, user: w.user, target: w.target }),
+  },
+  {
+    // Nextcloud mounts one share per mount point (MountProvider::getMountsFromSuperShares): 34.0.1
+    // the last of the shares its queries return (user shares first, then group, then team
+    // shares), 33.0.1 the first, moving the others to a free name at the user's next setup.
+    // Where that order is known (collision-order.ts: a lone group-only node among user-shared
+    // ones on 34.0.1, the first in id order on 33.0.1, never where a team share may be moved
+    // apart first) that one is let through; else none, the side that cannot leak. The others'
+    // new names are not in the database yet: omitted.
     kind: 'colliding target',
     rank: 1,
     level: 'mounts',
@@ -250,6 +280,12 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => {
       const others = msg(w.collidesWith.length === 1 ? 'why.others.one' : 'why.others.many', { sharers: w.collidesWith.join(', ') });
       const words = { share: w.share, others, user: w.user };
+      // 33.0.1 without a known first node (a team share takes part): the general sentences.
+      if (w.renamedAtSetup && w.mountedFrom !== null) {
+        return w.target === null
+          ? msg('why.obstacle.colliding_renamed_no_path', { ...words, mountedFrom: w.mountedFrom })
+          : msg('why.obstacle.colliding_renamed', { ...words, target: w.target, mountedFrom: w.mountedFrom });
+      }
       if (w.target === null) {
         return w.mountedFrom === null
           ? msg('why.obstacle.colliding_no_path', words)
@@ -397,6 +433,7 @@ function sharerOf(rows: readonly ShareRow[]): string {
  */
 export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked[] } {
   const blocked: Blocked[] = [];
+  const renamedAtSetup = settlingOf(facts.hostVersion) === 'renamed at setup';
   const block = (
     kind: ObstacleKind,
     share: ShareRow,
@@ -404,7 +441,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
     collidesWith: readonly string[] = [],
     mountedFrom: string | null = null,
   ): void => {
-    blocked.push({ kind, share, account, collidesWith, mountedFrom });
+    blocked.push({ kind, share, account, collidesWith, mountedFrom, renamedAtSetup: kind === 'colliding target' && renamedAtSetup });
   };
   // Users, groups, teams; Talk rooms and Deck boards only to be named (the rule above blocks them).
   const addressed = facts.shares.filter((s) => READ_TYPES.has(s.shareType) && !notForUser(s, facts.user));
@@ -438,7 +475,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   }
   for (const rule of LEVELS.mounts) {
     const kept = new Set<Candidate>(candidates);
-    for (const group of rule.blocks(candidates)) {
+    for (const group of rule.blocks(candidates, facts)) {
       const through = rule.letsThrough(group, facts);
       for (const candidate of group) {
         if (candidate === through) continue;

@@ -44,6 +44,8 @@ export interface ShareObstacle {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share the host mounts there instead, when its order tells. */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (33.0.1), instead of hiding them. */
+  readonly renamedAtSetup: boolean;
   /** `colliding target`: the path those shares have in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (an unknown release), or null (`why.assumed.*`). */

@@ -37,9 +37,19 @@ export function isEnabledAccount(enabled: string | null, ldapDeleted: string | n
 /** A (document, file, path) the rules admit: already the shape of the answer. */
 export type Candidate = VisibleFile;
 
-/** The user's valid share mounts: one per shared node, as the host's MountProvider builds them (rules/share-rules.ts). */
-export function shareMounts(user: string, rows: LookupRows, dataDirectory: string | null, hostVersion: string | null): Mount[] {
-  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion }).mounts;
+/**
+ * The user's valid share mounts: one per shared node, as the host's MountProvider builds them
+ * (rules/share-rules.ts). `takenTargets`: the user's targets its own files hold, where the
+ * release checks targets at setup (taken-targets.ts), else null.
+ */
+export function shareMounts(
+  user: string,
+  rows: LookupRows,
+  dataDirectory: string | null,
+  hostVersion: string | null,
+  takenTargets: ReadonlySet<string> | null,
+): Mount[] {
+  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion, takenTargets }).mounts;
 }
 
 /**
@@ -53,8 +63,11 @@ export function questionMounts(
   rows: LookupRows,
   dataDirectory: string | null,
   hostVersion: string | null,
+  takenTargets: ReadonlySet<string> | null,
 ): Mount[] {
-  return shareMounts(recipient, rows, dataDirectory, hostVersion).filter((m) => (question === 'visible' ? m.owner === archive : m.owner !== archive));
+  return shareMounts(recipient, rows, dataDirectory, hostVersion, takenTargets).filter((m) =>
+    question === 'visible' ? m.owner === archive : m.owner !== archive,
+  );
 }
 
 function trimSlashes(s: string): string {
