@@ -16,6 +16,7 @@ import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.
 import { leaksIn } from './support/archive-emulator/hostile.js';
 import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, Fault } from './support/archive-emulator/types.js';
 import { DEFAULT_PHRASE_MAX_EXPANSIONS } from './support/archive-emulator/search/run.js';
+import { firstWordWithoutAll } from './support/archive-emulator/faults.js';
 
 const TOKEN = 'terms-token';
 const FAST: ArchiveClientOptions['timeouts'] = { connectMs: 1000, answerMs: 3000, widgetAnswerMs: 3000, retryWindowMs: 3500 };
@@ -452,18 +453,7 @@ describe('3.0 in a large archive: several words searched word by word (paperless
   });
 
   it('an answer without the `all` list: nothing to intersect, the term line instead of an outage', async () => {
-    const noAll = JSON.stringify({ count: 30, next: null, previous: null, results: [{ id: 1, __search_hit__: {} }], corrected_query: null });
-    emulator.faults = [
-      { match: '/api/documents/', times: 2, headers: {} },
-      {
-        match: '/api/documents/',
-        times: 1,
-        status: 200,
-        body: noAll,
-        contentType: 'application/json',
-        headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' },
-      },
-    ];
+    emulator.faults = firstWordWithoutAll(30);
     try {
       expect(await pageOf('Card: payment', 1)).toMatchObject({ hits: [], rejection: 'words_too_broad', rejectedStatus: 400 });
     } finally {

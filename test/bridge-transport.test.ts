@@ -139,6 +139,20 @@ function refusedAsBridgeRefused(result: CallResult): void {
   expect(body.ocs?.data.code ?? body.code).toBe('bridge_refused');
 }
 
+/** A search as alice, signed with a guessed secret over a relayed challenge: what a relay can make of it. */
+function searchSignedWithoutSecret(to: Harness, challenge: string): Promise<CallResult> {
+  const path = `${SEARCH}?term=invoice&limit=10`;
+  const headers = bridgeHeaders('a-guess-at-the-secret', {
+    method: 'GET',
+    pathWithQuery: path,
+    user: 'alice',
+    confirmed: false,
+    body: Buffer.alloc(0),
+    challenge,
+  });
+  return call(to, 'GET', path, { headers });
+}
+
 function refusalReasons(of: Harness = h): string[] {
   return readFileSync(join(of.configDir, 'host.log'), 'utf8')
     .split('\n')
@@ -166,16 +180,7 @@ describe('a listener on the configured address that is not serve', () => {
         const answer = await replay(one);
         expect(answer.status).toBe(200);
         const { challenge } = answer.json<{ challenge: string }>();
-        const path = `${SEARCH}?term=invoice&limit=10`;
-        const forged = bridgeHeaders('a-guess-at-the-secret', {
-          method: 'GET',
-          pathWithQuery: path,
-          user: 'alice',
-          confirmed: false,
-          body: Buffer.alloc(0),
-          challenge,
-        });
-        refusedAsBridgeRefused(await call(h, 'GET', path, { headers: forged }));
+        refusedAsBridgeRefused(await searchSignedWithoutSecret(h, challenge));
         expect(refusalReasons().at(-1)).toBe('bad_signature');
       }
     } finally {
@@ -269,16 +274,7 @@ withRedis('two serve processes sharing the secret and Redis, one stopped and its
       // What the listener could make of a relayed challenge without the secret: refused by the live serve.
       const { challenge, service } = (await replay(relay.captured[0] as Captured, live)).json<{ challenge: string; service: string }>();
       expect(service).toBe(live.base);
-      const path = `${SEARCH}?term=invoice&limit=10`;
-      const forged = bridgeHeaders('a-guess-at-the-secret', {
-        method: 'GET',
-        pathWithQuery: path,
-        user: 'alice',
-        confirmed: false,
-        body: Buffer.alloc(0),
-        challenge,
-      });
-      refusedAsBridgeRefused(await call(live, 'GET', path, { headers: forged }));
+      refusedAsBridgeRefused(await searchSignedWithoutSecret(live, challenge));
     } finally {
       await relay.close();
       await live.close();

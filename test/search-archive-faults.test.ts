@@ -10,6 +10,7 @@ import { runSearch } from '../src/core/search/pipeline.js';
 import { useCliWorld } from './support/cli-world.js';
 import { searchRequests, TOKEN } from './support/search-world.js';
 import { DEFAULT_PHRASE_MAX_EXPANSIONS } from './support/archive-emulator/search/run.js';
+import { firstWordWithoutAll } from './support/archive-emulator/faults.js';
 
 process.env.DUS_LOG_LEVEL = 'debug';
 const cli = useCliWorld(60);
@@ -122,19 +123,8 @@ describe('3.0 with a large archive whose word answers carry no `all` list', () =
     const { world } = cli;
     world.archive.version = '3.0';
     world.archive.phraseMaxExpansions = 1;
-    const noAll = JSON.stringify({ count: 3, next: null, previous: null, results: [{ id: 1, __search_hit__: {} }], corrected_query: null });
     // The term and its phrase are answered as 3.0.5 answers them; the first word without `all`.
-    world.archive.faults = [
-      { match: '/api/documents/', times: 2, headers: {} },
-      {
-        match: '/api/documents/',
-        times: 1,
-        status: 200,
-        body: noAll,
-        contentType: 'application/json',
-        headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' },
-      },
-    ];
+    world.archive.faults = firstWordWithoutAll(3);
     try {
       const result = await cli.run(['search', 'bob', '--', 'Card: payment']);
       expect(result).toEqual({

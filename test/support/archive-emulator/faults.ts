@@ -50,3 +50,16 @@ export function faultReply(fault: Fault): Reply | null {
   }
   return null;
 }
+
+/**
+ * 3.0.5's answers to a refused phrase and its first single word, where that word's answer lacks
+ * the `all` list a word-by-word search intersects: the term and its phrase pass to the emulator,
+ * the third request gets one hit of `count` and no `all`.
+ */
+export function firstWordWithoutAll(count: number): Fault[] {
+  const body = JSON.stringify({ count, next: null, previous: null, results: [{ id: 1, __search_hit__: {} }], corrected_query: null });
+  return [
+    { match: '/api/documents/', times: 2, headers: {} },
+    { match: '/api/documents/', times: 1, status: 200, body, contentType: 'application/json', headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' } },
+  ];
+}
