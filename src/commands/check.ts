@@ -119,7 +119,7 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
     lines.push(
       warning(
         globals,
-        `The archive account shares ${unsupported.talkRooms} file(s) or folder(s) with Talk rooms and ${unsupported.deckBoards} with Deck boards: such shares are not supported, and no one is shown a document through them (share with users, groups or teams instead).`,
+        render(msg('cli.check.unsupported_shares', { rooms: unsupported.talkRooms, boards: unsupported.deckBoards }), globals.language ?? null, 'cli'),
       ),
     );
   }
@@ -129,6 +129,8 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
       rules.undecided.length === 0
         ? msg('cli.check.access_rules', { rules: rules.rules.join(', ') })
         : msg('cli.check.access_rules_undecided', { rules: rules.rules.join(', '), undecided: rules.undecided.join(', ') }),
+      globals.language ?? null,
+      'cli',
     );
     lines.push(rules.undecided.length === 0 ? success(globals, line) : warning(globals, line));
   }

@@ -208,6 +208,8 @@ export function de(): Catalog {
     'why.file.marker': 'eine Datei mit [P{id}]',
     'why.account_disabled':
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'cli.check.unsupported_shares':
+      'Das Archivkonto teilt {rooms} Datei(en) oder Ordner mit Talk-Räumen und {boards} mit Deck-Boards: Solche Freigaben werden nicht unterstützt, und niemandem wird darüber ein Dokument angezeigt (stattdessen mit Benutzern, Gruppen oder Teams teilen).',
     'cli.check.access_rules':
       'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}: Eine Datei, die sie sperren, wird den gesperrten Benutzern nicht angezeigt (why nennt die Regel).',
     'cli.check.access_rules_undecided':

@@ -200,6 +200,8 @@ export const en = {
   'why.file.path': '{path}',
   'why.file.marker': 'a file with [P{id}]',
   'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  'cli.check.unsupported_shares':
+    'The archive account shares {rooms} file(s) or folder(s) with Talk rooms and {boards} with Deck boards: such shares are not supported, and no one is shown a document through them (share with users, groups or teams instead).',
   'cli.check.access_rules':
     'File access control is on with the rule(s) {rules}: a file they block is not shown to the users they block it for (why names the rule).',
   'cli.check.access_rules_undecided':
