@@ -4,6 +4,7 @@
  * when an option is added.
  */
 import type { Logger } from '../log.js';
+import type { DirectorySeams } from './directory-accounts.js';
 import type { HostStatements } from './db/host-statements.js';
 import type { LocatedHost } from './db/locate.js';
 import type { SqlValue } from './types.js';
@@ -33,6 +34,8 @@ export interface OpenHostOptions {
   readonly onStatement?: (statement: string, params: readonly SqlValue[]) => void;
   /** How long a locked SQLite file is waited for (default `SQLITE_BUSY_WAIT_MS`, 3 s); tests shorten it. */
   readonly busyWaitMs?: number;
+  /** The directory's time-outs and a seam that sees each search (tests and bench). */
+  readonly directory?: DirectorySeams;
 }
 
 /** What the parts of the adapter read the host with. */

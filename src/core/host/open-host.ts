@@ -8,6 +8,7 @@
 import { HostAccounts } from './accounts.js';
 import { presentBackendTables, type BackendTable } from './account-backends.js';
 import { HostStatements } from './db/host-statements.js';
+import { DirectoryAccounts } from './directory-accounts.js';
 import { locateHost, type LocatedHost } from './db/locate.js';
 import { checkSchema } from './db/schema-check.js';
 import { openSqlClient } from './db/sql-client.js';
@@ -17,6 +18,7 @@ import { MarkerIndexes } from './index/indexes.js';
 import { eachArchiveDocument, markedDocuments, markedFiles } from './marked-files.js';
 import { HostQuestions } from './questions.js';
 import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
+import { directoryLetsIn } from './rules/directory-accounts.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
 import type {
@@ -28,6 +30,7 @@ import type {
   Pace,
   ResolvedArchiveAccount,
   SearchLookup,
+  DirectoryReport,
   ShareObstacle,
   SqlClient,
   TrashedFile,
@@ -56,6 +59,7 @@ class DatabaseHost implements HostAdapter {
   readonly #accounts: HostAccounts;
   readonly #indexes: MarkerIndexes;
   readonly #questions: HostQuestions;
+  readonly #directory: DirectoryAccounts;
 
   constructor(sql: SqlClient, located: LocatedHost, nestedGroups: boolean, otherBackends: readonly BackendTable[], options: OpenHostOptions) {
     this.sql = sql;
@@ -63,9 +67,11 @@ class DatabaseHost implements HostAdapter {
     this.instanceSecret = located.instanceSecret;
     const statements = new HostStatements(sql, options.onStatement);
     this.#host = { statements, located, options };
-    this.#accounts = new HostAccounts(statements, located, nestedGroups, otherBackends);
+    const hasLdap = otherBackends.some((b) => b.backend === 'ldap');
+    this.#directory = new DirectoryAccounts(statements, located, hasLdap, options.directory);
+    this.#accounts = new HostAccounts(statements, located, nestedGroups, otherBackends, this.#directory);
     this.#indexes = new MarkerIndexes(statements, located, options);
-    this.#questions = new HostQuestions(this.#host, this.#accounts, this.#indexes);
+    this.#questions = new HostQuestions(this.#host, this.#accounts, this.#indexes, this.#directory);
   }
 
   get batched(): boolean {
@@ -132,8 +138,15 @@ class DatabaseHost implements HostAdapter {
     return reachedAccounts(this.#host, archiveAccount);
   }
 
-  reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
-    return reachedMounts(this.#host, archiveAccount, accounts);
+  async reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
+    const mounts = new Map(await reachedMounts(this.#host, archiveAccount, accounts));
+    // Accounts the directory keeps out log in nowhere (rules/directory-accounts.ts), as question 1 answers for one.
+    for (const [uid, presence] of await this.#directory.presenceOf([...mounts.keys()])) if (!directoryLetsIn(presence)) mounts.delete(uid);
+    return mounts;
+  }
+
+  directoryReport(count: boolean): Promise<readonly DirectoryReport[]> {
+    return this.#directory.report(count);
   }
 
   eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {
@@ -150,6 +163,7 @@ class DatabaseHost implements HostAdapter {
 
   async close(): Promise<void> {
     this.#indexes.close();
+    await this.#directory.close();
     await this.sql.close();
   }
 }

@@ -7,7 +7,9 @@
 import { isDusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import type { HostAccounts } from './accounts.js';
+import type { DirectoryAccounts } from './directory-accounts.js';
 import type { HostContext } from './host-context.js';
+import { directoryLetsIn } from './rules/directory-accounts.js';
 import { hostNow } from './host-context.js';
 import type { MarkerIndexes } from './index/indexes.js';
 import { sameRoots } from './index/marker-index.js';
@@ -31,9 +33,11 @@ export class HostQuestions {
   readonly #accounts: HostAccounts;
   /** When `markerIndex` or `markerIndexFile` is on: the archive accounts' marker indexes. */
   readonly #indexes: MarkerIndexes;
+  readonly #directory: DirectoryAccounts;
 
-  constructor(host: HostContext, accounts: HostAccounts, indexes: MarkerIndexes) {
+  constructor(host: HostContext, accounts: HostAccounts, indexes: MarkerIndexes, directory: DirectoryAccounts) {
     this.#host = host;
+    this.#directory = directory;
     this.#accounts = accounts;
     this.#indexes = indexes;
   }
@@ -116,6 +120,9 @@ export class HostQuestions {
     // files, or files under a mount whose owner and node are the archive account's), which is
     // what the index covers.
     const index = fast && question !== 'foreign' ? await this.#indexes.usableFor(archive) : null;
+    // Questions 1 and 3 ask what the user opens: the directory is asked while the statement runs.
+    const directory = question === 'owned' ? null : this.#directory.presenceOf([user]).then((p) => p.get(user) ?? null);
+    directory?.catch(() => undefined);
     let rows: ReturnType<typeof splitRows>;
     for (let attempt = 1; ; attempt += 1) {
       const snapshot = index?.snapshot(ids);
@@ -157,6 +164,7 @@ export class HostQuestions {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return [];
+    if (directory !== null && !directoryLetsIn(await directory)) return [];
     const mounts =
       recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version);
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);

@@ -205,6 +205,11 @@ export function de(): Catalog {
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
     'why.besides_disabled':
       '; außerdem ist das Konto von {user} deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'why.directory.gone':
+      'der Eintrag von {user} ist nicht mehr im LDAP-Verzeichnis, und Nextcloud lehnt die Anmeldung ab diesem Moment ab (bevor user_ldap das Konto als gelöscht markiert), daher öffnet es keine Datei: den Eintrag wiederherstellen oder das Konto entfernen',
+    'why.directory.unreachable':
+      'das LDAP-Verzeichnis des Kontos von {user} ist nicht erreichbar, und solange es ausfällt, lehnt Nextcloud jede Anmeldung mit Passwort ab, daher öffnet es keine Datei: das Verzeichnis wieder erreichbar machen (check nennt den Fehler)',
+    'why.besides_directory': '; außerdem {why}',
     // In the genitive, as the sentences place them: „die Freigabe {node}“
     'why.node.file_path': 'der Datei {path}',
     'why.node.folder_path': 'des Ordners {path}',

@@ -195,6 +195,12 @@ export const en = {
   'why.file.marker': 'a file with [P{id}]',
   'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
   'why.besides_disabled': "; besides, {user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  // An LDAP account the directory keeps out (rules/directory-accounts.ts)
+  'why.directory.gone':
+    "{user}'s entry is gone from the LDAP directory, and Nextcloud refuses its login from that moment (before user_ldap marks the account deleted), so it opens no file: restore the entry, or remove the account",
+  'why.directory.unreachable':
+    "the LDAP directory of {user}'s account cannot be reached, and while it is down Nextcloud refuses every password login, so it opens no file: bring the directory back (check says what fails)",
+  'why.besides_directory': '; besides, {why}',
   // The share a rule blocked, as the rules' sentences name it: the node, the share, its recipient
   'why.node.file_path': '{path}',
   'why.node.folder_path': '{path}',

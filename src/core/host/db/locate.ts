@@ -15,6 +15,8 @@ export interface LocatedHost {
   readonly forceLanguage: string | null;
   /** config.php `version` (`31.0.2.1`): the installed Nextcloud; null when only a database URL was given. */
   readonly version: string | null;
+  /** config.php names a `memcache.distributed`: only then does user_ldap keep directory answers (for `ldapCacheTTL`). */
+  readonly memcacheDistributed: boolean;
 }
 
 export async function locateHost(location: HostLocation, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocatedHost> {
@@ -27,6 +29,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
       defaultLanguage: null,
       forceLanguage: null,
       version: null,
+      memcacheDistributed: false,
     };
   }
   if (location.nextcloudDir === undefined || location.nextcloudDir === '') {
@@ -52,6 +55,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
     defaultLanguage: stringOrNull(get('default_language')),
     forceLanguage: stringOrNull(get('force_language')),
     version: stringOrNull(get('version')),
+    memcacheDistributed: stringOrNull(get('memcache.distributed')) !== null,
   };
 }
 
