@@ -147,6 +147,9 @@ describeLdap('the directory client', () => {
     skipCertCheck: false,
     cacheTtlSeconds: 600,
     connectTimeoutSeconds: 15,
+    memberAttribute: 'member',
+    nestedGroups: false,
+    useMemberOf: false,
     ...o,
   });
 
@@ -216,5 +219,105 @@ describeLdap('the directory client', () => {
       for (const socket of held) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+});
+
+describeLdap("LDAP groups: shares reach their members as user_ldap's configuration resolves them", () => {
+  let slapd: Slapd;
+  let fx: HostFixture;
+  const groups = ['staff', 'outer', 'uniq', 'posix', 'hidden'];
+
+  beforeAll(async () => {
+    slapd = await startSlapd(
+      [
+        personLdif('lina', 'pw-lina'),
+        groupLdif('staff', [personDn('lina')]),
+        groupLdif('outer', [`cn=staff,${LDAP_GROUPS}`]),
+        `dn: cn=uniq,${LDAP_GROUPS}\nobjectClass: groupOfUniqueNames\ncn: uniq\nuniqueMember: ${personDn('lina')}\n`,
+        `dn: cn=posix,${LDAP_GROUPS}\nobjectClass: posixGroup\ncn: posix\ngidNumber: 5000\nmemberUid: lina\n`,
+        `dn: cn=hidden,${LDAP_GROUPS}\nobjectClass: groupOfNames\ncn: hidden\nmember: ${personDn('lina')}\n`,
+      ].join('\n'),
+    );
+    fx = await createHostFixture('sqlite');
+    await fx.exec(
+      `CREATE TABLE ${fx.prefix}ldap_user_mapping (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`,
+    );
+    await fx.exec(
+      `CREATE TABLE ${fx.prefix}ldap_group_mapping (ldap_dn VARCHAR(4000) NOT NULL, owncloud_name VARCHAR(64) NOT NULL PRIMARY KEY, directory_uuid VARCHAR(255) NOT NULL)`,
+    );
+    await fx.addUser(ARCHIVE);
+    await fx.exec(`INSERT INTO ${fx.prefix}ldap_user_mapping (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, [personDn('lina'), 'lina', 'u-lina']);
+    for (const [i, cn] of groups.entries()) {
+      // user_ldap keeps the DN lower-cased in its mapping (Helper::sanitizeDN); the gid is the group's cn.
+      await fx.exec(`INSERT INTO ${fx.prefix}ldap_group_mapping (ldap_dn, owncloud_name, directory_uuid) VALUES (?, ?, ?)`, [
+        `cn=${cn},${LDAP_GROUPS}`.toLowerCase(),
+        `L ${cn}`,
+        `g-${cn}`,
+      ]);
+      await fx.addFile(ARCHIVE, `To-${cn}/doc [P${i + 1}].pdf`);
+      await fx.share({ owner: ARCHIVE, fileId: await fx.addFolder(ARCHIVE, `To-${cn}`), type: 'group', with: `L ${cn}` });
+    }
+    await configure(fx, slapd.url);
+  });
+
+  afterAll(async () => {
+    await fx.drop();
+    await slapd.close();
+  });
+
+  /** The documents lina opens, and whom `who` lists for each, under one configuration of the membership. */
+  async function withConfig(
+    member: string,
+    nested: boolean,
+    groupFilter = '(|(objectClass=groupOfNames)(objectClass=groupOfUniqueNames)(objectClass=posixGroup))',
+  ) {
+    await fx.setAppConfig('user_ldap', 's01ldap_group_member_assoc_attribute', member);
+    await fx.setAppConfig('user_ldap', 's01ldap_nested_groups', nested ? '1' : '0');
+    await fx.setAppConfig('user_ldap', 's01ldap_group_filter', groupFilter);
+    let searches = 0;
+    const host = await openHost({ dbUrl: fx.dbUrl, tablePrefix: fx.prefix }, { logger: QUIET, directory: { onSearch: () => (searches += 1) } });
+    try {
+      const ids = [1, 2, 3, 4, 5];
+      const opened = [...(await host.visibleArchiveFiles('lina', ARCHIVE, ids)).keys()];
+      const firstSearch = searches;
+      const listed = [];
+      for (const id of ids) {
+        const { reach } = await host.shareReach(ARCHIVE, id);
+        const members = reach.shares.flatMap((s) => reach.members.get(s.shareWith) ?? []);
+        if (members.includes('lina') && (await host.reachedMounts(ARCHIVE, ['lina'])).get('lina')?.some((m) => m.root.name === `To-${groups[id - 1]}`))
+          listed.push(id);
+      }
+      return { opened, listed, firstSearch, all: await host.reachedAccounts(ARCHIVE) };
+    } finally {
+      await host.close();
+    }
+  }
+
+  test('member: the groups naming her DN, not those holding them; who lists her there; one round trip for the search', async () => {
+    const answer = await withConfig('member', false);
+    expect(answer.opened).toEqual([1, 5]);
+    expect(answer.listed).toEqual([1, 5]);
+    expect(answer.all).toEqual(['lina']);
+    // Her entry's read and the group search, sent together (the configuration read is SQL).
+    expect(answer.firstSearch).toBe(2);
+  });
+
+  test('nested groups: the groups holding her groups too', async () => {
+    const answer = await withConfig('member', true);
+    expect(answer.opened).toEqual([1, 2, 5]);
+    expect(answer.listed).toEqual([1, 2, 5]);
+  });
+
+  test('the group filter: a group it does not admit gives nothing', async () => {
+    expect((await withConfig('member', false, '(&(objectClass=groupOfNames)(!(cn=hidden)))')).opened).toEqual([1]);
+  });
+
+  test('uniqueMember and memberUid: the groups naming her by those attributes', async () => {
+    const unique = await withConfig('uniqueMember', false);
+    expect(unique.opened).toEqual([3]);
+    expect(unique.listed).toEqual([3]);
+    const posix = await withConfig('memberUid', false);
+    expect(posix.opened).toEqual([4]);
+    expect(posix.listed).toEqual([4]);
   });
 });

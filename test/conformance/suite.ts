@@ -17,6 +17,8 @@ import {
 import { describeProblem, describeWho, failing, failingWho, type Comparison, type WhoPair } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
+import { LDAP_SCENARIOS, startDirectory, stopDirectory } from './scenarios-ldap.js';
+import { slapdUnavailable } from '../support/slapd.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
 import { runScenario, type ConformanceRun } from './world.js';
 
@@ -226,6 +228,30 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         process.stdout.write(`conformance (${label()}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
       },
       15 * MINUTES,
+    );
+
+    it(
+      'agrees with Nextcloud on directory accounts (user_ldap against a real OpenLDAP), and never shows what an account gone from the directory cannot open',
+      async () => {
+        const scenarios = chosen(LDAP_SCENARIOS);
+        const noSlapd = slapdUnavailable();
+        if (noSlapd !== null) throw new Error(`the LDAP scenarios need a slapd: ${noSlapd}`);
+        if (scenarios.length === 0) return;
+        const started = Date.now();
+        // Its own group, configured before and removed after: while user_ldap is configured every login asks the directory.
+        await startDirectory(context().nc);
+        try {
+          const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), scenarios);
+          expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(LDAP_SCENARIOS, 20));
+          expect(problemReport(comparisons)).toBe('');
+          expect(whoProblemReport(whoPairs)).toBe('');
+          expect(cliDifferences).toEqual([]);
+        } finally {
+          await stopDirectory(context().nc);
+          timings.push(`directory accounts, user_ldap configured and removed included: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        }
+      },
+      30 * MINUTES,
     );
 
     extra(context);

@@ -68,6 +68,8 @@ export interface ScenarioWorld {
   user(name: string): Promise<NextcloudUser>;
   /** Creates these users (prefixed) up front. */
   users(...names: readonly string[]): Promise<void>;
+  /** Judges an account made elsewhere (an LDAP entry Nextcloud maps to `login`) with this password, like the scenario's own users. */
+  adopt(login: string, password: string): void;
   /** Creates the group (prefixed) with these members; returns its id. */
   group(name: string, members: readonly string[]): Promise<string>;
   /** Compares every user of the scenario (the archive account too) × `ids` now. */
@@ -133,6 +135,9 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
     },
     async users(...names) {
       for (const n of names) await world.user(n);
+    },
+    adopt(login, password) {
+      users.set(login, nc.as(login, password));
     },
     async group(n, members) {
       const gid = `${prefix}${n}`;

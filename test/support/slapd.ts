@@ -145,6 +145,7 @@ export async function startSlapd(ldif = ''): Promise<Slapd> {
       rmSync(pidFile, { force: true });
     },
     async start() {
+      if (await listening(port)) return;
       // slapd forks and returns once it listens.
       await run(SLAPD, ['-h', url, '-f', conf]);
       for (let i = 0; i < 250 && !(await listening(port)); i += 1) await sleep(20);

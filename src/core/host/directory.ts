@@ -38,6 +38,12 @@ export interface DirectoryConfig {
   readonly cacheTtlSeconds: number;
   /** `ldap_connection_timeout`, seconds (user_ldap's default 15). */
   readonly connectTimeoutSeconds: number;
+  /** `ldap_group_member_assoc_attribute`, lower case: `member`, `uniquemember` (DNs) or `memberuid` (the entry's `uid`). */
+  readonly memberAttribute: string;
+  /** `ldap_nested_groups`: groups holding the user's groups count too. */
+  readonly nestedGroups: boolean;
+  /** The user's `memberOf` is read instead of searching the groups (`has_memberof_filter_support` and `use_memberof_to_detect_membership`). */
+  readonly useMemberOf: boolean;
 }
 
 export interface DirectoryOptions {
@@ -109,6 +115,9 @@ export async function readDirectoryConfigs(statements: HostStatements): Promise<
       skipCertCheck: get('ldap_turn_off_cert_check') === '1',
       cacheTtlSeconds: Number.isFinite(ttl) && ttl >= 0 ? ttl : 600,
       connectTimeoutSeconds: Number.isFinite(connectTimeout) && connectTimeout > 0 ? connectTimeout : 15,
+      memberAttribute: (get('ldap_group_member_assoc_attribute') || 'uniqueMember').toLowerCase(),
+      nestedGroups: get('ldap_nested_groups') === '1',
+      useMemberOf: get('has_memberof_filter_support') === '1' && get('use_memberof_to_detect_membership') !== '0',
     });
   }
   return configs;
@@ -128,6 +137,20 @@ function wrapped(filter: string, fallback: string): string {
   return f.startsWith('(') ? f : `(${f})`;
 }
 
+/** A DN as user_ldap keeps it in its mapping tables (`Helper::sanitizeDN`): no blanks after commas, lower case, a few characters escaped. */
+export function sanitizedDn(dn: string): string {
+  const escapes: Readonly<Record<string, string>> = { '\\,': '\\5c2C', '\\=': '\\5c3D', '\\+': '\\5c2B', '(': '\\28', ')': '\\29', '*': '\\2A' };
+  let out = dn.replace(/([^\\]),\s+/gu, '$1,').toLowerCase();
+  for (const [from, to] of Object.entries(escapes)) out = out.split(from).join(to);
+  return out;
+}
+
+/** One attribute equal to a value, escaped as a filter needs (`(`, `)`, `*`, `\\` in DNs). */
+function equality(attribute: string, value: string): string {
+  const escaped = value.replace(/[\\*()\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return `(${attribute}=${escaped})`;
+}
+
 /** DNs compare without case and without blanks around the separators, as the directory compares them. */
 export function sameDn(a: string, b: string): boolean {
   const norm = (dn: string): string => dn.replace(/\s*([,=+])\s*/g, '$1').toLowerCase();
@@ -135,6 +158,23 @@ export function sameDn(a: string, b: string): boolean {
 }
 
 /** One configuration's connection, bound as its agent, opened at first use and kept. */
+/** An entry as ldapts gives it: its DN and the attributes asked. */
+type Entry = { readonly dn: string } & Readonly<Record<string, unknown>>;
+
+/** An attribute's values as strings (ldapts gives one value bare, several as an array). */
+function valuesOf(entry: Entry | undefined, attribute: string): string[] {
+  const key = Object.keys(entry ?? {}).find((k) => k.toLowerCase() === attribute.toLowerCase());
+  const value = key === undefined ? undefined : entry?.[key];
+  const list = Array.isArray(value) ? (value as unknown[]) : value === undefined ? [] : [value];
+  return list.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+}
+
+/** What the directory answered for one account: its presence, and the DNs of its groups (sanitized as user_ldap maps them) where it is present. */
+export interface DirectoryAccount {
+  readonly presence: DirectoryPresence;
+  readonly groupDns: readonly string[];
+}
+
 class DirectoryConnection {
   readonly config: DirectoryConfig;
   readonly #options: DirectoryOptions;
@@ -181,11 +221,16 @@ class DirectoryConnection {
     return this.#client;
   }
 
-  async search(base: string, scope: 'base' | 'sub', filter: string, paged = false): Promise<readonly { dn: string }[]> {
+  async search(base: string, scope: 'base' | 'sub', filter: string, paged = false, attributes: readonly string[] = ['1.1']): Promise<readonly Entry[]> {
     const client = await this.client();
     this.#options.onSearch?.(base, filter);
     try {
-      const { searchEntries } = await client.search(base, { scope, filter, attributes: ['1.1'], ...(paged ? { paged: { pageSize: 500 } } : {}) });
+      const { searchEntries } = await client.search(base, {
+        scope,
+        filter,
+        attributes: [...attributes],
+        ...(paged ? { paged: { pageSize: 500 } } : {}),
+      });
       return searchEntries;
     } catch (error) {
       if (resultCode(error) === 32) return [];
@@ -225,6 +270,7 @@ export class Directory {
   readonly #options: DirectoryOptions;
   /** DN (as mapped) → presence and when it stops counting. */
   readonly #cache = new Map<string, { presence: DirectoryPresence; until: number }>();
+  readonly #accounts = new Map<string, { answer: DirectoryAccount; until: number }>();
 
   constructor(configs: readonly DirectoryConfig[], options: DirectoryOptions) {
     this.configs = configs;
@@ -271,6 +317,100 @@ export class Directory {
       }),
     );
     return result;
+  }
+
+  /**
+   * The account's presence (as `presence`) and its groups as user_ldap's `Group_LDAP::getUserGroups`
+   * finds them: the groups under the group bases that pass the group filter and name it in the
+   * member attribute (its DN; for `memberUid`, its `uid`), or its `memberOf` where the
+   * configuration reads that; with nested groups, the groups naming those, level by level. The
+   * entry's read and the group search are sent together (one round trip's wait), or after
+   * one another for `memberUid`; each level of nesting is one more. Kept as `presence` keeps.
+   */
+  async account(account: MappedAccount): Promise<DirectoryAccount> {
+    const now = this.#now();
+    const cached = this.#accounts.get(account.dn);
+    if (cached !== undefined && cached.until > now) return cached.answer;
+    let answer: DirectoryAccount = { presence: 'gone', groupDns: [] };
+    let ttlMs = Number.POSITIVE_INFINITY;
+    for (const connection of this.#connections) {
+      const c = connection.config;
+      ttlMs = Math.min(ttlMs, this.#options.cacheTtlMs(c));
+      const groupSearch = (filter: string): Promise<readonly Entry[]> =>
+        Promise.all(c.groupBases.map((base) => connection.search(base, 'sub', `(&${filter}${wrapped(c.groupFilter, '(objectClass=*)')})`, true))).then((all) =>
+          all.flat(),
+        );
+      try {
+        const byDn = !c.useMemberOf && c.memberAttribute !== 'memberuid';
+        const attributes = c.useMemberOf ? ['memberOf'] : c.memberAttribute === 'memberuid' ? ['uid'] : ['1.1'];
+        const [entries, direct] = await Promise.all([
+          connection.search(account.dn, 'base', wrapped(c.userFilter, '(objectClass=*)'), false, attributes),
+          byDn ? groupSearch(equality(c.memberAttribute, account.dn)) : Promise.resolve(null),
+        ]);
+        const entry = entries[0];
+        if (entry === undefined) continue;
+        let groups: string[];
+        if (c.useMemberOf) groups = valuesOf(entry, 'memberOf');
+        else if (direct !== null) groups = direct.map((g) => g.dn);
+        else {
+          const uids = valuesOf(entry, 'uid');
+          groups = uids.length === 0 ? [] : (await groupSearch(`(|${uids.map((u) => equality('memberUid', u)).join('')})`)).map((g) => g.dn);
+        }
+        // Nesting by DN only: a memberUid value names a person, never a group (as in user_ldap).
+        if (c.nestedGroups && c.memberAttribute !== 'memberuid') {
+          const seen = new Set(groups.map(sanitizedDn));
+          let level = groups;
+          while (level.length > 0) {
+            const parents = (await groupSearch(`(|${level.map((dn) => equality(c.memberAttribute, dn)).join('')})`)).map((g) => g.dn);
+            level = parents.filter((dn) => !seen.has(sanitizedDn(dn)));
+            for (const dn of level) seen.add(sanitizedDn(dn));
+            groups.push(...level);
+          }
+        }
+        answer = { presence: 'present', groupDns: [...new Set(groups.map(sanitizedDn))] };
+        break;
+      } catch {
+        answer = { presence: 'unreachable', groupDns: [] };
+      }
+    }
+    if (answer.presence !== 'unreachable' && ttlMs > 0) this.#accounts.set(account.dn, { answer, until: now + ttlMs });
+    return answer;
+  }
+
+  /**
+   * The members a group entry names in the member attribute (`who`): DNs (sanitized) for
+   * `member`/`uniqueMember`, `uid` values for `memberUid`; with nested groups, the members of
+   * the groups it names too. Null when the directory cannot be asked (who then lists nobody through it).
+   */
+  async groupMembers(groupDn: string): Promise<{ readonly dns: readonly string[]; readonly uids: readonly string[] } | null> {
+    for (const connection of this.#connections) {
+      const c = connection.config;
+      try {
+        const dns = new Set<string>();
+        const uids = new Set<string>();
+        const seen = new Set<string>();
+        let level = [groupDn];
+        while (level.length > 0) {
+          const next: string[] = [];
+          for (const dn of level) {
+            seen.add(sanitizedDn(dn));
+            const [entry] = await connection.search(dn, 'base', wrapped(c.groupFilter, '(objectClass=*)'), false, [c.memberAttribute]);
+            for (const value of valuesOf(entry, c.memberAttribute)) {
+              if (c.memberAttribute === 'memberuid') uids.add(value);
+              else {
+                dns.add(sanitizedDn(value));
+                if (c.nestedGroups && !seen.has(sanitizedDn(value))) next.push(value);
+              }
+            }
+          }
+          level = next;
+        }
+        if (dns.size > 0 || uids.size > 0) return { dns: [...dns], uids: [...uids] };
+      } catch {
+        return null;
+      }
+    }
+    return { dns: [], uids: [] };
   }
 
   /** `check` and `setup`: each configuration reached, bound, and what its filters find (counts only with `count`). */

@@ -4,7 +4,7 @@
  * when an option is added.
  */
 import type { Logger } from '../log.js';
-import type { DirectorySeams } from './directory-accounts.js';
+import type { DirectoryAccounts, DirectorySeams } from './directory-accounts.js';
 import type { HostStatements } from './db/host-statements.js';
 import type { LocatedHost } from './db/locate.js';
 import type { SqlValue } from './types.js';
@@ -43,6 +43,8 @@ export interface HostContext {
   readonly statements: HostStatements;
   readonly located: LocatedHost;
   readonly options: OpenHostOptions;
+  /** The LDAP accounts as the directory answers for them (nothing asked without an active user_ldap configuration). */
+  readonly directory: DirectoryAccounts;
 }
 
 /** The adapter's clock as naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */

@@ -66,9 +66,9 @@ class DatabaseHost implements HostAdapter {
     this.hostUrl = located.hostUrl;
     this.instanceSecret = located.instanceSecret;
     const statements = new HostStatements(sql, options.onStatement);
-    this.#host = { statements, located, options };
     const hasLdap = otherBackends.some((b) => b.backend === 'ldap');
     this.#directory = new DirectoryAccounts(statements, located, hasLdap, options.directory);
+    this.#host = { statements, located, options, directory: this.#directory };
     this.#accounts = new HostAccounts(statements, located, nestedGroups, otherBackends, this.#directory);
     this.#indexes = new MarkerIndexes(statements, located, options);
     this.#questions = new HostQuestions(this.#host, this.#accounts, this.#indexes, this.#directory);
@@ -134,8 +134,13 @@ class DatabaseHost implements HostAdapter {
     return shareReach(this.#host, this.#questions, archiveAccount, documentId);
   }
 
-  reachedAccounts(archiveAccount: string): Promise<readonly string[]> {
-    return reachedAccounts(this.#host, archiveAccount);
+  async reachedAccounts(archiveAccount: string): Promise<readonly string[]> {
+    const accounts = await reachedAccounts(this.#host, archiveAccount);
+    // Members of the LDAP groups shared with are in the directory, not in group_user.
+    const ldapGroups = await this.#directory.groupsSharedBy(archiveAccount);
+    if (ldapGroups.length === 0) return accounts;
+    const members = [...(await this.#directory.membersOf(ldapGroups)).values()].flat();
+    return [...new Set([...accounts, ...members])].sort();
   }
 
   async reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {

@@ -120,9 +120,8 @@ export class HostQuestions {
     // files, or files under a mount whose owner and node are the archive account's), which is
     // what the index covers.
     const index = fast && question !== 'foreign' ? await this.#indexes.usableFor(archive) : null;
-    // Questions 1 and 3 ask what the user opens: the directory is asked while the statement runs.
-    const directory = question === 'owned' ? null : this.#directory.presenceOf([user]).then((p) => p.get(user) ?? null);
-    directory?.catch(() => undefined);
+    // Questions 1 and 3 ask what the user opens: an LDAP account's presence and groups are the directory's.
+    const ldap = question === 'owned' ? null : await this.#directory.accountOf(user);
     let rows: ReturnType<typeof splitRows>;
     for (let attempt = 1; ; attempt += 1) {
       const snapshot = index?.snapshot(ids);
@@ -132,6 +131,7 @@ export class HostQuestions {
         documentIds: ids,
         ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
         shareRecipient: recipient,
+        ...(ldap !== null && recipient !== null ? { directoryGroups: ldap.groups } : {}),
         ...(question === 'owned' ? {} : { viewer: user }),
         ...(probe === undefined ? {} : { forSearch: true }),
         now: hostNow(options),
@@ -164,7 +164,7 @@ export class HostQuestions {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return [];
-    if (directory !== null && !directoryLetsIn(await directory)) return [];
+    if (ldap !== null && !directoryLetsIn(ldap.presence)) return [];
     const mounts =
       recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version);
     return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);

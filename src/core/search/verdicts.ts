@@ -286,7 +286,8 @@ const BACKEND_NAMES: Readonly<Record<Exclude<HostAccount['backend'], 'database'>
  * for the host's own verdict.
  */
 function caveatOf(account: HostAccount): string | null {
-  if (account.backend === 'database') return null;
+  // An LDAP account whose directory was asked: its groups are the directory's (directory-accounts.ts).
+  if (account.backend === 'database' || account.directory !== null) return null;
   return (
     `${account.uid} is an account of ${BACKEND_NAMES[account.backend]}: its groups in that backend are not in the host database, ` +
     'so a file shared with one of them counts as not shared here. Check such a document in Nextcloud itself.'

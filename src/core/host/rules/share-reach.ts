@@ -119,13 +119,24 @@ export const ACCOUNTS_PER_STATEMENT = 1000;
  * flags; `U` the account's own flags), with the recipient in column `u` (S, U) and a group
  * share's group in `gid` (who names it). No file rows: the caller has the files.
  */
-export function buildAccountShares(dialect: Dialect, prefix: string, accounts: readonly string[], now: string): Statement {
+export function buildAccountShares(
+  dialect: Dialect,
+  prefix: string,
+  accounts: readonly string[],
+  now: string,
+  directoryGroups: readonly (readonly [string, string])[] = [],
+): Statement {
   const p = prefix;
   const list = placeholders(accounts.length);
+  // LDAP accounts' groups as the directory answered (uid, gid), where user_ldap maps both.
+  const fromDirectory =
+    directoryGroups.length === 0
+      ? ''
+      : ` UNION SELECT um.owncloud_name, gm.owncloud_name FROM ${p}ldap_user_mapping um JOIN ${p}ldap_group_mapping gm ON ${directoryGroups.map(() => '(um.owncloud_name = ? AND gm.owncloud_name = ?)').join(' OR ')}`;
   const row = (b: RowBranch): string => branchOf(b, dialect, ACCOUNT_COLUMNS);
   const own = ownFlags(p, `IN (${list})`);
   const sql =
-    `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})),` +
+    `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})${fromDirectory}),` +
     ` cand AS (SELECT ug.uid AS rcp, s.share_with AS gid, ${candidateColumns(true)}` +
     ` FROM ug JOIN ${p}share s ON s.share_type = 1 AND s.share_with = ug.gid ${overrideJoin(p, 'ug.uid')} WHERE ${fileOrFolder()}` +
     ` UNION ALL SELECT s.share_with, NULL, ${candidateColumns(false)}` +
@@ -135,7 +146,7 @@ export function buildAccountShares(dialect: Dialect, prefix: string, accounts: r
     ` UNION ALL ${row(sharingSwitches(p))}` +
     ` UNION ALL ${row(sharerFlags(p, 'cand'))}` +
     ` UNION ALL ${row({ ...own, fills: { ...own.fills, u: 'userid' } })}`;
-  return { sql, params: [...accounts, now, now, ...accounts, ...accounts] };
+  return { sql, params: [...accounts, ...directoryGroups.flat(), now, now, ...accounts, ...accounts] };
 }
 
 /** Every account a user or group share of the archive account's reaches: the users, and the direct members of the groups. */

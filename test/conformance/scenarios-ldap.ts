@@ -1,0 +1,136 @@
+/**
+ * Directory accounts (user_ldap) against a real OpenLDAP (test/support/slapd.ts): the suite
+ * starts one slapd, configures user_ldap through occ (`ldap:create-empty-config`,
+ * `ldap:set-config`, `ldap:test-config`), runs these scenarios in a group of their own and
+ * removes the configuration after, because while user_ldap is configured each login asks the
+ * directory (and a stopped directory refuses every password login). Entries are added, changed
+ * and deleted with `ldapmodify`; `occ user:list` and `group:list` make Nextcloud map them.
+ */
+import { passwordOf, type RealNextcloud } from '../support/real-nextcloud/index.js';
+import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_GROUPS, LDAP_PEOPLE, LDAP_SUFFIX, personDn, startSlapd, type Slapd } from '../support/slapd.js';
+import type { Scenario } from './scenarios.js';
+import type { ScenarioWorld } from './world.js';
+
+/** The directory of the running group, set by `startDirectory`. */
+let directory: Slapd | null = null;
+
+function slapd(): Slapd {
+  if (directory === null) throw new Error('the LDAP scenarios run between startDirectory and stopDirectory');
+  return directory;
+}
+
+/** Starts the slapd and configures user_ldap for it (s01): users by `uid`, groupOfNames by `member`, as many installs do. */
+export async function startDirectory(nc: RealNextcloud): Promise<void> {
+  directory = await startSlapd();
+  await nc.occOk(['app:enable', 'user_ldap']);
+  const created = await nc.occOk(['ldap:create-empty-config']);
+  const prefix = /'([a-z0-9]+)'/i.exec(created)?.[1] ?? 's01';
+  const settings: readonly (readonly [string, string])[] = [
+    ['ldapHost', '127.0.0.1'],
+    ['ldapPort', String(directory.port)],
+    ['ldapAgentName', LDAP_ADMIN_DN],
+    ['ldapAgentPassword', LDAP_ADMIN_PASSWORD],
+    ['ldapBase', LDAP_SUFFIX],
+    ['ldapBaseUsers', LDAP_PEOPLE],
+    ['ldapBaseGroups', LDAP_GROUPS],
+    ['ldapUserFilter', '(objectClass=inetOrgPerson)'],
+    ['ldapLoginFilter', '(&(objectClass=inetOrgPerson)(uid=%uid))'],
+    ['ldapGroupFilter', '(objectClass=groupOfNames)'],
+    ['ldapGroupMemberAssocAttr', 'member'],
+    ['ldapExpertUsernameAttr', 'uid'],
+    ['ldapConfigurationActive', '1'],
+  ];
+  for (const [key, value] of settings) await nc.occOk(['ldap:set-config', prefix, key, value]);
+  await nc.occOk(['ldap:test-config', prefix]);
+}
+
+/** Removes user_ldap's configuration, disables the app and stops the slapd: the other groups see a host without a directory again. */
+export async function stopDirectory(nc: RealNextcloud): Promise<void> {
+  try {
+    for (const prefix of ['s01', 's02']) await nc.occ(['ldap:delete-config', prefix]);
+    await nc.occOk(['app:disable', 'user_ldap']);
+  } finally {
+    await directory?.close();
+    directory = null;
+  }
+}
+
+/** LDAP people of the scenario (prefixed uids, each with its passwordOf), mapped by Nextcloud and judged with the scenario's users. */
+async function people(s: ScenarioWorld, ...names: readonly string[]): Promise<string[]> {
+  const logins = names.map((n) => s.login(n));
+  await slapd().modify(
+    logins
+      .map(
+        (uid) => `dn: ${personDn(uid)}\nchangetype: add\nobjectClass: inetOrgPerson\nuid: ${uid}\ncn: ${uid}\nsn: ${uid}\nuserPassword: ${passwordOf(uid)}\n`,
+      )
+      .join('\n'),
+  );
+  const listed = await s.nc.occOk(['user:list', '--limit=1000']);
+  if (process.env.DUS_LDAP_DEBUG === '1') {
+    process.stdout.write(`DEBUG user:list ${listed}\n`);
+    process.stdout.write(`DEBUG show-config ${(await s.nc.occ(['ldap:show-config', 's01'])).stdout}\n`);
+    process.stdout.write(`DEBUG search ${JSON.stringify(await s.nc.occ(['ldap:search', logins[0] ?? '']))}\n`);
+    process.stdout.write(`DEBUG check ${JSON.stringify(await s.nc.occ(['ldap:check-user', '--force', logins[0] ?? '']))}\n`);
+    const { readFileSync } = await import('node:fs');
+    process.stdout.write(`DEBUG log ${readFileSync(`${s.nc.dataDir}/nextcloud.log`, 'utf8').slice(-6000)}\n`);
+  }
+  for (const login of logins) s.adopt(login, passwordOf(login));
+  return logins;
+}
+
+async function files(s: ScenarioWorld, paths: readonly string[]): Promise<void> {
+  for (const path of paths) {
+    const folder = path.split('/').slice(0, -1).join('/');
+    if (folder !== '') await s.archiveUser.mkdirs(folder);
+    await s.archiveUser.put(path);
+  }
+}
+
+const deleteEntry = (dn: string): Promise<void> => slapd().modify(`dn: ${dn}\nchangetype: delete\n`);
+
+export const LDAP_SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'LDAP: user shares to LDAP accounts, and an entry deleted from the directory',
+    body: async (s) => {
+      const [lina, lars] = await people(s, 'lina', 'lars');
+      await s.users('anna');
+      await files(s, ['L1/a [P1].pdf', 'L2/b [P2].pdf', 'D/c [P3].pdf']);
+      await s.archiveUser.share({ path: '/L1', type: 'user', with: lina ?? '' });
+      await s.archiveUser.share({ path: '/L2', type: 'user', with: lars ?? '' });
+      await s.archiveUser.share({ path: '/D', type: 'user', with: s.login('anna') });
+      await s.judge('L1 with lina, L2 with lars (LDAP), D with anna', [1, 2, 3]);
+      await deleteEntry(personDn(lars ?? ''));
+      await s.judge("lars's entry deleted from the directory", [1, 2, 3]);
+    },
+  },
+  {
+    name: 'LDAP: LDAP accounts in a database group',
+    body: async (s) => {
+      const [lina, lars] = await people(s, 'lina', 'lars');
+      const mixed = await s.group('mixed', ['anna']);
+      await s.nc.addToGroup(lina ?? '', mixed);
+      await s.nc.addToGroup(lars ?? '', mixed);
+      await files(s, ['G/a [P1].pdf', 'Other/b [P2].pdf']);
+      await s.archiveUser.share({ path: '/G', type: 'group', with: mixed });
+      await s.judge('G with the database group mixed = anna, lina, lars', [1, 2]);
+      await deleteEntry(personDn(lina ?? ''));
+      await s.judge("lina's entry deleted from the directory", [1, 2]);
+    },
+  },
+  {
+    name: 'LDAP: the directory stopped',
+    body: async (s) => {
+      const [lina] = await people(s, 'lina');
+      await files(s, ['L/a [P1].pdf']);
+      await s.archiveUser.share({ path: '/L', type: 'user', with: lina ?? '' });
+      await s.judge('L with lina', [1]);
+      await slapd().stop();
+      try {
+        await s.judge('the directory is down', [1]);
+      } finally {
+        await slapd().start();
+      }
+      await s.judge('the directory is back', [1]);
+    },
+  },
+];
