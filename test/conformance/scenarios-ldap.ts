@@ -38,6 +38,9 @@ export async function startDirectory(nc: RealNextcloud): Promise<void> {
     ['ldapGroupFilter', '(objectClass=groupOfNames)'],
     ['ldapGroupMemberAssocAttr', 'member'],
     ['ldapExpertUsernameAttr', 'uid'],
+    ['ldapExpertUUIDUserAttr', 'entryUUID'],
+    ['ldapExpertUUIDGroupAttr', 'entryUUID'],
+    ['ldapUserDisplayName', 'cn'],
     ['ldapConfigurationActive', '1'],
   ];
   for (const [key, value] of settings) await nc.occOk(['ldap:set-config', prefix, key, value]);
@@ -65,6 +68,7 @@ async function people(s: ScenarioWorld, ...names: readonly string[]): Promise<st
       )
       .join('\n'),
   );
+  if (process.env.DUS_LDAP_DEBUG === '1') await s.nc.occOk(['config:system:set', 'loglevel', '--type=integer', '--value=0']);
   const listed = await s.nc.occOk(['user:list', '--limit=1000']);
   if (process.env.DUS_LDAP_DEBUG === '1') {
     process.stdout.write(`DEBUG user:list ${listed}\n`);
@@ -72,7 +76,7 @@ async function people(s: ScenarioWorld, ...names: readonly string[]): Promise<st
     process.stdout.write(`DEBUG search ${JSON.stringify(await s.nc.occ(['ldap:search', logins[0] ?? '']))}\n`);
     process.stdout.write(`DEBUG check ${JSON.stringify(await s.nc.occ(['ldap:check-user', '--force', logins[0] ?? '']))}\n`);
     const { readFileSync } = await import('node:fs');
-    process.stdout.write(`DEBUG log ${readFileSync(`${s.nc.dataDir}/nextcloud.log`, 'utf8').slice(-6000)}\n`);
+    process.stdout.write(`DEBUG log ${readFileSync(`${s.nc.dataDir}/nextcloud.log`, 'utf8').slice(-12000)}\n`);
   }
   for (const login of logins) s.adopt(login, passwordOf(login));
   return logins;

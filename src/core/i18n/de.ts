@@ -268,6 +268,10 @@ export function de(): Catalog {
     'host_schema.missing': 'Der Datenbank von Nextcloud fehlt eine Tabelle oder Spalte, die gelesen wird: {detail}',
     'host_unreachable.checking': 'Die Datenbank von Nextcloud konnte beim Prüfen ihrer Tabellen nicht gelesen werden: {detail}',
     'host_unreachable.lost': 'Die Verbindung zur Datenbank von Nextcloud ist abgebrochen ({detail}).',
+    'host_unreachable.directory':
+      'Das Verzeichnis der user_ldap-Konfiguration {prefix} ({url}) ist nicht erreichbar ({detail}): Solange es ausfällt, wird keinem LDAP-Konto etwas angezeigt, und Nextcloud lehnt jede Anmeldung mit Passwort ab.',
+    'host_unreachable.directory_bind':
+      'Das Verzeichnis der user_ldap-Konfiguration {prefix} ({url}) antwortet, lehnt aber die Anmeldung oder Suche des Agenten ab ({detail}): Keinem LDAP-Konto wird etwas angezeigt; DN oder Passwort des Agenten in user_ldap korrigieren.',
     // Die Zeilen der Übersichtsprüfung der Administration
     'overview.heading': 'Suche im Dokumentarchiv:',
     'overview.correct_it': 'In den Einstellungen der App korrigieren: {link}',

@@ -258,6 +258,10 @@ export const en = {
   'host_schema.missing': 'The host database lacks a table or column the adapter reads: {detail}',
   'host_unreachable.checking': 'The host database could not be read while checking its tables: {detail}',
   'host_unreachable.lost': 'The connection to the host database was lost ({detail}).',
+  'host_unreachable.directory':
+    "The directory of user_ldap's configuration {prefix} ({url}) cannot be reached ({detail}): while it is down, no LDAP account is shown anything, and Nextcloud refuses every password login.",
+  'host_unreachable.directory_bind':
+    "The directory of user_ldap's configuration {prefix} ({url}) answers but refuses the agent's bind or search ({detail}): no LDAP account is shown anything; correct the agent's DN or password in user_ldap.",
   // The administration overview check's lines (setupchecks, Nextcloud's setup check, the admin page's Needs attention)
   'overview.heading': 'Document archive unified search:',
   'overview.correct_it': 'Correct it in the app settings: {link}',
