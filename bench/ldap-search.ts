@@ -61,7 +61,7 @@ try {
     await fx.share({ owner: 'archive', fileId: await fx.addFolder('archive', `G${i}`), type: 'group', with: `g${i}` });
   }
   const config: Record<string, string> = {
-    configuration_prefixes: 's01',
+    configuration_prefixes: '["s01"]',
     s01ldap_host: slapd.url.replace(/\/$/, ''),
     s01ldap_dn: LDAP_ADMIN_DN,
     s01ldap_agent_password: Buffer.from(LDAP_ADMIN_PASSWORD).toString('base64'),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Buffer } from 'node:buffer';
 import { createServer, type Server, type Socket } from 'node:net';
 import { pino } from 'pino';
-import { Directory, directoryUrl, type DirectoryConfig } from '../src/core/host/directory.js';
+import { configurationPrefixes, Directory, directoryUrl, type DirectoryConfig } from '../src/core/host/directory.js';
 import { openHost } from '../src/core/host/open-host.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
@@ -36,7 +36,7 @@ const QUIET = pino({ level: 'silent' });
 /** user_ldap's configuration `s01` as `occ ldap:set-config` stores it (the password base64). */
 async function configure(fx: HostFixture, url: string, password = LDAP_ADMIN_PASSWORD): Promise<void> {
   const rows: Record<string, string> = {
-    configuration_prefixes: 's01',
+    configuration_prefixes: '["s01"]',
     s01ldap_host: url.replace(/\/$/, ''),
     s01ldap_port: '',
     s01ldap_dn: LDAP_ADMIN_DN,
@@ -159,6 +159,18 @@ describeLdap('the directory client', () => {
 
   afterAll(async () => {
     await slapd.close();
+  });
+
+  test("user_ldap's prefixes: the JSON list it stores, else the keys of ldap_configuration_active (before Nextcloud 32)", () => {
+    expect(configurationPrefixes(new Map([['configuration_prefixes', '["s01","s02"]']]))).toEqual(['s01', 's02']);
+    expect(
+      configurationPrefixes(
+        new Map([
+          ['s02ldap_configuration_active', '1'],
+          ['ldap_configuration_active', '0'],
+        ]),
+      ),
+    ).toEqual(['', 's02']);
   });
 
   test("user_ldap's address: a bare host gets ldap:// and the port, an address with a port keeps its own", () => {

@@ -7,7 +7,7 @@
  * and deleted with `ldapmodify`; `occ user:list` and `group:list` make Nextcloud map them.
  */
 import { passwordOf, type RealNextcloud } from '../support/real-nextcloud/index.js';
-import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_GROUPS, LDAP_PEOPLE, LDAP_SUFFIX, personDn, startSlapd, type Slapd } from '../support/slapd.js';
+import { LDAP_ADMIN_DN, LDAP_ADMIN_PASSWORD, LDAP_GROUPS, LDAP_PEOPLE, LDAP_SUFFIX, groupLdif, personDn, startSlapd, type Slapd } from '../support/slapd.js';
 import type { Scenario } from './scenarios.js';
 import type { ScenarioWorld } from './world.js';
 
@@ -68,16 +68,7 @@ async function people(s: ScenarioWorld, ...names: readonly string[]): Promise<st
       )
       .join('\n'),
   );
-  if (process.env.DUS_LDAP_DEBUG === '1') await s.nc.occOk(['config:system:set', 'loglevel', '--type=integer', '--value=0']);
-  const listed = await s.nc.occOk(['user:list', '--limit=1000']);
-  if (process.env.DUS_LDAP_DEBUG === '1') {
-    process.stdout.write(`DEBUG user:list ${listed}\n`);
-    process.stdout.write(`DEBUG show-config ${(await s.nc.occ(['ldap:show-config', 's01'])).stdout}\n`);
-    process.stdout.write(`DEBUG search ${JSON.stringify(await s.nc.occ(['ldap:search', logins[0] ?? '']))}\n`);
-    process.stdout.write(`DEBUG check ${JSON.stringify(await s.nc.occ(['ldap:check-user', '--force', logins[0] ?? '']))}\n`);
-    const { readFileSync } = await import('node:fs');
-    process.stdout.write(`DEBUG log ${readFileSync(`${s.nc.dataDir}/nextcloud.log`, 'utf8').slice(-12000)}\n`);
-  }
+  await s.nc.occOk(['user:list', '--limit=1000']);
   for (const login of logins) s.adopt(login, passwordOf(login));
   return logins;
 }
@@ -89,6 +80,16 @@ async function files(s: ScenarioWorld, paths: readonly string[]): Promise<void> 
     await s.archiveUser.put(path);
   }
 }
+
+/** An LDAP group (groupOfNames, prefixed cn) naming these DNs, mapped by Nextcloud; returns its gid (the cn, user_ldap's display name). */
+async function ldapGroup(s: ScenarioWorld, name: string, memberDns: readonly string[]): Promise<string> {
+  const cn = s.login(name);
+  await slapd().modify(groupLdif(cn, memberDns).replace(/^(dn: [^\n]*\n)/, '$1changetype: add\n'));
+  await s.nc.occOk(['group:list', '--limit=1000']);
+  return cn;
+}
+
+const groupDn = (cn: string): string => `cn=${cn},${LDAP_GROUPS}`;
 
 const deleteEntry = (dn: string): Promise<void> => slapd().modify(`dn: ${dn}\nchangetype: delete\n`);
 
@@ -119,6 +120,37 @@ export const LDAP_SCENARIOS: readonly Scenario[] = [
       await s.judge('G with the database group mixed = anna, lina, lars', [1, 2]);
       await deleteEntry(personDn(lina ?? ''));
       await s.judge("lina's entry deleted from the directory", [1, 2]);
+    },
+  },
+  {
+    name: 'LDAP: a group share, members added and removed in the directory',
+    body: async (s) => {
+      const [lina, lars, lena] = await people(s, 'lina', 'lars', 'lena');
+      const lg = await ldapGroup(s, 'lg', [personDn(lina ?? ''), personDn(lars ?? '')]);
+      await files(s, ['G/a [P1].pdf', 'G/Sub/b [P2].pdf']);
+      await s.archiveUser.share({ path: '/G', type: 'group', with: lg });
+      await s.judge('G with the LDAP group lg = lina, lars', [1, 2]);
+      await slapd().modify(
+        `dn: ${groupDn(lg)}\nchangetype: modify\ndelete: member\nmember: ${personDn(lars ?? '')}\n-\nadd: member\nmember: ${personDn(lena ?? '')}\n`,
+      );
+      await s.judge('lars removed from lg in the directory, lena added', [1, 2]);
+    },
+  },
+  {
+    name: 'LDAP: nested groups',
+    body: async (s) => {
+      const [lina, lars] = await people(s, 'lina', 'lars');
+      const inner = await ldapGroup(s, 'inner', [personDn(lina ?? '')]);
+      const outer = await ldapGroup(s, 'outer', [groupDn(inner), personDn(lars ?? '')]);
+      await files(s, ['In/a [P1].pdf', 'Out/b [P2].pdf']);
+      await s.archiveUser.share({ path: '/In', type: 'group', with: inner });
+      await s.archiveUser.share({ path: '/Out', type: 'group', with: outer });
+      await s.judge('In with inner = lina; Out with outer = inner, lars; nesting off', [1, 2]);
+      await s.nc.occOk(['ldap:set-config', 's01', 'ldapNestedGroups', '1']);
+      s.onCleanup(async () => {
+        await s.nc.occOk(['ldap:set-config', 's01', 'ldapNestedGroups', '0']);
+      });
+      await s.judge('nesting on', [1, 2]);
     },
   },
   {

@@ -87,9 +87,7 @@ export interface MappedAccount {
 export async function readDirectoryConfigs(statements: HostStatements): Promise<DirectoryConfig[]> {
   const rows = await statements.query(`SELECT configkey, configvalue FROM ${statements.prefix}appconfig WHERE appid = ?`, ['user_ldap']);
   const values = new Map(rows.map((r) => [text(r.configkey) ?? '', text(r.configvalue) ?? '']));
-  const listed = (values.get('configuration_prefixes') ?? '').split(',').map((p) => p.trim());
-  // Installs older than the prefix list keep one configuration without a prefix.
-  const prefixes = values.has('configuration_prefixes') ? listed.filter((p) => p !== '') : values.has('ldap_host') ? [''] : [];
+  const prefixes = configurationPrefixes(values);
   const configs: DirectoryConfig[] = [];
   for (const prefix of prefixes) {
     const get = (key: string): string => values.get(`${prefix}${key}`) ?? '';
@@ -121,6 +119,32 @@ export async function readDirectoryConfigs(statements: HostStatements): Promise<
     });
   }
   return configs;
+}
+
+/**
+ * The configurations' prefixes as user_ldap's `Helper::getAllServerConfigurationPrefixes` finds
+ * them: `configuration_prefixes`, stored as a JSON array (`setValueArray`), else every key ending
+ * in `ldap_configuration_active` (installs older than Nextcloud 32; `''` for the oldest).
+ */
+export function configurationPrefixes(values: ReadonlyMap<string, string>): string[] {
+  const stored = values.get('configuration_prefixes');
+  if (stored !== undefined) {
+    try {
+      const parsed: unknown = JSON.parse(stored);
+      if (Array.isArray(parsed)) return parsed.filter((p): p is string => typeof p === 'string');
+    } catch {
+      // Not JSON: a comma list, as an administrator might have written it by hand.
+    }
+    return stored
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+  }
+  const suffix = 'ldap_configuration_active';
+  return [...values.keys()]
+    .filter((k) => k.endsWith(suffix))
+    .map((k) => k.slice(0, k.length - suffix.length))
+    .sort();
 }
 
 /** user_ldap's LDAP::connect: a bare host gets `ldap://`, and the port unless the address names one. */
