@@ -72,8 +72,11 @@ export interface ScenarioWorld {
   adopt(login: string, password: string): void;
   /** Creates the group (prefixed) with these members; returns its id. */
   group(name: string, members: readonly string[]): Promise<string>;
-  /** Compares every user of the scenario (the archive account too) × `ids` now. */
-  judge(label: string, ids: readonly number[]): Promise<void>;
+  /**
+   * Compares every user of the scenario (the archive account too) × `ids` now; `refused`: more
+   * WebDAV statuses that mean the account cannot log in (user_ldap answers 500 while its directory is down).
+   */
+  judge(label: string, ids: readonly number[], refused?: readonly number[]): Promise<void>;
   /**
    * Prints and keeps (ConformanceRun.records) what Nextcloud recorded for the scenario's users now:
    * received shares with their targets (oc_share) and share mounts (oc_mounts).
@@ -148,7 +151,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       }
       return gid;
     },
-    async judge(label, ids) {
+    async judge(label, ids, refused = []) {
       const scenario = `${name} · ${label}`;
       const logins = [...users.keys()];
       // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
@@ -189,7 +192,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       const views = new Map<string, UserView>();
       const ownNames = new Map<number, string>(archiveFiles.flatMap((f) => (f.fileId === null ? [] : [[f.fileId, f.name] as const])));
       for (const [login, session] of users) {
-        const view = await viewOf(session);
+        const view = await viewOf(session, refused);
         views.set(login, view);
         for (const f of view.files ?? []) if (f.fileId !== null && f.ownerId === login) ownNames.set(f.fileId, f.name);
       }

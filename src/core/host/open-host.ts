@@ -94,8 +94,10 @@ class DatabaseHost implements HostAdapter {
     return this.#accounts.groupsOf(uid);
   }
 
-  groupMembers(gid: string): Promise<readonly string[]> {
-    return this.#accounts.membersOf(gid);
+  async groupMembers(gid: string): Promise<readonly string[]> {
+    const fromDirectory = (await this.#directory.membersOf([gid])).get(gid) ?? [];
+    const members = await this.#accounts.membersOf(gid);
+    return fromDirectory.length === 0 ? members : [...new Set([...members, ...fromDirectory])].sort();
   }
 
   visibleArchiveFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
