@@ -91,6 +91,17 @@ async function ldapGroup(s: ScenarioWorld, name: string, memberDns: readonly str
 
 const groupDn = (cn: string): string => `cn=${cn},${LDAP_GROUPS}`;
 
+/**
+ * The account logs in once (a WebDAV request): user_ldap's LoginListener then brings
+ * `oc_ldap_group_membership` up to date and announces the new memberships, and files_sharing
+ * writes the member's accepted row of each group share. Until then a member the directory added
+ * has no such row and the product says the share is not accepted yet: an omission, the side
+ * that cannot leak (docs/host-adapter.md, "Directory accounts").
+ */
+async function logsIn(s: ScenarioWorld, login: string): Promise<void> {
+  await s.nc.as(login, passwordOf(login)).canLogIn();
+}
+
 const deleteEntry = (dn: string): Promise<void> => slapd().modify(`dn: ${dn}\nchangetype: delete\n`);
 
 export const LDAP_SCENARIOS: readonly Scenario[] = [
@@ -133,7 +144,8 @@ export const LDAP_SCENARIOS: readonly Scenario[] = [
       await slapd().modify(
         `dn: ${groupDn(lg)}\nchangetype: modify\ndelete: member\nmember: ${personDn(lars ?? '')}\n-\nadd: member\nmember: ${personDn(lena ?? '')}\n`,
       );
-      await s.judge('lars removed from lg in the directory, lena added', [1, 2]);
+      await logsIn(s, lena ?? '');
+      await s.judge('lars removed from lg in the directory, lena added (and logged in since)', [1, 2]);
     },
   },
   {
@@ -150,7 +162,8 @@ export const LDAP_SCENARIOS: readonly Scenario[] = [
       s.onCleanup(async () => {
         await s.nc.occOk(['ldap:set-config', 's01', 'ldapNestedGroups', '0']);
       });
-      await s.judge('nesting on', [1, 2]);
+      await logsIn(s, lina ?? '');
+      await s.judge('nesting on (lina logged in since)', [1, 2]);
     },
   },
   {
