@@ -82,7 +82,8 @@ export class HostAccounts {
       text(preferences.find((p) => text(p.appid) === app && text(p.configkey) === key)?.configvalue);
     const enabled = isEnabledAccount(preference('core', 'enabled'), preference('user_ldap', 'isDeleted'));
     // An LDAP account logs in only while the directory finds its entry, whatever isDeleted says yet.
-    const directory = backend === 'ldap' ? ((await this.#directory.presenceOf([found])).get(found) ?? null) : null;
+    // Asked as the questions ask (entry and groups, one round trip), so that a search's later question finds it kept where Nextcloud keeps answers.
+    const directory = backend === 'ldap' ? ((await this.#directory.accountOf(found))?.presence ?? null) : null;
     return this.#account(found, backend, text(row?.displayname), enabled && directoryLetsIn(directory), preference('core', 'lang'), directory);
   }
 
