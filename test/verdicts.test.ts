@@ -44,6 +44,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     groupsOf: (uid) => host.groupsOf(uid),
     markedFiles: (account, offset, limit) => host.markedFiles(account, offset, limit),
     markedDocuments: (account) => host.markedDocuments(account),
+    unsupportedShares: (account) => host.unsupportedShares(account),
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
     visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
     visibleArchiveFiles: (user, account, ids) => {

@@ -19,6 +19,7 @@ import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenar
 import { checkRandomSequences } from './random.js';
 import { LDAP_SCENARIOS, startDirectory, stopDirectory } from './scenarios-ldap.js';
 import { slapdUnavailable } from '../support/slapd.js';
+import { TEAM_SCENARIOS } from './scenarios-teams.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
 import { runScenario, type ConformanceRun } from './world.js';
 
@@ -200,6 +201,19 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(DISABLED_SCENARIOS, 20));
         expect(problemReport(comparisons)).toBe('');
+        expect(whoProblemReport(whoPairs)).toBe('');
+        expect(cliDifferences).toEqual([]);
+      },
+      30 * MINUTES,
+    );
+
+    it(
+      'agrees with Nextcloud on team shares by every route, membership changes, and a team share at the target of a user share',
+      async () => {
+        const { comparisons, whoPairs, cliDifferences, afterListing } = await runScenarios(context(), chosen(TEAM_SCENARIOS));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(TEAM_SCENARIOS, 30));
+        expect(problemReport(comparisons)).toBe('');
+        expect(problemReport(afterListing)).toBe('');
         expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
       },

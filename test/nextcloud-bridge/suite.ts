@@ -113,7 +113,8 @@ function cli(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ code: n
 /** The README's "Inside Nextcloud" commands, run as written with the test's paths in their variables. */
 function readmeInstallBlock(): string {
   const readme = readFileSync('README.md', 'utf8');
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### 5. Inside Nextcloud')))?.[1];
+  const at = /^### \d+\. Inside Nextcloud/m.exec(readme)?.index ?? -1;
+  const block = at === -1 ? undefined : /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
   if (block === undefined) throw new Error('README has no "Inside Nextcloud" command block');
   return block;
 }
@@ -283,6 +284,8 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       env: {
         ...process.env,
         ...env,
+        // The app's folder as the installed package holds it: this checkout is that package's source.
+        PKG: process.cwd(),
         NC: nc.serverDir,
         APPS: join(nc.serverDir, 'apps'),
         OCC: `php ${nc.serverDir}/occ`,
@@ -777,9 +780,10 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(logs).not.toContain(secret);
       expect(logs).not.toContain(TOKEN);
-      const packed = await run('sh', ['-c', 'tar -xzOf dist-nextcloud-app/docs_unified_search-*.tar.gz']);
-      expect(packed.stdout).toContain('OCA\\DocsUnifiedSearch');
-      expect(packed.stdout).not.toContain(secret);
+      // The app as the README's block installed it, from the package's folder.
+      const installed = await run('sh', ['-c', 'find "$0" -type f -exec cat {} +', join(nc.serverDir, 'apps', 'docs_unified_search')]);
+      expect(installed.stdout).toContain('OCA\\DocsUnifiedSearch');
+      expect(installed.stdout).not.toContain(secret);
       expect((await nc.admin.request('GET', SETTINGS, { headers: json })).body).not.toContain(secret);
     },
     5 * MINUTES,
@@ -837,13 +841,20 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       // Without the secret the listener gets challenge requests only (issue 23, row 2); holding it
       // (a service gone wrong, not a stranger) it gets the calls, and the app checks its answers.
       let holdsSecret = false;
+      // The address its challenges name: serve's own, or another serve's that it relays to (issue 36).
+      let issuedFor = serve.url;
       const received: { url: string; signed: boolean }[] = [];
       const rogue = createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://rogue');
         received.push({ url: url.pathname, signed: request.headers['x-dus-bridge-signature'] !== undefined });
         response.setHeader('content-type', 'application/json');
         if (url.pathname === '/bridge/challenge') {
-          const mine = issueBridgeChallenge(holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret', url.searchParams.get('c') ?? '', Date.now());
+          const mine = issueBridgeChallenge(
+            holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret',
+            url.searchParams.get('c') ?? '',
+            Date.now(),
+            issuedFor,
+          );
           response.end(JSON.stringify(mine));
           return;
         }
@@ -868,7 +879,14 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         expect(stranger.lines[0]).toContain('did not prove the bridge secret');
         expect(received.length).toBeGreaterThan(0);
         expect(received.filter((one) => one.signed || one.url !== '/bridge/challenge')).toEqual([]);
+        // Challenges of another serve holding the secret (a relay on this address to it): none signed goes out.
         holdsSecret = true;
+        issuedFor = 'http://127.0.0.1:1';
+        const relayed = await searched('evil');
+        expect([relayed.entries, relayed.lines.length]).toEqual([[], 1]);
+        expect(relayed.lines[0]).toContain(`serves http://127.0.0.1:1, not ${serve.url}, no signed call was sent`);
+        expect(received.filter((one) => one.signed)).toEqual([]);
+        issuedFor = serve.url;
         const evil = await searched('evil');
         expect(evil.entries).toHaveLength(1);
         expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });

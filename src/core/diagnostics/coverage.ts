@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError, isDusError } from '../errors.js';
 import type { DirectoryReport } from '../host/types.js';
 import { msg } from '../i18n/catalog.js';
+import type { UnsupportedShares } from '../host/types.js';
 import { testStoredConnection } from './connection-test.js';
 
 /** Example ids of documents without a file that `check` names. */
@@ -41,6 +42,8 @@ export interface CoverageReport {
   readonly markedFiles: number | null;
   /** Each active user_ldap configuration: reached, bound, what its filters find (none without user_ldap). */
   readonly directories: readonly DirectoryReport[];
+  /** The archive account's shares with Talk rooms and Deck boards, which show no one a document (unsupported); null when not read. */
+  readonly unsupportedShares?: UnsupportedShares | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
 }
@@ -106,6 +109,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
     if (named === null) throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_coverage'));
     return named;
   });
+  let unsupported: UnsupportedShares | null = null;
   // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
   // marked files used to scan them all again each time.
   const documents =
@@ -113,7 +117,10 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
       ? null
       : await part('coverage', hostFailures, async () => {
           progress?.step('marked files', archiveAccount);
-          return (await ctx.host()).markedDocuments(archiveAccount);
+          const host = await ctx.host();
+          const marked = await host.markedDocuments(archiveAccount);
+          unsupported = await host.unsupportedShares(archiveAccount);
+          return marked;
         });
   // The directory behind user_ldap, when the host has one: while it cannot be asked, no LDAP account is shown anything.
   let directories: readonly DirectoryReport[] = [];
@@ -147,6 +154,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
             .slice(0, EXAMPLES),
     markedFiles: documents === null ? null : documents.length,
     directories,
+    unsupportedShares: unsupported,
     failures,
   };
 }

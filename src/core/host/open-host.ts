@@ -15,7 +15,7 @@ import { openSqlClient } from './db/sql-client.js';
 import { shareObstacles, trashedArchiveFiles } from './explain.js';
 import type { HostContext, OpenHostOptions } from './host-context.js';
 import { MarkerIndexes } from './index/indexes.js';
-import { eachArchiveDocument, markedDocuments, markedFiles } from './marked-files.js';
+import { eachArchiveDocument, markedDocuments, markedFiles, unsupportedShares } from './marked-files.js';
 import { HostQuestions } from './questions.js';
 import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
 import { directoryLetsIn } from './rules/directory-accounts.js';
@@ -34,6 +34,7 @@ import type {
   ShareObstacle,
   SqlClient,
   TrashedFile,
+  UnsupportedShares,
   VisibleFile,
 } from './types.js';
 
@@ -162,6 +163,10 @@ class DatabaseHost implements HostAdapter {
 
   markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage> {
     return markedFiles(this.#host, archiveAccount, offset, limit);
+  }
+
+  unsupportedShares(archiveAccount: string): Promise<UnsupportedShares> {
+    return unsupportedShares(this.#host, archiveAccount);
   }
 
   markedDocuments(archiveAccount: string): Promise<readonly number[]> {

@@ -147,7 +147,7 @@ export class HostQuestions {
         if (rows.unsupportedShares > 0) {
           options.logger?.info(
             { count: rows.unsupportedShares },
-            'The archive account shares files with Teams, Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
+            'The archive account shares files with Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
           );
         }
       }

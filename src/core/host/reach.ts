@@ -27,7 +27,7 @@ export async function shareReach(
 ): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }> {
   // Every file of the archive account carrying the marker, not only the one question 2 picks: a user may open another copy.
   const files = (await questions.candidates('owned', archiveAccount, archiveAccount, cleanIds([documentId]))).filter((f) => f.path.startsWith('/'));
-  if (files.length === 0) return { files, reach: { shares: [], members: new Map(), overrideTargets: new Map(), files: [] } };
+  if (files.length === 0) return { files, reach: { shares: [], members: new Map(), teamRoutes: new Map(), overrideTargets: new Map(), files: [] } };
   const statement = buildShareReach(host.statements.prefix, files);
   const reach = shareReachOf(await host.statements.query(statement.sql, statement.params));
   // Members of LDAP groups are the directory's (group_user holds none of them).

@@ -15,6 +15,12 @@ import type { ShareObstacle, VisibleFile } from './rules/types.js';
 export type { DirectoryPresence, DirectoryReport };
 export type { Dialect, HostLocation, MarkerIndexSize, Mount, NodeRow, Pace, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
 
+/** Shares the product cannot resolve: Talk rooms (type 10) and Deck boards (type 12). */
+export interface UnsupportedShares {
+  readonly talkRooms: number;
+  readonly deckBoards: number;
+}
+
 export interface HostAccount {
   /** The uid as the host stores it (its own spelling). */
   readonly uid: string;
@@ -132,6 +138,8 @@ export interface HostAdapter {
    * when the adapter keeps one (in memory or in its file); else from one scan.
    */
   markedDocuments(archiveAccount: string): Promise<readonly number[]>;
+  /** `check`: the archive account's shares of files and folders with Talk rooms and Deck boards, which no rule mounts (one query). */
+  unsupportedShares(archiveAccount: string): Promise<UnsupportedShares>;
   /**
    * Builds the marker index of the archive account now, when the adapter keeps one (a no-op
    * otherwise), so that the first search after start does not pay for it.

@@ -6,6 +6,7 @@ import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainDirectory } from '../host/rules/directory-accounts.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
+import { teamTo, unsupportedKind, UNSUPPORTED_SHARE_TYPES } from '../host/rules/team-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
@@ -90,8 +91,10 @@ function obstacleMessage(o: ShareObstacle, user: string, paths: boolean): Messag
     user,
     node,
     share: o.sharer === null ? msg('why.share.plain', { node }) : msg('why.share.from', { node, sharer: o.sharer }),
-    to: o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
+    to: o.team !== null ? teamTo(o.team, user, o.teamRoute) : o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
     group: o.group,
+    team: o.team,
+    unsupported: o.shareType !== null && UNSUPPORTED_SHARE_TYPES.includes(o.shareType) ? unsupportedKind(o.shareType) : null,
     expiration: o.expiration,
     account: o.disabledAccount,
     collidesWith: o.collidesWith,
@@ -345,6 +348,9 @@ export function rejectionMessage(rejection: SearchRejection | null, refusal: str
   }
   if (rejection === 'exclusions_only') {
     return 'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
+  }
+  if (rejection === 'words_too_broad') {
+    return 'The archive server (Paperless-ngx 3.0) could not search these words together in an archive this large, and did not list the documents of each word alone: no documents. Search for fewer or longer words; Paperless-ngx 3.1 and later search every word.';
   }
   if (rejection === 'minus_exclusion') {
     return 'The archive server (Paperless-ngx 2, or 3.2 and later) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';

@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-reach.js';
 import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
+import { routeMessage, type TeamRoute } from '../host/rules/team-rules.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountCause, explanationMessage, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
@@ -33,6 +34,16 @@ export type WhoChain =
       /** Who shared it with the account or group: the owner, or a resharer. */
       readonly sharer: string;
       readonly group: string | null;
+    }
+  | {
+      readonly kind: 'team share';
+      readonly node: string;
+      readonly owner: string;
+      readonly sharer: string;
+      /** The team's display name. */
+      readonly team: string;
+      /** How the account is in the team (team-rules.ts); null where circles lists no route. */
+      readonly route: TeamRoute | null;
     };
 
 export interface WhoEntry {
@@ -65,6 +76,12 @@ export function chainMessage(chain: WhoChain): Message {
   if (chain.kind === 'owner') return msg('who.owner');
   const { node, owner, sharer } = chain;
   const direct = sharer === owner;
+  if (chain.kind === 'team share') {
+    const team = chain.team;
+    if (chain.route === null) return direct ? msg('who.team_share', { team, node, owner }) : msg('who.team_reshare', { team, node, sharer, owner });
+    const via = routeMessage(chain.route);
+    return direct ? msg('who.team_share_via', { team, via, node, owner }) : msg('who.team_reshare_via', { team, via, node, sharer, owner });
+  }
   if (chain.kind === 'group share') {
     const group = chain.group ?? '?';
     return direct ? msg('who.group_share', { group, node, owner }) : msg('who.group_reshare', { group, node, sharer, owner });
@@ -78,9 +95,22 @@ export function chainText(chain: WhoChain, language: string | null = null): stri
 }
 
 /** The chain of a mount: its earliest share row (whose target and owner the mount has); the owner for the account's own folders. */
-function chainOf(opener: Opener): WhoChain {
+/** `reach` names the account's route into a team; `who --all` shares one chain among a mount's accounts, so it names none. */
+function chainOf(opener: Opener, reach: ShareReach | null): WhoChain {
   const first = opener.mount?.rows[0];
   if (opener.mount === null || first === undefined) return { kind: 'owner' };
+  const node = `/${(opener.mount.root.path ?? '').slice('files/'.length)}`;
+  if (first.shareType === 7) {
+    const known = reach?.teamRoutes.get(`${first.shareWith}/${opener.account}`);
+    return {
+      kind: 'team share',
+      node,
+      owner: first.owner,
+      sharer: first.initiator ?? first.owner,
+      team: known?.team ?? first.shareWith,
+      route: known?.route ?? null,
+    };
+  }
   const group = first.shareType === 1;
   return {
     kind: group ? 'group share' : 'user share',
@@ -91,7 +121,7 @@ function chainOf(opener: Opener): WhoChain {
   };
 }
 
-/** Whom the shares reach: their users, and the direct members of their groups. */
+/** Whom the shares reach: their users, the direct members of their groups, the members of their teams. */
 function recipientsOf(reach: ShareReach): Set<string> {
   const reached = new Set<string>();
   for (const share of reach.shares) {
@@ -155,7 +185,7 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   const blocked: WhoEntry[] = [];
   for (const account of candidates) {
     const seen = opened.get(account);
-    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen), blocked: null, blockedMessage: null });
+    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen, reach), blocked: null, blockedMessage: null });
     else if (options.includeBlocked === true) {
       const cause = await blockedCause(host, account, archiveAccount, documentId, files);
       // `not shared` always has an explanation; '' keeps a blocked account apart from one that opens it.
@@ -213,7 +243,7 @@ export async function whoAll(
     if (opener.mount === null) return owner;
     const known = chains.get(opener.mount);
     if (known !== undefined) return known;
-    const chain = chainOf(opener);
+    const chain = chainOf(opener, null);
     chains.set(opener.mount, chain);
     return chain;
   };

@@ -13,15 +13,20 @@ import { homeStorageIds, isInUserFiles } from './storages.js';
 import { mountedAmong } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 import { msg, type Message } from '../../i18n/catalog.js';
+import { UNSUPPORTED_SHARE_TYPES } from './team-rules.js';
 
 const READ = 1;
 const SHARE = 16;
 
-/** One share row as the rules read it: a user or group share, the recipient's override row applied. */
+/**
+ * One share row as the rules read it: a user, group or team share, the recipient's override row
+ * (group) or child row (team, team-rules.ts) applied; Talk room and Deck board shares only where
+ * `why` names them as the reason.
+ */
 export interface ShareRow {
   readonly id: number;
   readonly shareType: number;
-  /** The user or group it is shared with. */
+  /** The user, group or team (its single id) it is shared with. */
   readonly shareWith: string;
   readonly fileSource: number;
   readonly stime: number;
@@ -52,9 +57,11 @@ export interface ShareFacts {
   readonly user: string;
   /** The user's direct groups; null when the statement already kept only shares addressed to the user. */
   readonly groups: ReadonlySet<string> | null;
+  /** The teams the user is in (team-rules.ts); absent or null when the statement already kept only the user's teams' shares. */
+  readonly teams?: ReadonlySet<string> | null;
   readonly shares: readonly ShareRow[];
   readonly roots: ReadonlyMap<number, NodeRow>;
-  /** files_sharing app config: `enabled`, `hide_disabled_user_shares`. */
+  /** files_sharing app config: `enabled`, `hide_disabled_user_shares`; circles' `enabled` as `circles.enabled`. */
   readonly sharingConfig: ReadonlyMap<string, string>;
   /** Owners and initiators whose `core` `enabled` preference is set to anything but 'true'. */
   readonly disabledUsers: ReadonlySet<string>;
@@ -66,7 +73,19 @@ export interface ShareFacts {
 }
 
 export type ObstacleKind =
-  'sharing off' | 'colliding target' | 'left' | 'declined' | 'pending' | 'expired' | 'disabled sharer' | 'no read' | 'broken share' | 'not member';
+  | 'sharing off'
+  | 'teams off'
+  | 'colliding target'
+  | 'left'
+  | 'declined'
+  | 'pending'
+  | 'expired'
+  | 'disabled sharer'
+  | 'no read'
+  | 'broken share'
+  | 'not member'
+  | 'not in team'
+  | 'unsupported share';
 
 export interface Mount {
   readonly root: NodeRow;
@@ -101,6 +120,10 @@ export interface ObstacleWords {
   /** Whom it is shared with: the user or the group (`why.to.*`). */
   readonly to: Message;
   readonly group: string | null;
+  /** The team of a team share (its display name). */
+  readonly team: string | null;
+  /** `unsupported share`: what it goes through (a Talk room, a Deck board). */
+  readonly unsupported: Message | null;
   readonly expiration: string | null;
   readonly account: string | null;
   readonly collidesWith: readonly string[];
@@ -168,6 +191,7 @@ function dayOfExpiry(expiration: string): string {
 }
 
 const noRead = (w: ObstacleWords): Message => msg('why.obstacle.no_read', { share: w.share, to: w.to });
+const TEAM = 7;
 
 /**
  * Every rule. The lookup applies them level by level (host, row, node, mounts), in this order
@@ -186,10 +210,31 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: () => msg('why.obstacle.sharing_off'),
   },
   {
+    // Team shares come from circles' share provider, registered only while circles is
+    // loaded (ProviderFactory::getProviderForType throws for type 7 otherwise). Enabled for some
+    // groups only is taken as off: the side that cannot leak.
+    kind: 'teams off',
+    rank: 0,
+    level: 'row',
+    blocks: (s, c) => (s.shareType === TEAM && c.facts.sharingConfig.get('circles.enabled') !== 'yes' ? '' : null),
+    explain: (w) => msg('why.obstacle.teams_off', { node: w.node, team: w.team ?? '?', user: w.user }),
+  },
+  {
+    // Talk rooms and Deck boards: their members live in those apps' tables, which the product
+    // does not read, so such a share never shows a file (docs/host-adapter.md, "Teams").
+    kind: 'unsupported share',
+    rank: 10,
+    level: 'row',
+    blocks: (s) => (UNSUPPORTED_SHARE_TYPES.includes(s.shareType) ? '' : null),
+    explain: (w) => msg('why.obstacle.unsupported', { node: w.node, what: w.unsupported ?? msg('why.unsupported.deck'), user: w.user }),
+  },
+  {
     // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
-    // the last of the shares its queries return. Where that order is known (a lone group share
-    // among user shares, on a release read) that one is let through; else none, the side that
-    // cannot leak, since among shares of one kind the order is the database's.
+    // the last of the shares its queries return, user shares first, then group, then team
+    // shares. Where that order is known (a lone group-only node among user-shared ones, on a
+    // release read) that one is let through; else none, the side that cannot leak: among
+    // shares of one kind the order is the database's, and a team share may be moved apart
+    // before it mounts (collision-order.ts).
     kind: 'colliding target',
     rank: 1,
     level: 'mounts',
@@ -224,12 +269,24 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => msg('why.obstacle.not_member', { node: w.node, group: w.group ?? '?', user: w.user }),
   },
   {
-    // The user removed a group share from their files: the override row has permissions 0.
+    // A team share reaches the members circles' flattened membership lists (team-rules.ts).
+    kind: 'not in team',
+    rank: 9,
+    level: 'row',
+    blocks: (s, c) => (s.shareType === TEAM && c.facts.teams !== undefined && c.facts.teams !== null && !c.facts.teams.has(s.shareWith) ? '' : null),
+    explain: (w) => msg('why.obstacle.not_in_team', { node: w.node, team: w.team ?? '?', user: w.user }),
+  },
+  {
+    // The user removed a group or team share from their files: the override row (group) or
+    // the child row (team, ShareByCircleProvider::deleteFromSelf) has permissions 0.
     kind: 'left',
     rank: 2,
     level: 'row',
-    blocks: (s) => (s.shareType === 1 && s.permissions <= 0 ? '' : null),
-    explain: (w) => msg('why.obstacle.left', { user: w.user, node: w.node, group: w.group ?? '?' }),
+    blocks: (s) => ((s.shareType === 1 || s.shareType === TEAM) && s.permissions <= 0 ? '' : null),
+    explain: (w) =>
+      w.team === null
+        ? msg('why.obstacle.left', { user: w.user, node: w.node, group: w.group ?? '?' })
+        : msg('why.obstacle.left_team', { user: w.user, node: w.node, team: w.team }),
   },
   {
     // The super share's status is the highest of its rows: 1 accepted, 2 declined, 0 pending.
@@ -275,7 +332,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
     kind: 'no read',
     rank: 7,
     level: 'row',
-    blocks: (s) => (s.shareType !== 1 && s.permissions <= 0 ? '' : null),
+    blocks: (s) => (s.shareType === 0 && s.permissions <= 0 ? '' : null),
     explain: noRead,
   },
   {
@@ -301,6 +358,9 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => msg('why.obstacle.broken', { share: w.share }),
   },
 ];
+
+/** The share types the rules read: user, group, team, and the unsupported ones `why` names. */
+const READ_TYPES = new Set([0, 1, TEAM, ...UNSUPPORTED_SHARE_TYPES]);
 
 const rulesAt = <L extends ShareRule['level']>(level: L): Extract<ShareRule, { level: L }>[] =>
   SHARE_RULES.filter((r): r is Extract<ShareRule, { level: L }> => r.level === level);
@@ -346,8 +406,8 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   ): void => {
     blocked.push({ kind, share, account, collidesWith, mountedFrom });
   };
-  // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
-  const addressed = facts.shares.filter((s) => (s.shareType === 0 || s.shareType === 1) && !notForUser(s, facts.user));
+  // Users, groups, teams; Talk rooms and Deck boards only to be named (the rule above blocks them).
+  const addressed = facts.shares.filter((s) => READ_TYPES.has(s.shareType) && !notForUser(s, facts.user));
   const hostRule = LEVELS.host.find((r) => r.blocks(facts));
   if (hostRule !== undefined) {
     for (const share of addressed) block(hostRule.kind, share);
