@@ -64,7 +64,7 @@ describe.each(dialects)('%s host', (dialect) => {
 
   test('an LDAP, SAML or guest account exists, with its own spelling, language and enabled state', async () => {
     const { host } = world;
-    expect(await host.findAccount('anna')).toEqual({ uid: 'anna', backend: 'ldap', enabled: true, language: 'de', displayName: null });
+    expect(await host.findAccount('anna')).toEqual({ uid: 'anna', backend: 'ldap', enabled: true, language: 'de', displayName: null, directory: null });
     expect(await host.findAccount('Ben')).toMatchObject({ uid: 'Ben', backend: 'ldap', enabled: false });
     // user_ldap found her entry gone: she cannot log in to the host either.
     expect(await host.findAccount('olga')).toMatchObject({ uid: 'olga', backend: 'ldap', enabled: false });

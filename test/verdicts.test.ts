@@ -38,6 +38,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
       return host.batched;
     },
     findAccount: (uid) => host.findAccount(uid),
+    directoryReport: (count) => host.directoryReport(count),
     syncAccount: () => host.syncAccount(),
     isAdmin: (uid) => host.isAdmin(uid),
     groupsOf: (uid) => host.groupsOf(uid),

@@ -62,6 +62,7 @@ const PART_NAMES: Readonly<Record<PartFailure['part'], string>> = {
   connection: 'The connection to the archive server',
   'archive account': 'The archive account',
   coverage: 'The marked files of the archive account',
+  directory: 'The directory behind user_ldap',
 };
 
 function failed(report: CoverageReport, part: PartFailure['part']): PartFailure | undefined {
@@ -114,6 +115,17 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
     const good = judgement.fix === null && judgement.belowMinimum === null;
     lines.push(good ? success(globals, coverage + examples) : failure(globals, coverage + examples));
   }
+  for (const d of report.directories) {
+    if (d.bound && d.error === null)
+      lines.push(
+        success(
+          globals,
+          `The directory of user_ldap's configuration ${d.prefix} (${d.url}) answers and binds as the agent: its filters find ${d.accounts ?? 0} account(s) and ${d.groups ?? 0} group(s).`,
+        ),
+      );
+  }
+  const directoryFailed = failed(report, 'directory');
+  if (directoryFailed !== undefined) lines.push(failedLine(globals, directoryFailed));
   const unsupported = report.unsupportedShares;
   if (unsupported !== null && unsupported !== undefined && unsupported.talkRooms + unsupported.deckBoards > 0) {
     lines.push(
@@ -163,6 +175,7 @@ function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | 
       minimum,
     },
     accessRules: report.accessRules,
+    ...(report.directories.length === 0 ? {} : { directories: report.directories }),
     ...(correctionText === null ? {} : { correction: correctionText }),
     ...(first === undefined ? {} : { error: { code: first.error.code, message: cliMessageOf(first.error) } }),
     failures: report.failures.map((f) => ({ part: f.part, code: f.error.code, kind: f.kind, message: cliMessageOf(f.error) })),

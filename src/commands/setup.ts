@@ -128,8 +128,17 @@ export const command: CommandDefinition = {
         await service.host();
         const { saveSettings } = await import('../core/admin/save-settings.js');
         const saved = await waitingFor(context.io, `Testing the archive server at ${input.url}…`, saveSettings(service, input), context.globals);
-        out.done(saved, () => {
+        // The directory behind user_ldap, when the host has an active configuration: reached, bound, what it finds.
+        const directories = await (await service.host()).directoryReport(true);
+        out.done(directories.length === 0 ? saved : { ...saved, directories }, () => {
           for (const said of describe(saved)) out.tell(said);
+          for (const d of directories) {
+            out.tell(
+              d.bound && d.error === null
+                ? `The directory of user_ldap's configuration ${d.prefix} (${d.url}) answers and binds as the agent: its filters find ${d.accounts ?? 0} account(s) and ${d.groups ?? 0} group(s).`
+                : `The directory of user_ldap's configuration ${d.prefix} (${d.url}) ${d.reachable ? 'refuses the agent' : 'cannot be reached'} (${d.error ?? ''}): no LDAP account is shown anything until it answers; check says the same.`,
+            );
+          }
         });
         return EXIT_OK;
       });

@@ -2,4 +2,4 @@
 import { harnessChecks } from './harness-checks.js';
 import { conformanceSuite } from './suite.js';
 
-conformanceSuite('sqlite', { release: '34.0.1', extra: (context) => harnessChecks(() => context().nc) });
+conformanceSuite('sqlite', { release: '34.0.1', ldap: true, extra: (context) => harnessChecks(() => context().nc) });

@@ -33,8 +33,8 @@ export interface UserView {
 }
 
 /** What `session` sees: its whole tree, or null when Nextcloud refuses the login. */
-export async function viewOf(session: NextcloudUser): Promise<UserView> {
-  const tree = await session.treeIfAllowed();
+export async function viewOf(session: NextcloudUser, refused: readonly number[] = []): Promise<UserView> {
+  const tree = await session.treeIfAllowed(refused);
   return { login: session.login, files: tree === null ? null : tree.filter((entry) => !entry.isFolder) };
 }
 

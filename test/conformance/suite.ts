@@ -17,6 +17,8 @@ import {
 import { describeProblem, describeWho, failing, failingWho, type Comparison, type WhoPair } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
+import { LDAP_SCENARIOS, startDirectory, stopDirectory } from './scenarios-ldap.js';
+import { slapdUnavailable } from '../support/slapd.js';
 import { TEAM_SCENARIOS } from './scenarios-teams.js';
 import { ACCESS_RULE_SCENARIOS, accessControlTarball, withoutAccessControl } from './scenarios-deny.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
@@ -101,6 +103,11 @@ export interface SuiteOptions {
   readonly release?: NextcloudRelease;
   /** Random sequences (default RANDOM_RUNS); DUS_CONFORMANCE_RUNS overrides it. */
   readonly randomRuns?: number;
+  /**
+   * The directory accounts' group (user_ldap against a real OpenLDAP, scenarios-ldap.ts): on
+   * SQLite and PostgreSQL (issue 35), not on every install, to keep .ci/run inside its time.
+   */
+  readonly ldap?: boolean;
   /** More checks on the same install. */
   readonly extra?: (context: () => ConformanceContext) => void;
 }
@@ -270,6 +277,31 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
         process.stdout.write(`conformance (${label()}): serve's marker index after real writes:\n  ${steps.join('\n  ')}\n`);
       },
       15 * MINUTES,
+    );
+
+    it(
+      'agrees with Nextcloud on directory accounts (user_ldap against a real OpenLDAP), and never shows what an account gone from the directory cannot open',
+      async () => {
+        if (options.ldap !== true) return;
+        const scenarios = chosen(LDAP_SCENARIOS);
+        const noSlapd = slapdUnavailable();
+        if (noSlapd !== null) throw new Error(`the LDAP scenarios need a slapd: ${noSlapd}`);
+        if (scenarios.length === 0) return;
+        const started = Date.now();
+        // Its own group, configured before and removed after: while user_ldap is configured every login asks the directory.
+        await startDirectory(context().nc);
+        try {
+          const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), scenarios);
+          expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(LDAP_SCENARIOS, 20));
+          expect(problemReport(comparisons)).toBe('');
+          expect(whoProblemReport(whoPairs)).toBe('');
+          expect(cliDifferences).toEqual([]);
+        } finally {
+          await stopDirectory(context().nc);
+          timings.push(`directory accounts, user_ldap configured and removed included: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        }
+      },
+      30 * MINUTES,
     );
 
     extra(context);

@@ -69,10 +69,15 @@ export interface ScenarioWorld {
   user(name: string): Promise<NextcloudUser>;
   /** Creates these users (prefixed) up front. */
   users(...names: readonly string[]): Promise<void>;
+  /** Judges an account made elsewhere (an LDAP entry Nextcloud maps to `login`) with this password, like the scenario's own users. */
+  adopt(login: string, password: string): void;
   /** Creates the group (prefixed) with these members; returns its id. */
   group(name: string, members: readonly string[]): Promise<string>;
-  /** Compares every user of the scenario (the archive account too) × `ids` now. */
-  judge(label: string, ids: readonly number[]): Promise<void>;
+  /**
+   * Compares every user of the scenario (the archive account too) × `ids` now; `refusedStatuses`: more
+   * WebDAV statuses that mean the account cannot log in (user_ldap answers 500 while its directory is down).
+   */
+  judge(label: string, ids: readonly number[], refusedStatuses?: readonly number[]): Promise<void>;
   /**
    * Prints and keeps (ConformanceRun.records) what Nextcloud recorded for the scenario's users now:
    * received shares with their targets (oc_share) and share mounts (oc_mounts).
@@ -139,6 +144,9 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
     async users(...names) {
       for (const n of names) await world.user(n);
     },
+    adopt(login, password) {
+      users.set(login, nc.as(login, password));
+    },
     async group(n, members) {
       const gid = `${prefix}${n}`;
       await nc.createGroup(gid);
@@ -148,7 +156,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       }
       return gid;
     },
-    async judge(label, ids) {
+    async judge(label, ids, refusedStatuses = []) {
       const scenario = `${name} · ${label}`;
       const logins = [...users.keys()];
       // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
@@ -190,7 +198,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       const views = new Map<string, UserView>();
       const ownNames = new Map<number, string>(archiveFiles.flatMap((f) => (f.fileId === null ? [] : [[f.fileId, f.name] as const])));
       for (const [login, session] of users) {
-        const view = await viewOf(session);
+        const view = await viewOf(session, refusedStatuses);
         views.set(login, view);
         for (const f of view.files ?? []) if (f.fileId !== null && f.ownerId === login) ownNames.set(f.fileId, f.name);
       }

@@ -1,8 +1,9 @@
 import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
-import { isDusError, type DusError } from '../errors.js';
+import { DusError, isDusError } from '../errors.js';
 import type { AccessRulesSummary } from '../host/rules/access-rules.js';
+import type { DirectoryReport } from '../host/types.js';
 import { msg } from '../i18n/catalog.js';
 import type { UnsupportedShares } from '../host/types.js';
 import { testStoredConnection } from './connection-test.js';
@@ -11,7 +12,7 @@ import { testStoredConnection } from './connection-test.js';
 export const EXAMPLES = 10;
 
 /** The parts `check` reports, in order; each runs whatever the others gave. */
-export type CheckPart = 'connection' | 'archive account' | 'coverage';
+export type CheckPart = 'connection' | 'archive account' | 'coverage' | 'directory';
 
 /**
  * What kind of failure a part met (docs/search.md, "check: every part"): `unreachable` may pass on a later run
@@ -40,6 +41,8 @@ export interface CoverageReport {
   readonly examplesWithoutFile: readonly number[];
   /** Marked files of the archive account in its own folders; null when they could not be read. */
   readonly markedFiles: number | null;
+  /** Each active user_ldap configuration: reached, bound, what its filters find (none without user_ldap). */
+  readonly directories: readonly DirectoryReport[];
   /** The archive account's shares with Talk rooms and Deck boards, which show no one a document (unsupported); null when not read. */
   readonly unsupportedShares?: UnsupportedShares | null;
   /** Every part that failed, in the order of the parts. */
@@ -123,6 +126,18 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
           return marked;
         });
   const accessRules = documents === null ? null : await part('coverage', hostFailures, async () => (await ctx.host()).accessRules());
+  // The directory behind user_ldap, when the host has one: while it cannot be asked, no LDAP account is shown anything.
+  let directories: readonly DirectoryReport[] = [];
+  if (archiveAccount !== null) {
+    await part('directory', hostFailures, async () => {
+      directories = await (await ctx.host()).directoryReport(true);
+      const down = directories.find((r) => !r.bound || r.error !== null);
+      if (down !== undefined) {
+        const words = { url: down.url, prefix: down.prefix, detail: down.error ?? '' };
+        throw new DusError('host_unreachable', msg(down.reachable ? 'host_unreachable.directory_bind' : 'host_unreachable.directory', words));
+      }
+    });
+  }
   if (!answered && asked !== null) progress?.step('connection', asked);
   const tested = await testing;
   const failures = [...connectionFailures, ...hostFailures];
@@ -142,6 +157,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
             .sort((a, b) => a - b)
             .slice(0, EXAMPLES),
     markedFiles: documents === null ? null : documents.length,
+    directories,
     unsupportedShares: unsupported,
     failures,
     accessRules,

@@ -6,6 +6,8 @@
  */
 import { otherAccountLookup, type BackendTable } from './account-backends.js';
 import type { HostStatements } from './db/host-statements.js';
+import type { DirectoryAccounts } from './directory-accounts.js';
+import { directoryLetsIn } from './rules/directory-accounts.js';
 import type { LocatedHost } from './db/locate.js';
 import { syncAccountOf } from './rules/lookup-rows.js';
 import { rowText as text } from './rules/lookup-sql.js';
@@ -20,9 +22,17 @@ export class HostAccounts {
   readonly #languages: HostLanguages;
   readonly #nestedGroups: boolean;
   readonly #otherBackends: readonly BackendTable[];
+  readonly #directory: DirectoryAccounts;
 
-  constructor(statements: HostStatements, languages: HostLanguages, nestedGroups: boolean, otherBackends: readonly BackendTable[]) {
+  constructor(
+    statements: HostStatements,
+    languages: HostLanguages,
+    nestedGroups: boolean,
+    otherBackends: readonly BackendTable[],
+    directory: DirectoryAccounts,
+  ) {
     this.#statements = statements;
+    this.#directory = directory;
     this.#languages = languages;
     this.#nestedGroups = nestedGroups;
     this.#otherBackends = otherBackends;
@@ -71,11 +81,21 @@ export class HostAccounts {
     const preference = (app: string, key: string): string | null =>
       text(preferences.find((p) => text(p.appid) === app && text(p.configkey) === key)?.configvalue);
     const enabled = isEnabledAccount(preference('core', 'enabled'), preference('user_ldap', 'isDeleted'));
-    return this.#account(found, backend, text(row?.displayname), enabled, preference('core', 'lang'));
+    // An LDAP account logs in only while the directory finds its entry, whatever isDeleted says yet.
+    // Asked as the questions ask (entry and groups, one round trip), so that a search's later question finds it kept where Nextcloud keeps answers.
+    const directory = backend === 'ldap' ? ((await this.#directory.accountOf(found))?.presence ?? null) : null;
+    return this.#account(found, backend, text(row?.displayname), enabled && directoryLetsIn(directory), preference('core', 'lang'), directory);
   }
 
-  #account(uid: string, backend: HostAccount['backend'], displayName: string | null, enabled: boolean, lang: string | null): HostAccount {
-    return { uid, enabled, language: this.languageOf(lang), displayName, backend };
+  #account(
+    uid: string,
+    backend: HostAccount['backend'],
+    displayName: string | null,
+    enabled: boolean,
+    lang: string | null,
+    directory: HostAccount['directory'] = null,
+  ): HostAccount {
+    return { uid, enabled, language: this.languageOf(lang), displayName, backend, directory };
   }
 
   /** The language the host shows an account in: forced, else its own, else the default. */

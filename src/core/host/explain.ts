@@ -22,7 +22,8 @@ export async function shareObstacles(
   const own = files.filter((f) => f.owner === archiveAccount && f.path.startsWith('/'));
   if (own.length === 0) return new Map();
   const { statements, located } = host;
-  const statement = buildShareObstacles(statements.sql.dialect, statements.prefix, user, own, hostNow(host.options));
+  const ldap = await host.directory.accountOf(user);
+  const statement = buildShareObstacles(statements.sql.dialect, statements.prefix, user, own, hostNow(host.options), ldap?.groups ?? []);
   const rows = await statements.query(statement.sql, statement.params);
   const taken = await readTakenTargets(
     (sql, params) => statements.query(sql, params),

@@ -4,6 +4,7 @@
  * when an option is added.
  */
 import type { Logger } from '../log.js';
+import type { DirectoryAccounts, DirectorySeams } from './directory-accounts.js';
 import type { HostStatements } from './db/host-statements.js';
 import type { LocatedHost } from './db/locate.js';
 import type { SqlValue } from './types.js';
@@ -33,6 +34,8 @@ export interface OpenHostOptions {
   readonly onStatement?: (statement: string, params: readonly SqlValue[]) => void;
   /** How long a locked SQLite file is waited for (default `SQLITE_BUSY_WAIT_MS`, 3 s); tests shorten it. */
   readonly busyWaitMs?: number;
+  /** The directory's time-outs and a seam that sees each search (tests and bench). */
+  readonly directory?: DirectorySeams;
 }
 
 /** What the parts of the adapter read the host with. */
@@ -40,6 +43,8 @@ export interface HostContext {
   readonly statements: HostStatements;
   readonly located: LocatedHost;
   readonly options: OpenHostOptions;
+  /** The LDAP accounts as the directory answers for them (nothing asked without an active user_ldap configuration). */
+  readonly directory: DirectoryAccounts;
 }
 
 /** The adapter's clock as naive UTC `YYYY-MM-DD HH:MM:SS`, the form the host stores share expirations in. */

@@ -8,6 +8,7 @@
 import { HostAccounts } from './accounts.js';
 import { presentBackendTables, type BackendTable } from './account-backends.js';
 import { HostStatements } from './db/host-statements.js';
+import { DirectoryAccounts } from './directory-accounts.js';
 import { locateHost, type LocatedHost } from './db/locate.js';
 import { checkSchema } from './db/schema-check.js';
 import { openSqlClient } from './db/sql-client.js';
@@ -20,6 +21,7 @@ import { accessFactsOf, accessRulesSummary, appEnabled, buildAccessControlSwitch
 import { rowText } from './rules/lookup-sql.js';
 import type { Message } from '../i18n/catalog.js';
 import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
+import { directoryLetsIn } from './rules/directory-accounts.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
 import type {
@@ -31,6 +33,7 @@ import type {
   Pace,
   ResolvedArchiveAccount,
   SearchLookup,
+  DirectoryReport,
   ShareObstacle,
   SqlClient,
   TrashedFile,
@@ -60,16 +63,19 @@ class DatabaseHost implements HostAdapter {
   readonly #accounts: HostAccounts;
   readonly #indexes: MarkerIndexes;
   readonly #questions: HostQuestions;
+  readonly #directory: DirectoryAccounts;
 
   constructor(sql: SqlClient, located: LocatedHost, nestedGroups: boolean, otherBackends: readonly BackendTable[], options: OpenHostOptions) {
     this.sql = sql;
     this.hostUrl = located.hostUrl;
     this.instanceSecret = located.instanceSecret;
     const statements = new HostStatements(sql, options.onStatement);
-    this.#host = { statements, located, options };
-    this.#accounts = new HostAccounts(statements, located, nestedGroups, otherBackends);
+    const hasLdap = otherBackends.some((b) => b.backend === 'ldap');
+    this.#directory = new DirectoryAccounts(statements, located, hasLdap, options.directory);
+    this.#host = { statements, located, options, directory: this.#directory };
+    this.#accounts = new HostAccounts(statements, located, nestedGroups, otherBackends, this.#directory);
     this.#indexes = new MarkerIndexes(statements, located, options);
-    this.#questions = new HostQuestions(this.#host, this.#accounts, this.#indexes);
+    this.#questions = new HostQuestions(this.#host, this.#accounts, this.#indexes, this.#directory);
   }
 
   get batched(): boolean {
@@ -92,8 +98,10 @@ class DatabaseHost implements HostAdapter {
     return this.#accounts.groupsOf(uid);
   }
 
-  groupMembers(gid: string): Promise<readonly string[]> {
-    return this.#accounts.membersOf(gid);
+  async groupMembers(gid: string): Promise<readonly string[]> {
+    const fromDirectory = (await this.#directory.membersOf([gid])).get(gid) ?? [];
+    const members = await this.#accounts.membersOf(gid);
+    return fromDirectory.length === 0 ? members : [...new Set([...members, ...fromDirectory])].sort();
   }
 
   visibleArchiveFiles(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, VisibleFile>> {
@@ -151,12 +159,24 @@ class DatabaseHost implements HostAdapter {
     return shareReach(this.#host, this.#questions, archiveAccount, documentId);
   }
 
-  reachedAccounts(archiveAccount: string): Promise<readonly string[]> {
-    return reachedAccounts(this.#host, archiveAccount);
+  async reachedAccounts(archiveAccount: string): Promise<readonly string[]> {
+    const accounts = await reachedAccounts(this.#host, archiveAccount);
+    // Members of the LDAP groups shared with are in the directory, not in group_user.
+    const ldapGroups = await this.#directory.groupsSharedBy(archiveAccount);
+    if (ldapGroups.length === 0) return accounts;
+    const members = [...(await this.#directory.membersOf(ldapGroups)).values()].flat();
+    return [...new Set([...accounts, ...members])].sort();
   }
 
-  reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
-    return reachedMounts(this.#host, archiveAccount, accounts);
+  async reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
+    const mounts = new Map(await reachedMounts(this.#host, archiveAccount, accounts));
+    // Accounts the directory keeps out log in nowhere (rules/directory-accounts.ts), as question 1 answers for one.
+    for (const [uid, presence] of await this.#directory.presenceOf([...mounts.keys()])) if (!directoryLetsIn(presence)) mounts.delete(uid);
+    return mounts;
+  }
+
+  directoryReport(count: boolean): Promise<readonly DirectoryReport[]> {
+    return this.#directory.report(count);
   }
 
   eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {
@@ -177,6 +197,7 @@ class DatabaseHost implements HostAdapter {
 
   async close(): Promise<void> {
     this.#indexes.close();
+    await this.#directory.close();
     await this.sql.close();
   }
 }

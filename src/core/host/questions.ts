@@ -7,7 +7,9 @@
 import { isDusError } from '../errors.js';
 import { LOG_MESSAGES } from '../log.js';
 import type { HostAccounts } from './accounts.js';
+import type { DirectoryAccounts } from './directory-accounts.js';
 import type { HostContext } from './host-context.js';
+import { directoryLetsIn } from './rules/directory-accounts.js';
 import { hostNow } from './host-context.js';
 import type { MarkerIndexes } from './index/indexes.js';
 import { sameRoots } from './index/marker-index.js';
@@ -43,9 +45,11 @@ export class HostQuestions {
   readonly #accounts: HostAccounts;
   /** When `markerIndex` or `markerIndexFile` is on: the archive accounts' marker indexes. */
   readonly #indexes: MarkerIndexes;
+  readonly #directory: DirectoryAccounts;
 
-  constructor(host: HostContext, accounts: HostAccounts, indexes: MarkerIndexes) {
+  constructor(host: HostContext, accounts: HostAccounts, indexes: MarkerIndexes, directory: DirectoryAccounts) {
     this.#host = host;
+    this.#directory = directory;
     this.#accounts = accounts;
     this.#indexes = indexes;
   }
@@ -203,6 +207,8 @@ export class HostQuestions {
     // files, or files under a mount whose owner and node are the archive account's), which is
     // what the index covers.
     const index = fast && question !== 'foreign' ? await this.#indexes.usableFor(archive) : null;
+    // Questions 1 and 3 ask what the user opens: an LDAP account's presence and groups are the directory's.
+    const ldap = question === 'owned' ? null : await this.#directory.accountOf(user);
     let rows: ReturnType<typeof splitRows>;
     for (let attempt = 1; ; attempt += 1) {
       const snapshot = index?.snapshot(ids);
@@ -212,6 +218,7 @@ export class HostQuestions {
         documentIds: ids,
         ownStorageIds: ownOf === null ? [] : homeStorageIds(ownOf, dataDirectory),
         shareRecipient: recipient,
+        ...(ldap !== null && recipient !== null ? { directoryGroups: ldap.groups } : {}),
         ...(question === 'owned' ? {} : { viewer: user }),
         ...(probe === undefined ? {} : { forSearch: true }),
         now: hostNow(options),
@@ -244,6 +251,7 @@ export class HostQuestions {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return { list: [], access: null };
+    if (ldap !== null && !directoryLetsIn(ldap.presence)) return { list: [], access: null };
     let mounts: Mount[] = [];
     if (recipient !== null) {
       const asked = rows.shares.map((share) => ({ account: recipient, target: share.target }));

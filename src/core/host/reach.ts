@@ -30,7 +30,14 @@ export async function shareReach(
   const files = (await questions.candidates('owned', archiveAccount, archiveAccount, cleanIds([documentId]))).filter((f) => f.path.startsWith('/'));
   if (files.length === 0) return { files, reach: { shares: [], members: new Map(), teamRoutes: new Map(), overrideTargets: new Map(), files: [] } };
   const statement = buildShareReach(host.statements.prefix, files);
-  return { files, reach: shareReachOf(await host.statements.query(statement.sql, statement.params)) };
+  const reach = shareReachOf(await host.statements.query(statement.sql, statement.params));
+  // Members of LDAP groups are the directory's (group_user holds none of them).
+  const groups = reach.shares.filter((s) => s.shareType === 1).map((s) => s.shareWith);
+  const fromDirectory = await host.directory.membersOf(groups);
+  if (fromDirectory.size === 0) return { files, reach };
+  const members = new Map(reach.members);
+  for (const [gid, uids] of fromDirectory) members.set(gid, [...new Set([...(members.get(gid) ?? []), ...uids])]);
+  return { files, reach: { ...reach, members } };
 }
 
 export async function reachedAccounts(host: HostContext, archiveAccount: string): Promise<readonly string[]> {
@@ -46,7 +53,8 @@ export async function reachedMounts(host: HostContext, archiveAccount: string, a
   const unique = [...new Set(accounts)];
   for (let from = 0; from < unique.length; from += ACCOUNTS_PER_STATEMENT) {
     const chunk = unique.slice(from, from + ACCOUNTS_PER_STATEMENT);
-    const statement = buildAccountShares(statements.sql.dialect, statements.prefix, chunk, now);
+    const directoryGroups = [...(await host.directory.accountsOf(chunk))].flatMap(([uid, a]) => a.groups.map((gid): [string, string] => [uid, gid]));
+    const statement = buildAccountShares(statements.sql.dialect, statements.prefix, chunk, now, directoryGroups);
     const common: SqlRow[] = [];
     const own = new Map<string, { readonly rows: SqlRow[]; key: string; ownsOne: boolean }>();
     for (const row of await statements.query(statement.sql, statement.params)) {

@@ -6,12 +6,15 @@
 import type { Message } from '../i18n/catalog.js';
 import type { AccountBackend } from './account-backends.js';
 import type { AccessRulesSummary } from './rules/access-rules.js';
+import type { DirectoryReport } from './directory.js';
+import type { DirectoryPresence } from './rules/directory-accounts.js';
 import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
 import type { ShareObstacle, VisibleFile } from './rules/types.js';
 
+export type { DirectoryPresence, DirectoryReport };
 export type { Dialect, HostLocation, MarkerIndexSize, Mount, NodeRow, Pace, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
 
 /** Shares the product cannot resolve: Talk rooms (type 10) and Deck boards (type 12). */
@@ -29,6 +32,8 @@ export interface HostAccount {
   readonly displayName: string | null;
   /** Where the host keeps the account: `oc_users`, or the table of user_ldap, user_saml or guests. */
   readonly backend: AccountBackend;
+  /** user_ldap's accounts: what the directory answered now (rules/directory-accounts.ts); null for every other account, or without an active configuration. */
+  readonly directory: DirectoryPresence | null;
 }
 
 /** A marked file of the archive account that is in its trash (explain only). */
@@ -152,6 +157,11 @@ export interface HostAdapter {
    * otherwise), so that the first search after start does not pay for it.
    */
   prepareMarkerIndex(archiveAccount: string): Promise<MarkerIndexSize | null>;
+  /**
+   * `check` and `setup`: each active user_ldap configuration, whether its directory answers and
+   * binds, and (with `count`) how many accounts and groups its filters find; empty without one.
+   */
+  directoryReport(count: boolean): Promise<readonly DirectoryReport[]>;
   /** Whether the batched query form is in use (false after the spec's fallback to one query per document). */
   readonly batched: boolean;
 

@@ -230,6 +230,11 @@ export function de(): Catalog {
     'why.access_rule.check.missing': 'eine nicht mehr vorhandene Bedingung',
     'why.besides_disabled':
       '; außerdem ist das Konto von {user} deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'why.directory.gone':
+      'der Eintrag von {user} ist nicht mehr im LDAP-Verzeichnis, und Nextcloud lehnt die Anmeldung ab diesem Moment ab (bevor user_ldap das Konto als gelöscht markiert), daher öffnet es keine Datei: den Eintrag wiederherstellen oder das Konto entfernen',
+    'why.directory.unreachable':
+      'das LDAP-Verzeichnis des Kontos von {user} ist nicht erreichbar, und solange es ausfällt, lehnt Nextcloud jede Anmeldung mit Passwort ab, daher öffnet es keine Datei: das Verzeichnis wieder erreichbar machen (check nennt den Fehler)',
+    'why.besides_directory': '; außerdem {why}',
     // In the genitive, as the sentences place them: „die Freigabe {node}“
     'why.node.file_path': 'der Datei {path}',
     'why.node.folder_path': 'des Ordners {path}',
@@ -316,6 +321,10 @@ export function de(): Catalog {
     'host_schema.missing': 'Der Datenbank von Nextcloud fehlt eine Tabelle oder Spalte, die gelesen wird: {detail}',
     'host_unreachable.checking': 'Die Datenbank von Nextcloud konnte beim Prüfen ihrer Tabellen nicht gelesen werden: {detail}',
     'host_unreachable.lost': 'Die Verbindung zur Datenbank von Nextcloud ist abgebrochen ({detail}).',
+    'host_unreachable.directory':
+      'Das Verzeichnis der user_ldap-Konfiguration {prefix} ({url}) ist nicht erreichbar ({detail}): Solange es ausfällt, wird keinem LDAP-Konto etwas angezeigt, und Nextcloud lehnt jede Anmeldung mit Passwort ab.',
+    'host_unreachable.directory_bind':
+      'Das Verzeichnis der user_ldap-Konfiguration {prefix} ({url}) antwortet, lehnt aber die Anmeldung oder Suche des Agenten ab ({detail}): Keinem LDAP-Konto wird etwas angezeigt; DN oder Passwort des Agenten in user_ldap korrigieren.',
     // Die Zeilen der Übersichtsprüfung der Administration
     'overview.heading': 'Suche im Dokumentarchiv:',
     'overview.correct_it': 'In den Einstellungen der App korrigieren: {link}',

@@ -221,6 +221,12 @@ export const en = {
   'why.access_rule.check.and': '{first}, {next}',
   'why.access_rule.check.missing': 'a check that no longer exists',
   'why.besides_disabled': "; besides, {user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  // An LDAP account the directory keeps out (rules/directory-accounts.ts)
+  'why.directory.gone':
+    "{user}'s entry is gone from the LDAP directory, and Nextcloud refuses its login from that moment (before user_ldap marks the account deleted), so it opens no file: restore the entry, or remove the account",
+  'why.directory.unreachable':
+    "the LDAP directory of {user}'s account cannot be reached, and while it is down Nextcloud refuses every password login, so it opens no file: bring the directory back (check says what fails)",
+  'why.besides_directory': '; besides, {why}',
   // The share a rule blocked, as the rules' sentences name it: the node, the share, its recipient
   'why.node.file_path': '{path}',
   'why.node.folder_path': '{path}',
@@ -305,6 +311,10 @@ export const en = {
   'host_schema.missing': 'The host database lacks a table or column the adapter reads: {detail}',
   'host_unreachable.checking': 'The host database could not be read while checking its tables: {detail}',
   'host_unreachable.lost': 'The connection to the host database was lost ({detail}).',
+  'host_unreachable.directory':
+    "The directory of user_ldap's configuration {prefix} ({url}) cannot be reached ({detail}): while it is down, no LDAP account is shown anything, and Nextcloud refuses every password login.",
+  'host_unreachable.directory_bind':
+    "The directory of user_ldap's configuration {prefix} ({url}) answers but refuses the agent's bind or search ({detail}): no LDAP account is shown anything; correct the agent's DN or password in user_ldap.",
   // The administration overview check's lines (setupchecks, Nextcloud's setup check, the admin page's Needs attention)
   'overview.heading': 'Document archive unified search:',
   'overview.correct_it': 'Correct it in the app settings: {link}',

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
+import { explainDirectory } from '../host/rules/directory-accounts.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
 import { teamTo, unsupportedKind, UNSUPPORTED_SHARE_TYPES } from '../host/rules/team-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
@@ -33,6 +34,8 @@ export interface VerdictItem {
 /** Why a document does not show, as far as the host's rows tell it (the `--explain` questions). */
 export type VerdictCause =
   | { readonly kind: 'account disabled' }
+  /** An LDAP account whose entry the directory did not find, or whose directory could not be asked (rules/directory-accounts.ts). */
+  | { readonly kind: 'directory'; readonly presence: 'gone' | 'unreachable' }
   /** `not shared`: a share row covers the file but does not mount for the user. */
   | { readonly kind: 'share'; readonly obstacle: ShareObstacle }
   /** `no file`: the archive account's file with the marker is in its trash. */
@@ -122,17 +125,20 @@ export function explanationMessage(
   paths = true,
 ): Message | null {
   const disabled = cause?.kind === 'account disabled';
+  const directory = cause?.kind === 'directory' ? explainDirectory(cause.presence, user) : null;
   const path = paths ? file?.path : undefined;
   const seen = path === undefined ? msg('why.file.marker', { id }) : msg('why.file.path', { path });
   switch (verdict) {
     case 'not shared': {
-      const why = disabled
-        ? msg('why.account_disabled', { user })
-        : cause?.kind === 'share'
-          ? obstacleMessage(cause.obstacle, user, paths)
-          : cause?.kind === 'access rule'
-            ? cause.message
-            : null;
+      const why =
+        directory ??
+        (disabled
+          ? msg('why.account_disabled', { user })
+          : cause?.kind === 'share'
+            ? obstacleMessage(cause.obstacle, user, paths)
+            : cause?.kind === 'access rule'
+              ? cause.message
+              : null);
       return why === null
         ? msg('why.not_shared.unexplained', { id, archiveAccount, file: seen, user })
         : msg('why.not_shared.cause', { id, archiveAccount, file: seen, user, why });
@@ -144,7 +150,7 @@ export function explanationMessage(
       return msg('why.not_owned.other', { id, user, file: seen, owner: file.owner, archiveAccount });
     }
     case 'no file': {
-      const besides = disabled ? msg('why.besides_disabled', { user }) : '';
+      const besides = directory !== null ? msg('why.besides_directory', { why: directory }) : disabled ? msg('why.besides_disabled', { user }) : '';
       if (cause?.kind === 'trash') {
         return paths
           ? msg('why.no_file.trash_name', { id, archiveAccount, name: cause.file.name, besides })
@@ -293,7 +299,8 @@ const BACKEND_NAMES: Readonly<Record<Exclude<HostAccount['backend'], 'database'>
  * for the host's own verdict.
  */
 function caveatOf(account: HostAccount): string | null {
-  if (account.backend === 'database') return null;
+  // An LDAP account whose directory was asked: its groups are the directory's (directory-accounts.ts).
+  if (account.backend === 'database' || account.directory !== null) return null;
   return (
     `${account.uid} is an account of ${BACKEND_NAMES[account.backend]}: its groups in that backend are not in the host database, ` +
     'so a file shared with one of them counts as not shared here. Check such a document in Nextcloud itself.'
@@ -361,6 +368,12 @@ export function rejectionMessage(rejection: SearchRejection | null, refusal: str
   return 'The archive server rejected the query (a query still being typed, or syntax it does not accept): no documents.';
 }
 
+/** Why an account opens nothing at all: the directory keeps it out, or it is disabled; null when it can log in. */
+export function accountCause(account: HostAccount): VerdictCause | null {
+  if (account.directory === 'gone' || account.directory === 'unreachable') return { kind: 'directory', presence: account.directory };
+  return account.enabled ? null : { kind: 'account disabled' };
+}
+
 /**
  * The nearest cause of each unexplained verdict, asked only with `explain` (never on the search
  * path): a disabled account first (it opens nothing); else, for `not shared`, the share rows
@@ -375,8 +388,9 @@ async function causesOf(
 ): Promise<Map<number, VerdictCause>> {
   const causes = new Map<number, VerdictCause>();
   const unshown = ids.filter((id) => decided.get(id)?.verdict !== 'shown');
-  if (!account.enabled) {
-    for (const id of unshown) causes.set(id, { kind: 'account disabled' });
+  const opensNothing = accountCause(account);
+  if (opensNothing !== null) {
+    for (const id of unshown) causes.set(id, opensNothing);
     return causes;
   }
   const notShared = unshown.flatMap((id) => {

@@ -12,7 +12,7 @@ import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-re
 import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
 import { routeMessage, type TeamRoute } from '../host/rules/team-rules.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
-import { explanationMessage, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
+import { accountCause, explanationMessage, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
 export interface WhoOptions {
   /** Also list the accounts a share reaches that cannot open the file, with the cause. */
@@ -158,8 +158,8 @@ async function blockedCause(
 ): Promise<Message | null> {
   const found = await host.findAccount(account);
   let cause: VerdictCause | null = null;
-  if (found !== null && !found.enabled) cause = { kind: 'account disabled' };
-  else {
+  if (found !== null) cause = accountCause(found);
+  if (cause === null) {
     const obstacle = (await host.shareObstacles(account, archiveAccount, files)).get(documentId);
     if (obstacle !== undefined) cause = { kind: 'share', obstacle };
   }

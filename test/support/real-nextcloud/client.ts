@@ -200,10 +200,11 @@ export class NextcloudUser {
   }
 
   /** The whole tree as tree() does, or null when Nextcloud refuses the login (a disabled account gets 503). */
-  async treeIfAllowed(): Promise<DavEntry[] | null> {
+  /** The account's files, or null when it cannot log in (503, 401, and `refused`: a 500 while user_ldap's directory is down). */
+  async treeIfAllowed(refused: readonly number[] = []): Promise<DavEntry[] | null> {
     const href = this.filesPath('');
     const answer = await this.request('PROPFIND', href, { body: PROPFIND_BODY, headers: { depth: 'infinity', 'content-type': 'application/xml' } });
-    if (answer.status === 503 || answer.status === 401) return null;
+    if (answer.status === 503 || answer.status === 401 || refused.includes(answer.status)) return null;
     if (answer.status !== 207) throw new NextcloudHttpError(`${this.login}: PROPFIND /`, answer.status, answer.body);
     return parseMultistatus(answer.body, `/remote.php/dav/files/${encodeURIComponent(this.login)}`).filter((entry) => entry.path !== '');
   }

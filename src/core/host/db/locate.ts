@@ -16,6 +16,8 @@ export interface LocatedHost {
   readonly forceLanguage: string | null;
   /** config.php `version` (`33.0.1.2`): the installed Nextcloud; null when only a database URL was given. */
   readonly version: string | null;
+  /** config.php names a `memcache.distributed`: only then does user_ldap keep directory answers (for `ldapCacheTTL`). */
+  readonly memcacheDistributed: boolean;
 }
 
 export async function locateHost(location: HostLocation, options: { usePhp?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<LocatedHost> {
@@ -28,6 +30,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
       defaultLanguage: null,
       forceLanguage: null,
       version: null,
+      memcacheDistributed: false,
     };
   }
   if (location.nextcloudDir === undefined || location.nextcloudDir === '') {
@@ -59,6 +62,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
     defaultLanguage: stringOrNull(get('default_language')),
     forceLanguage: stringOrNull(get('force_language')),
     version: stringOrNull(get('version')),
+    memcacheDistributed: stringOrNull(get('memcache.distributed')) !== null,
   };
 }
 

@@ -41,6 +41,8 @@ export interface LookupSpec {
   readonly ownStorageIds: readonly string[];
   /** Recipient whose shares are candidates; null for none. */
   readonly shareRecipient: string | null;
+  /** The recipient's LDAP groups as the directory answered (Nextcloud gids), besides its rows in group_user. */
+  readonly directoryGroups?: readonly string[];
   /** The account whose view is asked (questions 1 and 3): its enabled and LDAP-deleted flags come back as `U` rows. */
   readonly viewer?: string;
   /** The search: the viewer's `core` `lang` comes back as a `U` row too, and the sync add-on's account as an `A` row. */
@@ -164,8 +166,9 @@ export function buildLookup(spec: LookupSpec): Statement {
   const ctes: string[] = [];
   const recipient = spec.shareRecipient;
   if (recipient !== null) {
-    ctes.push(directGroups(p));
-    params.push(recipient);
+    const fromDirectory = spec.directoryGroups ?? [];
+    ctes.push(directGroups(p, fromDirectory.length));
+    params.push(recipient, ...fromDirectory);
     ctes.push(userTeams(p));
     params.push(recipient, recipient);
     ctes.push(

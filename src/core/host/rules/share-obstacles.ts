@@ -41,11 +41,18 @@ export function pathMatch(dialect: Dialect, count: number): string {
 /** The columns of this statement: the `S` rows carry a share's expiry, its flag in `h`. */
 const OBSTACLE_COLUMNS = ['k', 'a', 'b', 'c', 'd', 'e', 'g', 'h', 't1', 't2', 't3', 't4', 't5'] as const;
 
-export function buildShareObstacles(dialect: Dialect, prefix: string, user: string, files: readonly VisibleFile[], now: string): Statement {
+export function buildShareObstacles(
+  dialect: Dialect,
+  prefix: string,
+  user: string,
+  files: readonly VisibleFile[],
+  now: string,
+  directoryGroups: readonly string[] = [],
+): Statement {
   const p = prefix;
   const paths = [...new Set(files.flatMap((f) => pathsUp(f.path)))];
   const asText = dialect === 'mysql' ? 'CHAR' : 'TEXT';
-  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, user, user, now, user, user, now, user, user, now, now];
+  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, ...directoryGroups, user, user, now, user, user, now, user, user, now, now];
   const columns =
     `s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, ${OVERRIDDEN},` +
     ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration` +
@@ -63,7 +70,7 @@ export function buildShareObstacles(dialect: Dialect, prefix: string, user: stri
   const sql =
     `WITH nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n` +
     ` WHERE n.storage IN (SELECT f.storage FROM ${p}filecache f WHERE f.fileid IN (${placeholders(files.length)})) AND ${pathMatch(dialect, paths.length)}),` +
-    ` ${directGroups(p)}, ${userTeams(p)},` +
+    ` ${directGroups(p, directoryGroups.length)}, ${userTeams(p)},` +
     // The shares on these nodes, to the user or to any group ('not member'), and every share
     // addressed to the user, whose targets may collide. The item type is tested in a CASE
     // (share-sql.ts FILE_OR_FOLDER_UNINDEXED), so that shares are reached by file.

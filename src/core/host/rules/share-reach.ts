@@ -137,13 +137,24 @@ export const ACCOUNTS_PER_STATEMENT = 1000;
  * flags; `U` the account's own flags), with the recipient in column `u` (S, U) and a group
  * share's group in `gid` (who names it). No file rows: the caller has the files.
  */
-export function buildAccountShares(dialect: Dialect, prefix: string, accounts: readonly string[], now: string): Statement {
+export function buildAccountShares(
+  dialect: Dialect,
+  prefix: string,
+  accounts: readonly string[],
+  now: string,
+  directoryGroups: readonly (readonly [string, string])[] = [],
+): Statement {
   const p = prefix;
   const list = placeholders(accounts.length);
+  // LDAP accounts' groups as the directory answered (uid, gid), where user_ldap maps both.
+  const fromDirectory =
+    directoryGroups.length === 0
+      ? ''
+      : ` UNION SELECT um.owncloud_name, gm.owncloud_name FROM ${p}ldap_user_mapping um JOIN ${p}ldap_group_mapping gm ON ${directoryGroups.map(() => '(um.owncloud_name = ? AND gm.owncloud_name = ?)').join(' OR ')}`;
   const row = (b: RowBranch): string => branchOf(b, dialect, ACCOUNT_COLUMNS);
   const own = ownFlags(p, `IN (${list})`);
   const sql =
-    `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})),` +
+    `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})${fromDirectory}),` +
     ` ut (uid, single_id, circle_id) AS (SELECT m.user_id, m.single_id, ms.circle_id FROM ${p}circles_member m` +
     ` JOIN ${p}circles_membership ms ON ms.single_id = m.single_id JOIN ${p}circles_circle tc ON tc.unique_id = ms.circle_id` +
     ` WHERE m.user_id IN (${list}) AND ${LOCAL_USER_SINGLE('m')}),` +
@@ -157,7 +168,7 @@ export function buildAccountShares(dialect: Dialect, prefix: string, accounts: r
     ` UNION ALL ${row(sharingSwitches(p))}` +
     ` UNION ALL ${row(sharerFlags(p, 'cand'))}` +
     ` UNION ALL ${row({ ...own, fills: { ...own.fills, u: 'userid' } })}`;
-  return { sql, params: [...accounts, ...accounts, now, now, ...accounts, now, ...accounts] };
+  return { sql, params: [...accounts, ...directoryGroups.flat(), ...accounts, now, now, ...accounts, now, ...accounts] };
 }
 
 /** Every account a user, group or team share of the archive account's reaches: the users, the direct members of the groups, the teams' members. */

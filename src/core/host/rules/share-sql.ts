@@ -21,10 +21,16 @@ export const FILE_OR_FOLDER_UNINDEXED = `CASE WHEN ${fileOrFolder()} THEN 1 ELSE
 
 /**
  * Direct groups only, as the host's share provider asks (`getUserGroupIds`): a member of a
- * nested child group does not receive the parent group's shares (docs/host-adapter.md). One `?`: the user.
+ * nested child group does not receive the parent group's shares (docs/host-adapter.md). One `?`:
+ * the user; then `directoryGroups` more: the LDAP groups the directory answered for an LDAP
+ * account (directory-accounts.ts), kept only where user_ldap maps them to a Nextcloud group.
  */
-export function directGroups(prefix: string): string {
-  return `ug (gid) AS (SELECT gid FROM ${prefix}group_user WHERE uid = ?)`;
+export function directGroups(prefix: string, directoryGroups = 0): string {
+  const fromDirectory =
+    directoryGroups === 0
+      ? ''
+      : ` UNION SELECT owncloud_name FROM ${prefix}ldap_group_mapping WHERE owncloud_name IN (${Array.from({ length: directoryGroups }, () => '?').join(', ')})`;
+  return `ug (gid) AS (SELECT gid FROM ${prefix}group_user WHERE uid = ?${fromDirectory})`;
 }
 
 /** A share to the user (first `?`) or to one of its direct groups (`ug`). */
