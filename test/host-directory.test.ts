@@ -10,6 +10,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { configurationPrefixes, Directory, directoryUrl, type DirectoryConfig } from '../src/core/host/directory.js';
 import { openHost } from '../src/core/host/open-host.js';
+import { asOneRequest } from '../src/core/host/directory-accounts.js';
 import type { HostAdapter } from '../src/core/host/types.js';
 import { createHostFixture, type HostFixture } from './support/host-fixtures/index.js';
 import {
@@ -108,6 +109,24 @@ describeLdap('LDAP accounts against a real slapd', () => {
     expect(await host.directoryReport(true)).toEqual([
       { prefix: 's01', url: slapd.url.replace(/\/$/, ''), reachable: true, bound: true, accounts: 1, groups: 1, error: null },
     ]);
+  });
+
+  test("one request asks about an account once: a search's look-up and its questions 1 and 3 share the answer; the next request asks again", async () => {
+    const entryReads = (): number => searches.filter((base) => base === personDn('lina')).length;
+    const search = async (): Promise<void> => {
+      await host.findAccount('lina');
+      await host.visibleArchiveFiles('lina', ARCHIVE, [1, 2, 3]);
+      await host.visibleForeignFiles('lina', ARCHIVE, [1, 2, 3]);
+    };
+    let before = entryReads();
+    await search();
+    expect(entryReads() - before).toBe(3);
+    before = entryReads();
+    await asOneRequest(search);
+    expect(entryReads() - before).toBe(1);
+    before = entryReads();
+    await asOneRequest(search);
+    expect(entryReads() - before).toBe(1);
   });
 
   test('a database account is not asked about: it pays no directory round trip', async () => {

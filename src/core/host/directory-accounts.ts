@@ -5,6 +5,7 @@
  * user_ldap's tables, or without an active configuration, pays nothing past the first question:
  * the configuration is read once, ldapts never loaded.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HostStatements } from './db/host-statements.js';
 import type { LocatedHost } from './db/locate.js';
 import { Directory, readDirectoryConfigs, sanitizedDn, type DirectoryOptions, type DirectoryReport } from './directory.js';
@@ -15,6 +16,22 @@ import type { DirectoryPresence } from './rules/directory-accounts.js';
 const UIDS_PER_STATEMENT = 1_000;
 
 export type DirectorySeams = Partial<Omit<DirectoryOptions, 'cacheTtlMs'>>;
+
+type AccountAnswer = { readonly presence: DirectoryPresence; readonly groups: readonly string[] };
+
+/**
+ * The answers of one request: Nextcloud asks the directory about an account once per request
+ * even without a memcache (user_ldap keeps them in the request's memory: `Group_LDAP`'s
+ * `cachedGroupsByMember`, the user manager's loaded users), so a search that looks the user up
+ * and then asks question 1 and 3 asks the directory once, not three times. Never longer than the
+ * request: the next one asks again (or takes `ldapCacheTTL`'s answers where Nextcloud keeps them).
+ */
+const oneRequest = new AsyncLocalStorage<Map<string, Promise<AccountAnswer | null>>>();
+
+/** Runs `work` as one request of the host: an account's directory answer is asked once within it. */
+export function asOneRequest<T>(work: () => Promise<T>): Promise<T> {
+  return oneRequest.getStore() === undefined ? oneRequest.run(new Map(), work) : work();
+}
 
 export class DirectoryAccounts {
   readonly #statements: HostStatements;
@@ -103,8 +120,15 @@ export class DirectoryAccounts {
    * by their Nextcloud gids (groups user_ldap has not mapped yet cannot hold a share, and are
    * left out). Null for an account of the database or another backend, or without a directory.
    */
-  async accountOf(uid: string): Promise<{ readonly presence: DirectoryPresence; readonly groups: readonly string[] } | null> {
-    return (await this.accountsOf([uid])).get(uid) ?? null;
+  async accountOf(uid: string): Promise<AccountAnswer | null> {
+    const asked = oneRequest.getStore();
+    const known = asked?.get(uid);
+    if (known !== undefined) return known;
+    const answer = this.accountsOf([uid]).then((all) => all.get(uid) ?? null);
+    // A failed question is not kept: the next asks again.
+    asked?.set(uid, answer);
+    answer.catch(() => asked?.delete(uid));
+    return answer;
   }
 
   /** `accountOf` for many accounts (`who`): the directory is asked for each at once. */

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
+import { asOneRequest } from '../host/directory-accounts.js';
 import { explainDirectory } from '../host/rules/directory-accounts.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
 import { teamTo, unsupportedKind, UNSUPPORTED_SHARE_TYPES } from '../host/rules/team-rules.js';
@@ -176,7 +177,12 @@ export function explanationIn(message: Message | null, language: string | null):
  * to the history), or when the user or the archive account is unknown. A term it refused, with a
  * message of its own or not, is a rejected query: no documents, the message in `refusal`.
  */
-export async function decideVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
+/** One search as one request of the host (the directory is asked about the user once: host/directory-accounts.ts). */
+export function decideVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
+  return asOneRequest(() => searchVerdicts(ctx, input));
+}
+
+async function searchVerdicts(ctx: ServiceContext, input: VerdictInput): Promise<VerdictReport> {
   const term = checkedTerm(input.term);
   const since = dayOf(input.since, 'since');
   const until = dayOf(input.until, 'until');
@@ -269,7 +275,12 @@ export interface DocumentVerdict {
  * The archive server is not asked: the verdict says whether the user can open a file that
  * stands for the document, not whether the document exists or matches a term.
  */
-export async function verdictOfDocument(ctx: ServiceContext, user: string, documentId: number, admin?: string): Promise<DocumentVerdict> {
+/** `why`: one request of the host, as a search is. */
+export function verdictOfDocument(ctx: ServiceContext, user: string, documentId: number, admin?: string): Promise<DocumentVerdict> {
+  return asOneRequest(() => documentVerdict(ctx, user, documentId, admin));
+}
+
+async function documentVerdict(ctx: ServiceContext, user: string, documentId: number, admin?: string): Promise<DocumentVerdict> {
   if (!Number.isSafeInteger(documentId) || documentId < 1) throw new DusError('usage', 'The document id must be a whole number from 1.');
   const { host, account, archiveAccount } = await parties(ctx, user);
   if (admin !== undefined && admin !== account.uid) {
