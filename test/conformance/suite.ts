@@ -17,6 +17,7 @@ import {
 import { describeProblem, describeWho, failing, failingWho, type Comparison, type WhoPair } from './judge.js';
 import { COLLISION_SCENARIOS, DISABLED_SCENARIOS, SHARING_SCENARIOS, type Scenario } from './scenarios.js';
 import { checkRandomSequences } from './random.js';
+import { EXTERNAL_SCENARIOS } from './scenarios-external.js';
 import { checkServeAgainstRealWrites } from './serve-marker-index.js';
 import { runScenario, type ConformanceRun } from './world.js';
 
@@ -192,6 +193,18 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
       async () => {
         const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(DISABLED_SCENARIOS));
         expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(DISABLED_SCENARIOS, 20));
+        expect(problemReport(comparisons)).toBe('');
+        expect(whoProblemReport(whoPairs)).toBe('');
+        expect(cliDifferences).toEqual([]);
+      },
+      30 * MINUTES,
+    );
+
+    it(
+      'agrees with Nextcloud on files of external storages mounted for the archive account, its groups and shared from',
+      async () => {
+        const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(EXTERNAL_SCENARIOS));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(EXTERNAL_SCENARIOS, 30));
         expect(problemReport(comparisons)).toBe('');
         expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);

@@ -16,6 +16,7 @@ import { buildLookup, type LookupSpec } from './rules/lookup-sql.js';
 import { cleanIds } from './rules/marker.js';
 import { homeStorageIds } from './rules/storages.js';
 import { candidates, pickPerDocument, questionMounts, type Candidate } from './rules/visibility.js';
+import { externalFactsOf, externalViews, mountedFor, NO_EXTERNAL, type ExternalView } from './rules/external-storage.js';
 import type { ResolvedArchiveAccount, SearchLookup, VisibleFile } from './types.js';
 
 export type Question = 'visible' | 'owned' | 'foreign';
@@ -27,6 +28,8 @@ export class HostQuestions {
   #batched = true;
   #warned = false;
   #reportedUnsupported = false;
+  /** files_external was seen installed: its tables exist and every statement reads them (external-storage.ts). */
+  #externalTables = false;
   readonly #host: HostContext;
   readonly #accounts: HostAccounts;
   /** When `markerIndex` or `markerIndexFile` is on: the archive accounts' marker indexes. */
@@ -132,9 +135,16 @@ export class HostQuestions {
         breakStatement: fast && options.breakBatchedQuery === true,
         ...(recipient !== null && !this.#reportedUnsupported ? { unsupportedSharesOf: archive } : {}),
         ...(index !== null && snapshot !== undefined ? { indexed: { fileIds: snapshot.fileIds, storageIds: index.storageIds } } : {}),
+        external: { accounts: [...new Set([user, archive])], read: this.#externalTables },
       };
       const statement = buildLookup(spec);
       rows = splitRows(await statements.query(statement.sql, statement.params), recipient ?? '');
+      if (!this.#externalTables && rows.external.installed) {
+        // Once per host: files_external's tables exist, so the statement can read them; asked again with them.
+        this.#externalTables = true;
+        attempt -= 1;
+        continue;
+      }
       if (spec.unsupportedSharesOf !== undefined) {
         this.#reportedUnsupported = true;
         if (rows.unsupportedShares > 0) {
@@ -157,8 +167,24 @@ export class HostQuestions {
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return [];
+    const external = this.#externalTables ? externalFactsOf(rows.external) : NO_EXTERNAL;
     const mounts =
-      recipient === null ? [] : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version);
-    return candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
+      recipient === null
+        ? []
+        : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version, external);
+    // External storages: the archive account's are those mounted for it; the user sees them at her own mount points.
+    const archiveViews = externalViews(external, archive);
+    const archiveIds = new Set(archiveViews.map((v) => v.storageId));
+    let views: ExternalView[];
+    if (question === 'owned' || sameUser) views = question === 'foreign' ? [] : archiveViews;
+    else {
+      const mine = externalViews(external, user);
+      views = mine.filter((v) => archiveIds.has(v.storageId) === (question === 'visible'));
+    }
+    const hiddenUnder = ownOf === null ? [] : external.mounts.filter((m) => mountedFor(external, m, ownOf)).map((m) => m.mountPoint);
+    return candidates(
+      { documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory, external: views, externalOwner: question === 'foreign' ? user : archive, hiddenUnder },
+      rows.files,
+    );
   }
 }
