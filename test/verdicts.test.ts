@@ -72,6 +72,7 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     shareReach: (account, id) => host.shareReach(account, id),
     reachedMounts: (account, accounts) => host.reachedMounts(account, accounts),
     reachedAccounts: (account) => host.reachedAccounts(account),
+    externalReach: (account) => host.externalReach(account),
     eachArchiveDocument: (account, onDocument, pace) => host.eachArchiveDocument(account, onDocument, pace),
     groupMembers: (gid) => host.groupMembers(gid),
     close: () => host.close(),

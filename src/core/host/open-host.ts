@@ -16,7 +16,8 @@ import type { HostContext, OpenHostOptions } from './host-context.js';
 import { MarkerIndexes } from './index/indexes.js';
 import { eachArchiveDocument, markedDocuments, markedFiles } from './marked-files.js';
 import { HostQuestions } from './questions.js';
-import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
+import { externalReach, reachedAccounts, reachedMounts, shareReach } from './reach.js';
+import type { ExternalView } from './rules/external-storage.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
 import type {
@@ -134,6 +135,10 @@ class DatabaseHost implements HostAdapter {
 
   reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
     return reachedMounts(this.#host, archiveAccount, accounts);
+  }
+
+  externalReach(archiveAccount: string): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }> {
+    return externalReach(this.#host, archiveAccount);
   }
 
   eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {

@@ -3,6 +3,7 @@
  * file questions of the verdict table. Implemented read-only over the host database
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
+import type { ExternalView } from './rules/external-storage.js';
 import type { AccountBackend } from './account-backends.js';
 import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
@@ -108,6 +109,11 @@ export interface HostAdapter {
   reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>>;
   /** `who --all`: every account a user or group share of the archive account's reaches, sorted. */
   reachedAccounts(archiveAccount: string): Promise<readonly string[]>;
+  /**
+   * `who`: the accounts the archive account's external storages are mounted for, and where each
+   * sees them (rules/external-storage.ts); none without files_external.
+   */
+  externalReach(archiveAccount: string): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }>;
   /**
    * `who --all`: the archive account's marked files in its own folders, streamed from one
    * statement in document order, handed over one document at a time (a file carrying two

@@ -245,6 +245,7 @@ export function de(): Catalog {
       '; das Verhalten von Nextcloud {version} ist hier nicht bekannt, daher wird ein nicht gesetztes hide_disabled_user_shares als Ausblenden gewertet, damit nichts erscheint, was Nextcloud ausblendet; erscheinen die Freigaben in Nextcloud doch, occ config:app:set files_sharing hide_disabled_user_shares --value no ausführen',
 
     'who.owner': 'Besitzer (die eigenen Ordner des Archivkontos)',
+  'who.external': 'externer Speicher, eingebunden unter {mountPoint}',
     'who.user_share': 'direkte Freigabe von {node} durch {owner}',
     'who.user_reshare': 'direkte Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
     'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',

@@ -234,6 +234,7 @@ export const en = {
 
   // who's chains: how an account reaches the file
   'who.owner': "owner (the archive account's own folders)",
+  'who.external': 'external storage mounted at {mountPoint}',
   'who.user_share': 'user share of {node} from {owner}',
   'who.user_reshare': "user share of {node} (a re-share by {sharer} of {owner}'s share)",
   'who.group_share': 'group {group}: share of {node} from {owner}',

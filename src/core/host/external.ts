@@ -1,0 +1,21 @@
+/**
+ * The external mounts read on their own (`who`, `check`): files_external's flags first, its
+ * tables only once it was installed (they do not exist before). The questions read the same
+ * rows inside their one statement (rules/lookup-sql.ts).
+ */
+import type { HostContext } from './host-context.js';
+import { branchOf } from './rules/row-branch.js';
+import { addExternalRow, externalBranches, externalFactsOf, externalProbe, externalRows, NO_EXTERNAL, type ExternalFacts } from './rules/external-storage.js';
+
+export async function readExternal(host: HostContext): Promise<ExternalFacts> {
+  const { statements } = host;
+  const dialect = statements.sql.dialect;
+  const raw = externalRows();
+  for (const row of await statements.query(branchOf(externalProbe(statements.prefix), dialect), [])) addExternalRow(row, raw);
+  if (!raw.installed) return NO_EXTERNAL;
+  const sql = externalBranches(statements.prefix, dialect, null)
+    .map((b) => branchOf(b, dialect))
+    .join(' UNION ALL ');
+  for (const row of await statements.query(sql, [])) addExternalRow(row, raw);
+  return externalFactsOf(raw);
+}
