@@ -125,10 +125,11 @@ export function rootEtagsOf(rows: readonly SqlRow[]): RootEtag[] {
     .sort((x, y) => x.storage - y.storage);
 }
 
-/** The `E` rows alone, as the marker index reads them before a refresh. */
-export function buildRootEtags(prefix: string, storageIds: readonly string[]): Statement {
+/** The `E` rows alone, as the marker index reads them before a refresh; with `probeExternal`, files_external's `xy` rows too (coverage asks whether to read its storages). */
+export function buildRootEtags(prefix: string, storageIds: readonly string[], probeExternal = false): Statement {
   const params: SqlValue[] = [];
-  return { sql: rootEtagBranch(prefix, storageIds, params, false), params };
+  const probe = probeExternal ? ` UNION ALL ${branchOf(externalProbe(prefix))}` : '';
+  return { sql: rootEtagBranch(prefix, storageIds, params, false) + probe, params };
 }
 
 export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
