@@ -65,6 +65,7 @@ describe('check command', () => {
         examplesWithoutFile: withoutFile().slice(0, 10),
         percent: Math.round((withFile() / 60) * 1000) / 10,
         minimum: null,
+        unreadableStorages: [],
       },
       failures: [],
     });
@@ -133,7 +134,7 @@ describe('check command', () => {
         problem: 'unreachable',
         connection: { url: world.archive.url, version: null, apiVersion: null },
         archiveAccount: 'archive',
-        coverage: { documents: null, withFile: null, markedFiles: withFile(), examplesWithoutFile: [], percent: null, minimum: null },
+        coverage: { documents: null, withFile: null, markedFiles: withFile(), examplesWithoutFile: [], percent: null, minimum: null, unreadableStorages: [] },
         error: { code: 'unreachable', message: expect.any(String) },
         failures: [{ part: 'connection', code: 'unreachable', kind: 'unreachable', message: expect.any(String) }],
       });

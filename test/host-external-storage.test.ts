@@ -71,6 +71,14 @@ describe.each(await reachableDialects('host external storage'))('external storag
     expect(reach.views.get('anna')?.map((v) => v.mountPoint)).toEqual(['/Team drive']);
   });
 
+  test('check names the storages the database cannot answer for (another backend, a placeholder); their files are never shown', async () => {
+    expect(await world.host.unreadableExternal(A)).toEqual([
+      { mountPoint: '/Smb', reason: 'backend' },
+      { mountPoint: '/Per user', reason: 'placeholder' },
+    ]);
+    expect(await world.host.unreadableExternal('carl')).toEqual([]);
+  });
+
   test('a membership change counts at the next question', async () => {
     await world.fx.exec(`DELETE FROM ${world.fx.prefix}group_user WHERE gid = 'team' AND uid = 'anna'`);
     await world.fx.exec(`INSERT INTO ${world.fx.prefix}group_user (gid, uid) VALUES ('team', 'carl')`);
@@ -114,7 +122,15 @@ describe('external mounts as files_external resolves them', () => {
   });
 
   test('files_external disabled: nothing is mounted', () => {
-    const off = externalFactsOf(raw([{ k: 'xm', a: 1, b: 1, t1: '/Ext', t2: 'local', t3: 'null::null' }, { k: 'xa', a: 1, b: 1, t1: null }], 'no'));
+    const off = externalFactsOf(
+      raw(
+        [
+          { k: 'xm', a: 1, b: 1, t1: '/Ext', t2: 'local', t3: 'null::null' },
+          { k: 'xa', a: 1, b: 1, t1: null },
+        ],
+        'no',
+      ),
+    );
     expect(externalViews(off, 'u')).toEqual([]);
   });
 

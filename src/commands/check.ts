@@ -1,5 +1,6 @@
 import { checkCoverage, type CoverageProgress, type CoverageReport, type FailureKind, type PartFailure } from '../core/diagnostics/coverage.js';
 import { DusError } from '../core/errors.js';
+import { msg, render } from '../core/i18n/catalog.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { failure, success, warning } from '../cli/format.js';
 import { cliMessageOf, errorLine, withOutput, withOutputOptions } from '../cli/output.js';
@@ -109,6 +110,13 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
     const good = judgement.fix === null && judgement.belowMinimum === null;
     lines.push(good ? success(globals, coverage + examples) : failure(globals, coverage + examples));
   }
+  for (const storage of report.unreadableStorages)
+    lines.push(
+      warning(
+        globals,
+        render(msg('cli.check.external_unreadable', { mountPoint: storage.mountPoint, reason: msg(`cli.check.external_reason.${storage.reason}`) })),
+      ),
+    );
   if (judgement.fix !== null) lines.push(warning(globals, judgement.fix));
   if (judgement.belowMinimum !== null) lines.push(warning(globals, judgement.belowMinimum));
   io.stdout.write(`${lines.join('\n')}\n`);
@@ -129,6 +137,7 @@ function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | 
       examplesWithoutFile: report.examplesWithoutFile,
       percent: judgement.percent,
       minimum,
+      unreadableStorages: report.unreadableStorages,
     },
     ...(correctionText === null ? {} : { correction: correctionText }),
     ...(first === undefined ? {} : { error: { code: first.error.code, message: cliMessageOf(first.error) } }),

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../context-types.js';
 import { isDusError, type DusError } from '../errors.js';
 import { msg } from '../i18n/catalog.js';
 import { testStoredConnection } from './connection-test.js';
+import type { UnreadableStorage } from '../host/rules/external-storage.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
@@ -40,6 +41,8 @@ export interface CoverageReport {
   readonly markedFiles: number | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
+  /** External storages mounted for the archive account whose files the database cannot answer for: their files are never shown. */
+  readonly unreadableStorages: readonly UnreadableStorage[];
 }
 
 /** What `check` is waiting for, in order: the archive server's answer, the host's account, its marked files. */
@@ -105,12 +108,16 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   });
   // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
   // marked files used to scan them all again each time.
+  let unreadableStorages: readonly UnreadableStorage[] = [];
   const documents =
     archiveAccount === null
       ? null
       : await part('coverage', hostFailures, async () => {
           progress?.step('marked files', archiveAccount);
-          return (await ctx.host()).markedDocuments(archiveAccount);
+          const host = await ctx.host();
+          const marked = await host.markedDocuments(archiveAccount);
+          unreadableStorages = await host.unreadableExternal(archiveAccount);
+          return marked;
         });
   if (!answered && asked !== null) progress?.step('connection', asked);
   const tested = await testing;
@@ -132,5 +139,6 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
             .slice(0, EXAMPLES),
     markedFiles: documents === null ? null : documents.length,
     failures,
+    unreadableStorages,
   };
 }

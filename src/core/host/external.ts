@@ -5,7 +5,16 @@
  */
 import type { HostContext } from './host-context.js';
 import { branchOf } from './rules/row-branch.js';
-import { addExternalRow, externalBranches, externalFactsOf, externalProbe, externalRows, NO_EXTERNAL, type ExternalFacts, type ExternalRows } from './rules/external-storage.js';
+import {
+  addExternalRow,
+  externalBranches,
+  externalFactsOf,
+  externalProbe,
+  externalRows,
+  NO_EXTERNAL,
+  type ExternalFacts,
+  type ExternalRows,
+} from './rules/external-storage.js';
 
 /** `probed`: files_external's flags already read with another statement (no statement more when it is not installed). */
 export async function readExternal(host: HostContext, probed?: ExternalRows): Promise<ExternalFacts> {

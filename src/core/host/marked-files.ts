@@ -86,7 +86,10 @@ export async function eachArchiveDocument(
 ): Promise<void> {
   const { statements } = host;
   const views = await archiveViews(host, archiveAccount);
-  const statement = buildFilesByMarker(statements.sql.dialect, statements.prefix, [...homeStorageIds(archiveAccount, host.located.dataDirectory), ...views.keys()]);
+  const statement = buildFilesByMarker(statements.sql.dialect, statements.prefix, [
+    ...homeStorageIds(archiveAccount, host.located.dataDirectory),
+    ...views.keys(),
+  ]);
   // Names with several markers come first and are few: kept, sorted, and merged into the stream.
   const several: { documentId: number; file: NodeRow }[] = [];
   let sorted = false;

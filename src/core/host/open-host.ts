@@ -17,7 +17,8 @@ import { MarkerIndexes } from './index/indexes.js';
 import { eachArchiveDocument, markedDocuments, markedFiles } from './marked-files.js';
 import { HostQuestions } from './questions.js';
 import { externalReach, reachedAccounts, reachedMounts, shareReach } from './reach.js';
-import type { ExternalView } from './rules/external-storage.js';
+import { unreadableMounts, type ExternalView, type UnreadableStorage } from './rules/external-storage.js';
+import { readExternal } from './external.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
 import type {
@@ -135,6 +136,10 @@ class DatabaseHost implements HostAdapter {
 
   reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>> {
     return reachedMounts(this.#host, archiveAccount, accounts);
+  }
+
+  async unreadableExternal(archiveAccount: string): Promise<readonly UnreadableStorage[]> {
+    return unreadableMounts(await readExternal(this.#host), archiveAccount);
   }
 
   externalReach(archiveAccount: string): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }> {

@@ -183,7 +183,15 @@ export class HostQuestions {
     }
     const hiddenUnder = ownOf === null ? [] : external.mounts.filter((m) => mountedFor(external, m, ownOf)).map((m) => m.mountPoint);
     return candidates(
-      { documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory, external: views, externalOwner: question === 'foreign' ? user : archive, hiddenUnder },
+      {
+        documentIds: new Set(ids),
+        ownFilesOf: ownOf,
+        mounts,
+        dataDirectory,
+        external: views,
+        externalOwner: question === 'foreign' ? user : archive,
+        hiddenUnder,
+      },
       rows.files,
     );
   }

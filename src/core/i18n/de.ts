@@ -245,7 +245,13 @@ export function de(): Catalog {
       '; das Verhalten von Nextcloud {version} ist hier nicht bekannt, daher wird ein nicht gesetztes hide_disabled_user_shares als Ausblenden gewertet, damit nichts erscheint, was Nextcloud ausblendet; erscheinen die Freigaben in Nextcloud doch, occ config:app:set files_sharing hide_disabled_user_shares --value no ausführen',
 
     'who.owner': 'Besitzer (die eigenen Ordner des Archivkontos)',
-  'who.external': 'externer Speicher, eingebunden unter {mountPoint}',
+    'cli.check.external_unreadable':
+      'Für den externen Speicher {mountPoint} des Archivkontos kann die Datenbank nicht antworten ({reason}): seine Dateien werden niemandem angezeigt.',
+    'cli.check.external_reason.backend': 'ein anderes Backend als Lokal, dessen Inhalt auf einem anderen Server liegt',
+    'cli.check.external_reason.credentials': 'eine Anmeldung mit eigenen oder Login-Zugangsdaten jedes Benutzers',
+    'cli.check.external_reason.placeholder': 'ein Platzhalter wie $user in seiner Konfiguration: jeder Benutzer erhält einen anderen Speicher',
+    'cli.check.external_reason.no datadir': 'kein Ort eingerichtet',
+    'who.external': 'externer Speicher, eingebunden unter {mountPoint}',
     'who.user_share': 'direkte Freigabe von {node} durch {owner}',
     'who.user_reshare': 'direkte Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
     'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',

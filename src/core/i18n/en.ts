@@ -234,6 +234,12 @@ export const en = {
 
   // who's chains: how an account reaches the file
   'who.owner': "owner (the archive account's own folders)",
+  'cli.check.external_unreadable':
+    "The archive account's external storage {mountPoint} cannot be answered for from the database ({reason}): its files are shown to nobody.",
+  'cli.check.external_reason.backend': 'a backend other than Local, whose content lies on another server',
+  'cli.check.external_reason.credentials': "an authentication with each user's own or login credentials",
+  'cli.check.external_reason.placeholder': 'a placeholder such as $user in its configuration: each user gets another storage',
+  'cli.check.external_reason.no datadir': 'no location configured',
   'who.external': 'external storage mounted at {mountPoint}',
   'who.user_share': 'user share of {node} from {owner}',
   'who.user_reshare': "user share of {node} (a re-share by {sharer} of {owner}'s share)",

@@ -603,12 +603,19 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         'mount_id',
       );
       const applicable = async (type: number, value: string | null): Promise<void> => {
-        await writer.exec(`INSERT INTO ${t('external_applicable')} (${['mount_id', 'type', 'value'].map(q).join(', ')}) VALUES (?, ?, ?)`, [mountId, type, value]);
+        await writer.exec(`INSERT INTO ${t('external_applicable')} (${['mount_id', 'type', 'value'].map(q).join(', ')}) VALUES (?, ?, ?)`, [
+          mountId,
+          type,
+          value,
+        ]);
       };
       for (const uid of o.users ?? []) await applicable(3, uid);
       for (const gid of o.groups ?? []) await applicable(2, gid);
       if ((o.users ?? []).length === 0 && (o.groups ?? []).length === 0) await applicable(1, null);
-      await writer.exec(`INSERT INTO ${t('external_config')} (${['mount_id', 'key', 'value'].map(q).join(', ')}) VALUES (?, 'datadir', ?)`, [mountId, o.datadir]);
+      await writer.exec(`INSERT INTO ${t('external_config')} (${['mount_id', 'key', 'value'].map(q).join(', ')}) VALUES (?, 'datadir', ?)`, [
+        mountId,
+        o.datadir,
+      ]);
       for (const [key, value] of Object.entries(o.options ?? {}))
         await writer.exec(`INSERT INTO ${t('external_options')} (${['mount_id', 'key', 'value'].map(q).join(', ')}) VALUES (?, ?, ?)`, [mountId, key, value]);
       const id = localStorageId(o.datadir);

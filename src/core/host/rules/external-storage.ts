@@ -29,8 +29,12 @@ import { storedStorageId } from './storages.js';
 /** A numeric column (drivers give numbers, bigints or strings). */
 const num = (value: unknown): number => (typeof value === 'number' ? value : typeof value === 'bigint' || typeof value === 'string' ? Number(value) : 0);
 /** A text column, or null. */
-const text = (value: unknown): string | null =>
-  value === null || value === undefined ? null : typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString('utf8') : String(value as number);
+const text = (value: unknown): string | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+};
 
 /** files_external's applicable types (DBConfigService::APPLICABLE_TYPE_*). */
 const APPLICABLE_GLOBAL = 1;
@@ -284,9 +288,15 @@ export function externalStorageIds(facts: ExternalFacts, uid: string): Set<strin
   return new Set(externalViews(facts, uid).map((v) => v.storageId));
 }
 
-/** The mounts of `uid` whose files the database cannot answer for (said by `check` and `why`). */
-export function undecidableMounts(facts: ExternalFacts, uid: string): ExternalMount[] {
-  return facts.mounts.filter((m) => m.undecidable !== null && mountedFor(facts, m, uid));
+/** An external storage whose files the database cannot answer for, as `check` names it. */
+export interface UnreadableStorage {
+  readonly mountPoint: string;
+  readonly reason: UndecidableReason;
+}
+
+/** The mounts of `uid` whose files the database cannot answer for (said by `check`). */
+export function unreadableMounts(facts: ExternalFacts, uid: string): UnreadableStorage[] {
+  return facts.mounts.flatMap((m) => (m.undecidable !== null && mountedFor(facts, m, uid) ? [{ mountPoint: m.mountPoint, reason: m.undecidable }] : []));
 }
 
 /** Where a file of an external storage appears under a view: `/Ext/a/b.pdf`; the storage's root is the mount point. */

@@ -25,7 +25,14 @@ export function syncAccountOf(stored: string | null): string | null {
 export function splitRows(
   rows: readonly SqlRow[],
   recipient: string,
-): LookupRows & { external: ExternalRows; unsupportedShares: number; rootEtags: RootEtag[]; viewerEnabled: boolean; viewerLanguage: string | null; syncAccount: string | null } {
+): LookupRows & {
+  external: ExternalRows;
+  unsupportedShares: number;
+  rootEtags: RootEtag[];
+  viewerEnabled: boolean;
+  viewerLanguage: string | null;
+  syncAccount: string | null;
+} {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const files: NodeRow[] = [];

@@ -97,7 +97,9 @@ export function mountPath(mount: Mount, filePath: string): string {
 /** Whether a file under the mount: the root itself, or under its path in the same storage. */
 export function mountCovers(mount: Mount, file: NodeRow): boolean {
   const root = mount.root.path ?? '';
-  return mount.root.storage === file.storage && (file.fileId === mount.root.fileId || (root === '' ? file.path !== null : (file.path ?? '').startsWith(`${root}/`)));
+  return (
+    mount.root.storage === file.storage && (file.fileId === mount.root.fileId || (root === '' ? file.path !== null : (file.path ?? '').startsWith(`${root}/`)))
+  );
 }
 
 /** The file a document's answer names when several qualify: the oldest file (smallest id), then the smallest path. */
