@@ -29,6 +29,9 @@ async function build(fx: HostFixture): Promise<void> {
   await fx.addExternalFile(ext.storage, 'Sub/B [P2].pdf');
   await fx.addExternalFile(ext.storage, 'Shared/E [P5].pdf');
   await fx.share({ owner: A, fileId: await folderId(fx, ext.storage, 'Shared'), type: 'user', with: 'bob', target: '/Shared' });
+  // Shared by an account the storage is not mounted for: Nextcloud cannot find the node in its owner's folders.
+  await fx.addExternalFile(ext.storage, 'Lost/F [P8].pdf');
+  await fx.share({ owner: 'bob', fileId: await folderId(fx, ext.storage, 'Lost'), type: 'user', with: 'carl', target: '/Lost' });
   const team = await fx.addExternalStorage({ mountPoint: '/Team drive', datadir: '/srv/ext2/', users: [A], groups: ['team'], options: { readonly: 'true' } });
   await fx.addExternalFile(team.storage, 'C [P3].pdf');
   const carls = await fx.addExternalStorage({ mountPoint: '/Mine', datadir: '/srv/ext3', users: ['carl'] });
@@ -38,7 +41,7 @@ async function build(fx: HostFixture): Promise<void> {
   await fx.addExternalStorage({ mountPoint: '/Per user', datadir: '/srv/ext2/$user', users: [A, 'anna'] });
 }
 
-const IDS = [1, 2, 3, 4, 5, 6, 7];
+const IDS = [1, 2, 3, 4, 5, 6, 7, 8];
 
 describe.each(await reachableDialects('host external storage'))('external storage on %s', (dialect) => {
   const world = useHostWorld(dialect, build);
@@ -50,11 +53,12 @@ describe.each(await reachableDialects('host external storage'))('external storag
       3: '/Team drive/C [P3].pdf',
       5: '/Ext/Shared/E [P5].pdf',
       7: '/Home/G [P7].pdf',
+      8: '/Ext/Lost/F [P8].pdf',
     });
     expect(await askPaths(world.host, 'visible', A, A, IDS)).toEqual(await askPaths(world.host, 'owned', A, A, IDS));
   });
 
-  test('a member of an applicable group sees the storage (read-only included); a share of a folder on it mounts for its recipient; others see nothing', async () => {
+  test('a member of an applicable group sees the storage (read-only included); a share of a folder on it mounts for its recipient when its owner has the storage; others see nothing', async () => {
     expect(await askPaths(world.host, 'visible', 'anna', A, IDS)).toEqual({ 3: '/Team drive/C [P3].pdf' });
     expect(await askPaths(world.host, 'visible', 'bob', A, IDS)).toEqual({ 5: '/Shared/E [P5].pdf' });
     expect(await askPaths(world.host, 'visible', 'carl', A, IDS)).toEqual({});
