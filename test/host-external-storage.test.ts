@@ -8,6 +8,8 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { externalFactsOf, externalViews, localStorageId, mountedFor, type ExternalRows } from '../src/core/host/rules/external-storage.js';
+import { render } from '../src/core/i18n/catalog.js';
+import { explanationMessage } from '../src/core/search/verdicts.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
 import { askPaths, useHostWorld } from './support/host-fixtures/host-world.js';
 import type { HostFixture } from './support/host-fixtures/index.js';
@@ -142,5 +144,22 @@ describe('external mounts as files_external resolves them', () => {
     expect(localStorageId('/srv/x')).toBe('local::/srv/x/');
     expect(localStorageId('/srv//x/')).toBe('local::/srv/x/');
     expect(localStorageId(`/${'d'.repeat(70)}`)).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('why names the storages it cannot answer for', () => {
+  test('a document without a file the database can answer for, while the archive account has such storages', () => {
+    const storages = [
+      { mountPoint: '/Smb', reason: 'backend' as const },
+      { mountPoint: '/Per user', reason: 'placeholder' as const },
+    ];
+    const message = explanationMessage('no file', 9, 'anna', 'archive', undefined, { kind: 'unreadable storage', storages });
+    expect(message === null ? null : render(message)).toBe(
+      'Document 9: no file of the archive account archive that the database can answer for carries [P9] in its name; ' +
+        'its external storage /Smb cannot be read from the database (a backend other than Local, whose content lies on another server); ' +
+        'its external storage /Per user cannot be read from the database (a placeholder such as $user in its configuration: each user gets another storage): ' +
+        'a file there is shown to nobody.',
+    );
+    expect(message === null ? null : render(message, 'de')).toContain('externer Speicher /Smb');
   });
 });

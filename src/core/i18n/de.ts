@@ -197,6 +197,10 @@ export function de(): Catalog {
       'Dokument {id}: Das Archivkonto {archiveAccount} hat seine Datei mit [P{id}] gelöscht; {name} liegt in seinem Papierkorb: die Datei wiederherstellen (Dateien, Gelöschte Dateien), damit das Dokument erscheint{besides}.',
     'why.no_file.trash':
       'Dokument {id}: Das Archivkonto {archiveAccount} hat seine Datei mit [P{id}] gelöscht; sie liegt in seinem Papierkorb: die Datei wiederherstellen (Dateien, Gelöschte Dateien), damit das Dokument erscheint{besides}.',
+    'why.no_file.unreadable':
+      'Dokument {id}: Keine Datei des Archivkontos {archiveAccount}, für die die Datenbank antworten kann, trägt [P{id}] im Namen; {storages}: Eine Datei dort wird niemandem angezeigt{besides}.',
+    'why.no_file.storage': 'sein externer Speicher {mountPoint} kann aus der Datenbank nicht gelesen werden ({reason})',
+    'why.no_file.storages': '{first}; {next}',
     'why.no_file.none':
       'Dokument {id}: Keine Datei des Archivkontos {archiveAccount} trägt [P{id}] im Namen: Die Synchronisierung hat keine solche Datei angelegt oder benennt Dateien ohne die Markierung{besides}.',
     'why.file.path': 'die Datei {path}',

@@ -189,6 +189,10 @@ export const en = {
     'Document {id}: the archive account {archiveAccount} deleted its file with [P{id}]: {name} is in its trash; restore it (Files, Deleted files) to show it{besides}.',
   'why.no_file.trash':
     'Document {id}: the archive account {archiveAccount} deleted its file with [P{id}]: its file with [P{id}] is in its trash; restore it (Files, Deleted files) to show it{besides}.',
+  'why.no_file.unreadable':
+    'Document {id}: no file of the archive account {archiveAccount} that the database can answer for carries [P{id}] in its name; {storages}: a file there is shown to nobody{besides}.',
+  'why.no_file.storage': 'its external storage {mountPoint} cannot be read from the database ({reason})',
+  'why.no_file.storages': '{first}; {next}',
   'why.no_file.none':
     'Document {id}: no file of the archive account {archiveAccount} carries [P{id}] in its name: the synchronization has not written one, or names files without the marker{besides}.',
   'why.file.path': '{path}',
