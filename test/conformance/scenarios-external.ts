@@ -49,52 +49,37 @@ async function files(s: ScenarioWorld, paths: readonly string[]): Promise<void> 
   }
 }
 
+/**
+ * Two scenarios, three judgements (a scenario's setup and each judgement cost more than a step
+ * inside one): the storage for the archive account alone with a folder on it shared; the storage
+ * for the archive account and a group, read-only, with a membership change between judgements.
+ */
 export const EXTERNAL_SCENARIOS: readonly Scenario[] = [
   {
-    name: 'external storage mounted for the archive account alone',
+    name: 'external storage mounted for the archive account alone, a folder on it shared with a user',
     body: async (s) => {
-      await s.users('anna');
+      await s.users('anna', 'dora');
       const storage = await localStorage(s, '/Ext');
       await applicable(s, storage, { users: [s.archive] });
-      await files(s, ['Ext/A [P1].pdf', 'Ext/Sub/B [P2].pdf', 'Home/C [P3].pdf']);
-      await s.judge('Ext for the archive account only', [1, 2, 3]);
+      await option(s, storage, 'enable_sharing', 'true');
+      await files(s, ['Ext/A [P1].pdf', 'Ext/Shared/B [P2].pdf', 'Ext/Shared/Sub/C [P3].pdf', 'Home/D [P4].pdf']);
+      await s.archiveUser.share({ path: '/Ext/Shared', type: 'user', with: s.login('dora') });
+      await s.judge('Ext for the archive account only, Ext/Shared shared with dora', [1, 2, 3, 4]);
     },
   },
   {
-    name: 'external storage for the archive account and a group, membership changes',
+    name: 'read-only external storage for the archive account and a group, membership changes',
     body: async (s) => {
       await s.users('carl');
       const team = await s.group('team', ['anna', 'bob']);
       const storage = await localStorage(s, '/Shared drive');
       await applicable(s, storage, { users: [s.archive], groups: [team] });
       await files(s, ['Shared drive/A [P1].pdf', 'Shared drive/Deep/B [P2].pdf']);
-      await s.judge('mounted for the archive account and team = anna, bob', [1, 2]);
+      await option(s, storage, 'readonly', 'true');
+      await s.judge('read-only, mounted for the archive account and team = anna, bob', [1, 2]);
       await s.nc.removeFromGroup(s.login('bob'), team);
       await s.nc.addToGroup(s.login('carl'), team);
       await s.judge('bob left team, carl joined', [1, 2]);
-    },
-  },
-  {
-    name: 'folder on an external storage shared with a user',
-    body: async (s) => {
-      await s.users('dora', 'emil');
-      const storage = await localStorage(s, '/Ext');
-      await applicable(s, storage, { users: [s.archive] });
-      await option(s, storage, 'enable_sharing', 'true');
-      await files(s, ['Ext/Shared/A [P1].pdf', 'Ext/Shared/Sub/B [P2].pdf', 'Ext/Kept/C [P3].pdf']);
-      await s.archiveUser.share({ path: '/Ext/Shared', type: 'user', with: s.login('dora') });
-      await s.judge('Ext/Shared shared with dora', [1, 2, 3]);
-    },
-  },
-  {
-    name: 'read-only external storage',
-    body: async (s) => {
-      await s.users('anna', 'bob');
-      const storage = await localStorage(s, '/Read only');
-      await applicable(s, storage, { users: [s.archive, s.login('anna')] });
-      await files(s, ['Read only/A [P1].pdf']);
-      await option(s, storage, 'readonly', 'true');
-      await s.judge('read-only mount for the archive account and anna', [1, 2]);
     },
   },
 ];

@@ -204,7 +204,7 @@ export function conformanceSuite(db: NextcloudDb, options: SuiteOptions = {}): v
       'agrees with Nextcloud on files of external storages mounted for the archive account, its groups and shared from',
       async () => {
         const { comparisons, whoPairs, cliDifferences } = await runScenarios(context(), chosen(EXTERNAL_SCENARIOS));
-        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(EXTERNAL_SCENARIOS, 30));
+        expect(comparisons.length).toBeGreaterThanOrEqual(atLeast(EXTERNAL_SCENARIOS, 28));
         expect(problemReport(comparisons)).toBe('');
         expect(whoProblemReport(whoPairs)).toBe('');
         expect(cliDifferences).toEqual([]);
