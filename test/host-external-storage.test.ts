@@ -38,12 +38,14 @@ async function build(fx: HostFixture): Promise<void> {
   await fx.addExternalFile(team.storage, 'C [P3].pdf');
   const carls = await fx.addExternalStorage({ mountPoint: '/Mine', datadir: '/srv/ext3', users: ['carl'] });
   await fx.addExternalFile(carls.storage, 'D [P4].pdf');
+  const all = await fx.addExternalStorage({ mountPoint: '/All', datadir: '/srv/all' });
+  await fx.addExternalFile(all.storage, 'H [P9].pdf');
   // Storages whose content the database cannot answer for: never shown.
   await fx.addExternalStorage({ mountPoint: '/Smb', datadir: '/srv/ext1', users: [A, 'anna'], backend: 'smb', auth: 'password::logincredentials' });
   await fx.addExternalStorage({ mountPoint: '/Per user', datadir: '/srv/ext2/$user', users: [A, 'anna'] });
 }
 
-const IDS = [1, 2, 3, 4, 5, 6, 7, 8];
+const IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 describe.each(await reachableDialects('host external storage'))('external storage on %s', (dialect) => {
   const world = useHostWorld(dialect, build);
@@ -56,14 +58,15 @@ describe.each(await reachableDialects('host external storage'))('external storag
       5: '/Ext/Shared/E [P5].pdf',
       7: '/Home/G [P7].pdf',
       8: '/Ext/Lost/F [P8].pdf',
+      9: '/All/H [P9].pdf',
     });
     expect(await askPaths(world.host, 'visible', A, A, IDS)).toEqual(await askPaths(world.host, 'owned', A, A, IDS));
   });
 
   test('a member of an applicable group sees the storage (read-only included); a share of a folder on it mounts for its recipient when its owner has the storage; others see nothing', async () => {
-    expect(await askPaths(world.host, 'visible', 'anna', A, IDS)).toEqual({ 3: '/Team drive/C [P3].pdf' });
-    expect(await askPaths(world.host, 'visible', 'bob', A, IDS)).toEqual({ 5: '/Shared/E [P5].pdf' });
-    expect(await askPaths(world.host, 'visible', 'carl', A, IDS)).toEqual({});
+    expect(await askPaths(world.host, 'visible', 'anna', A, IDS)).toEqual({ 3: '/Team drive/C [P3].pdf', 9: '/All/H [P9].pdf' });
+    expect(await askPaths(world.host, 'visible', 'bob', A, IDS)).toEqual({ 5: '/Shared/E [P5].pdf', 9: '/All/H [P9].pdf' });
+    expect(await askPaths(world.host, 'visible', 'carl', A, IDS)).toEqual({ 9: '/All/H [P9].pdf' });
   });
 
   test("a storage mounted for another user alone is that user's own (question 3)", async () => {
@@ -71,10 +74,11 @@ describe.each(await reachableDialects('host external storage'))('external storag
     expect(await askPaths(world.host, 'foreign', 'anna', A, IDS)).toEqual({});
   });
 
-  test('who: the applicable users and group members, with their mount points', async () => {
+  test('who: the applicable users and group members, every account for a storage mounted for every user, with their mount points', async () => {
     const reach = await world.host.externalReach(A);
-    expect(reach.accounts).toEqual(['anna', A]);
-    expect(reach.views.get('anna')?.map((v) => v.mountPoint)).toEqual(['/Team drive']);
+    expect(reach.accounts).toEqual(['anna', A, 'bob', 'carl']);
+    expect(reach.views.get('anna')?.map((v) => v.mountPoint)).toEqual(['/Team drive', '/All']);
+    expect(reach.views.get('bob')?.map((v) => v.mountPoint)).toEqual(['/All']);
   });
 
   test('check names the storages the database cannot answer for (another backend, a placeholder); their files are never shown', async () => {
@@ -88,8 +92,8 @@ describe.each(await reachableDialects('host external storage'))('external storag
   test('a membership change counts at the next question', async () => {
     await world.fx.exec(`DELETE FROM ${world.fx.prefix}group_user WHERE gid = 'team' AND uid = 'anna'`);
     await world.fx.exec(`INSERT INTO ${world.fx.prefix}group_user (gid, uid) VALUES ('team', 'carl')`);
-    expect(await askPaths(world.host, 'visible', 'anna', A, IDS)).toEqual({});
-    expect(await askPaths(world.host, 'visible', 'carl', A, IDS)).toEqual({ 3: '/Team drive/C [P3].pdf' });
+    expect(await askPaths(world.host, 'visible', 'anna', A, IDS)).toEqual({ 9: '/All/H [P9].pdf' });
+    expect(await askPaths(world.host, 'visible', 'carl', A, IDS)).toEqual({ 3: '/Team drive/C [P3].pdf', 9: '/All/H [P9].pdf' });
   });
 });
 

@@ -143,7 +143,7 @@ class DatabaseHost implements HostAdapter {
   }
 
   externalReach(archiveAccount: string): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }> {
-    return externalReach(this.#host, archiveAccount);
+    return externalReach(this.#host, archiveAccount, () => this.#accounts.everyAccount());
   }
 
   eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {

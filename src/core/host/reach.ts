@@ -99,13 +99,14 @@ export async function reachedMounts(host: HostContext, archiveAccount: string, a
 }
 
 /**
- * `who`: the accounts the archive account's external storages are mounted for (applicable users
- * and members of applicable groups; a storage for every user adds no account here, see
- * docs/host-adapter.md), and where each of them sees those storages (external-storage.ts).
+ * `who`: the accounts the archive account's external storages are mounted for (applicable users,
+ * members of applicable groups, every account for a storage mounted for every user), and where
+ * each of them sees those storages (external-storage.ts).
  */
 export async function externalReach(
   host: HostContext,
   archiveAccount: string,
+  everyAccount: () => Promise<readonly string[]>,
 ): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }> {
   const external: ExternalFacts = await readExternal(host);
   const archiveIds = new Set(externalViews(external, archiveAccount).map((v) => v.storageId));
@@ -113,6 +114,8 @@ export async function externalReach(
   const accounts = new Set<string>([archiveAccount]);
   for (const mount of external.mounts) {
     if (mount.storageId === null || !archiveIds.has(mount.storageId)) continue;
+    // Mounted for every user: every account is asked (a statement more, only then).
+    if (mount.everyone) for (const uid of await everyAccount()) accounts.add(uid);
     for (const uid of mount.users) accounts.add(uid);
     for (const [uid, groups] of external.groupsOf) if (mount.groups.some((g) => groups.has(g))) accounts.add(uid);
   }
