@@ -95,7 +95,7 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
       // docs/json.md: help is text for people; --json given to it anyway is a wrong call, answered as one.
       const said = 'help prints text for people and takes no --json or --output: leave it out';
       io.stderr.write(`Error [usage]: ${said}\n`);
-      io.stdout.write(jsonText(errorJson('usage', said), json));
+      io.stdout.write(jsonText(errorJson('usage', said), json, io.stdout.isTTY === true));
       return EXIT_USAGE;
     }
     if (topic !== undefined) io.stdout.write(topic(helpWidthOf(io.stdout)));
@@ -105,7 +105,7 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
       // Commander answers `help <unknown>` with the command list and exit 0, which hides a typo from a script.
       const said = `no command or help topic '${safeText(redactUsageError(asked))}'`;
       io.stderr.write(`Error [usage]: ${said}\n`);
-      if (json !== null) io.stdout.write(jsonText(errorJson('usage', said), json));
+      if (json !== null) io.stdout.write(jsonText(errorJson('usage', said), json, io.stdout.isTTY === true));
       return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -119,7 +119,7 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
         return EXIT_OK;
       }
       // A wrong call found before the command ran still answers --json with one JSON value.
-      if (json !== null) io.stdout.write(jsonText(errorJson('usage', exit.usage ?? error.message), json));
+      if (json !== null) io.stdout.write(jsonText(errorJson('usage', exit.usage ?? error.message), json, io.stdout.isTTY === true));
       return EXIT_USAGE;
     }
     // A --lang this release has no catalog for is itself the error, said in English.
@@ -131,7 +131,13 @@ async function run(argv: readonly string[], io: CommandIO, program: Command, exi
     }
     io.stderr.write(`${errorLine(error, io, said.language)}\n`);
     if (json !== null)
-      io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error, said.asked ? said.language : null)), json));
+      io.stdout.write(
+        jsonText(
+          errorJson(isDusError(error) ? error.code : 'internal', cliMessageOf(error, said.asked ? said.language : null)),
+          json,
+          io.stdout.isTTY === true,
+        ),
+      );
     if (io.env.DUS_DEBUG === '1' && error instanceof Error && !isDusError(error)) io.stderr.write(`${error.stack ?? ''}\n`);
     return exitCodeOf(error);
   }

@@ -186,3 +186,34 @@ describe('searchBroken: Paperless answers 400 for any exception while searching'
     }
   });
 });
+
+describe('a non-superuser sees what it owns, what has no owner, and what view_document grants it or one of its groups', () => {
+  test.each(['2.20', '3.0', '3.2'] as const)('%s: lists, all, search and detail; group membership as it is now', async (version) => {
+    e.version = version;
+    const original = e.documents;
+    e.documents = [
+      { ...doc(1, 'Invoice own', 'Invoice one.'), owner: 7 },
+      { ...doc(2, 'Invoice granted', 'Invoice two.'), owner: 8, viewUsers: [7] },
+      { ...doc(3, 'Invoice group', 'Invoice three.'), owner: 8, viewGroups: [3] },
+      { ...doc(4, 'Invoice other', 'Invoice four.'), owner: 8, viewUsers: [9], viewGroups: [4] },
+      doc(5, 'Invoice unowned', 'Invoice five.'),
+    ];
+    e.userGroups = { 7: [3] };
+    try {
+      const someone = async (path: string): Promise<EmulatorAnswer> => get(path, 'application/json; version=9', 'someone');
+      const page = JSON.parse((await someone('/api/documents/?fields=id')).text) as { count: number; all: number[] };
+      expect(page).toMatchObject({ count: 4, all: [5, 3, 2, 1] });
+      const searched = JSON.parse((await someone(`/api/documents/?query=invoice&fields=id`)).text) as { results: Array<{ id: number }> };
+      expect(searched.results.map((r) => r.id).sort()).toEqual([1, 2, 3, 5]);
+      expect((await someone('/api/documents/3/')).status).toBe(200);
+      expect((await someone('/api/documents/4/')).status).toBe(404);
+      expect(await idsOf('/api/documents/?fields=id')).toEqual([1, 2, 3, 4, 5]);
+      e.userGroups = { 7: [4] };
+      const moved = JSON.parse((await someone('/api/documents/?fields=id')).text) as { all: number[] };
+      expect([...moved.all].sort()).toEqual([1, 2, 4, 5]);
+    } finally {
+      e.documents = original;
+      e.userGroups = {};
+    }
+  });
+});

@@ -61,7 +61,8 @@ afterAll(async () => {
 describe('version headers', () => {
   test.each([
     ['3.1', '3.1.3'],
-    ['3.2', '3.2.0'],
+    ['3.2', '3.2.1'],
+    ['3.3', '3.3.0'],
   ] as const)('%s answers as %s with API version 10 (settings allow 9 and 10)', async (version, release) => {
     e.version = version;
     expect(await get('fields=id')).toMatchObject({ status: 200, version: release, apiVersion: '10' });
@@ -171,7 +172,7 @@ describe('3.2.0: whoosh-compat reads `query` (#14072)', () => {
     e.version = '3.2';
     e.searchBroken = true;
     try {
-      expect(await get(param('query', 'invoice'))).toMatchObject({ status: 500, type: 'text/html; charset=utf-8', version: '3.2.0' });
+      expect(await get(param('query', 'invoice'))).toMatchObject({ status: 500, type: 'text/html; charset=utf-8', version: '3.2.1' });
       expect((await get(param('text', 'invoice'))).status).toBe(500);
       expect(await refusal(param('query', 'created:2024-13-45'))).toHaveLength(1);
       expect((await get('fields=id')).status).toBe(200);
@@ -180,5 +181,104 @@ describe('3.2.0: whoosh-compat reads `query` (#14072)', () => {
     } finally {
       e.searchBroken = false;
     }
+  });
+});
+
+describe.each(['3.2', '3.3'] as const)('%s: whoosh-compat 0.2.0+ and 3.2’s field registry', (version) => {
+  test('an unquoted date value of several words is refused as a whole; quoted, it is one date; a plain word after a date stays a term', async () => {
+    e.version = version;
+    expect(await refusal(param('query', 'created:march 2024'))).toEqual(["Invalid date value 'march 2024' for field 'created'."]);
+    expect(await refusal(param('query', 'created:2020 to 2021'))).toEqual(["Invalid date value '2020 to 2021' for field 'created'."]);
+    expect(await refusal(param('query', '(added:march 2024)'))).toEqual(["Invalid date value 'march 2024' for field 'added'."]);
+    expect(await refusal(param('query', 'created:previous month to now'))).toEqual(["Invalid date value 'previous month to now' for field 'created'."]);
+    expect(await ids(param('query', 'created:"march 2024"'))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await ids(param('query', 'created:"march 2023"'))).toEqual([]);
+    expect(await ids(param('query', 'created:"2020 to 2024"'))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await ids(param('query', 'created:2024 invoice'))).toEqual([2, 4]);
+    expect(await ids(param('query', 'created:march title:2024'))).toEqual([]);
+    expect((await get(param('query', 'created:previous month'))).status).toBe(200);
+    expect((await get(param('query', 'created:march AND invoice'))).status).toBe(200);
+  });
+
+  test('asn, page_count and num_notes are numeric: a value that is no number is InvalidNumberQuery', async () => {
+    e.version = version;
+    expect(await refusal(param('query', 'asn:abc'))).toEqual(["Invalid numeric value 'abc' for field 'asn'."]);
+    expect(await refusal(param('query', 'page_count:x'))).toEqual(["Invalid numeric value 'x' for field 'page_count'."]);
+    expect(await refusal(param('query', 'num_notes:two'))).toEqual(["Invalid numeric value 'two' for field 'num_notes'."]);
+    expect(await ids(param('query', 'asn:12'))).toEqual([]);
+    expect(await ids(param('query', 'asn:[1 TO 5]'))).toEqual([]);
+  });
+
+  test('original_filename, path and checksum are fields (empty here); owner is none, so owner:x is text', async () => {
+    e.version = version;
+    for (const field of ['original_filename', 'path', 'storage_path', 'checksum']) expect(await ids(param('query', `${field}:coffee`))).toEqual([]);
+    expect(await ids(param('query', 'owner:coffee'))).toEqual([]);
+    expect(await ids(param('query', 'owner:coffee OR beans'))).toEqual([3]);
+    e.documents = [...e.documents, doc(7, 'Owner change', 'The new owner of the coffee machine.')];
+    try {
+      expect(await ids(param('query', 'owner:coffee'))).toEqual([7]);
+    } finally {
+      e.documents = e.documents.filter((d) => d.id !== 7);
+    }
+  });
+
+  test('modified is a date field of its own, not the day the document was added', async () => {
+    e.version = version;
+    e.documents = e.documents.map((d) => (d.id === 3 ? { ...d, modified: '2025-06-01T08:00:00.000001Z' } : d));
+    try {
+      expect(await ids(param('query', 'modified:2025-06-01'))).toEqual([3]);
+      expect(await ids(param('query', 'added:2025-06-01'))).toEqual([]);
+      expect(await ids(param('query', 'modified:2024-03-02'))).toEqual([1, 2, 4, 5, 6]);
+      const listed = JSON.parse((await get('id__in=3&fields=id,modified,added')).text) as { results: Array<{ modified: string; added: string }> };
+      expect(listed.results[0]).toEqual({ id: 3, modified: '2025-06-01T08:00:00.000001Z', added: '2024-03-02T10:00:00.000001Z' });
+    } finally {
+      e.documents = e.documents.map(({ modified: _modified, ...d }) => d);
+    }
+  });
+
+  test('check order: two modes, then the filters and the ordering, then the length cap, then the query', async () => {
+    e.version = version;
+    const long = `created:bad ${'a'.repeat(4100)}`;
+    expect(await get(`${param('query', 'x')}&${param('text', 'x')}&ordering=custom_field_9&created__date__gt=bad`)).toMatchObject({
+      status: 400,
+      text: '{"detail":"Specify only one of text, title_search, query, or more_like_id."}',
+    });
+    expect(JSON.parse((await get(`${param('query', long)}&created__date__gt=bad`)).text)).toEqual({ created__date__gt: ['Enter a valid date.'] });
+    expect((await refusal(param('query', long)))[0]).toMatch(/^The search query is too long \(4112 characters\)/);
+    expect(await refusal(param('query', 'created:bad'))).toEqual(["Invalid date value 'bad' for field 'created'."]);
+  });
+});
+
+describe('the Whoosh grammars know month names; Tantivy 3.0 does not', () => {
+  test('2.20: created:march is March of this year, "march 2024" one date, and unquoted words after it are terms', async () => {
+    e.version = '2.20';
+    expect(await ids(param('query', 'created:"march 2024"'))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await ids(param('query', 'created:march 2024 invoice'))).toEqual(new Date().getUTCFullYear() === 2024 ? [2, 4] : []);
+  });
+
+  test('3.0.5: a month name is no date of its handwritten translation', async () => {
+    e.version = '3.0';
+    expect(await refusal(param('query', 'created:march'))).toEqual(["Invalid date value 'march' for field 'created'."]);
+  });
+});
+
+describe("3.0.5's text phrase in a large archive (paperless-ngx#13673)", () => {
+  test('several words fail with "Error listing…" once their index terms pass the ceiling; one word, or 3.1, never', async () => {
+    e.version = '3.0';
+    // "invoice" matches one content term and "for" one more: two expansions, over a ceiling of 1.
+    e.phraseMaxExpansions = 1;
+    try {
+      expect(await get(param('text', 'invoice for'))).toMatchObject({ status: 400, text: LISTING_ERROR });
+      expect(await get(param('title_search', 'z-berichte 1'))).toMatchObject({ status: 400, text: LISTING_ERROR });
+      expect(await ids(param('text', 'invoice'))).toEqual([2, 4]);
+      // A word that matches no index term ends the phrase before the ceiling.
+      expect(await ids(param('text', 'nosuchword for'))).toEqual([]);
+      e.version = '3.1';
+      expect(await ids(param('text', 'invoice for'))).toEqual([2, 4]);
+    } finally {
+      e.phraseMaxExpansions = 16_384;
+    }
+    e.version = '3.0';
+    expect(await ids(param('text', 'invoice for'))).toEqual([2, 4]);
   });
 });

@@ -11,9 +11,11 @@ import {
   type TermReader,
 } from '../src/core/archive/search-terms.js';
 import type { ArchiveClientOptions, ArchiveVersions, SearchPage, SearchRejection } from '../src/core/archive/types.js';
+import { isNewerThanChecked, newerReleaseNote } from '../src/core/archive/releases.js';
 import { failureOf, useArchiveEmulator } from './support/archive-client-helpers.js';
 import { leaksIn } from './support/archive-emulator/hostile.js';
 import type { ArchiveEmulator, EmulatedVersion, EmulatorDocument, Fault } from './support/archive-emulator/types.js';
+import { DEFAULT_PHRASE_MAX_EXPANSIONS } from './support/archive-emulator/search/run.js';
 
 const TOKEN = 'terms-token';
 const FAST: ArchiveClientOptions['timeouts'] = { connectMs: 1000, answerMs: 3000, widgetAnswerMs: 3000, retryWindowMs: 3500 };
@@ -86,6 +88,21 @@ describe('the text value and what a term means (unit)', () => {
     expect(termReaderOf(versions)).toBe(reader);
   });
 
+  test.each<[string | null, boolean]>([
+    ['3.3.0', true],
+    ['3.10.0', true],
+    ['4.0.0-beta.rc1', true],
+    ['3.2.1', false],
+    ['3.2.0', false],
+    ['3.0.5', false],
+    ['2.20.15', false],
+    [null, false],
+  ])('release %s is newer than the checked ones (up to 3.2): %s; its terms are read as 3.2 reads them', (version, newer) => {
+    expect(isNewerThanChecked(version)).toBe(newer);
+    expect(newerReleaseNote(version) !== null).toBe(newer);
+    if (newer) expect(termReaderOf({ version, apiVersion: '10' })).toBe('whoosh-compat');
+  });
+
   test('-word is the word itself for Whoosh and whoosh-compat only', () => {
     expect((['whoosh', 'tantivy', 'tantivy-all-words', 'whoosh-compat'] as const).filter(readsMinusAsWord)).toEqual(['whoosh', 'whoosh-compat']);
   });
@@ -142,7 +159,7 @@ function requestsOf(emulator: ArchiveEmulator): Array<{ query?: string; text?: s
 }
 
 /** The releases of the table's columns and the emulator's version for each. */
-const COLUMNS = { '2.20.15': '2.20', '3.0.5': '3.0', '3.1.3': '3.1', '3.2.0': '3.2' } as const satisfies Record<string, EmulatedVersion>;
+const COLUMNS = { '2.20.15': '2.20', '3.0.5': '3.0', '3.1.3': '3.1', '3.2.1': '3.2', '3.3.0': '3.3' } as const satisfies Record<string, EmulatedVersion>;
 type Release = keyof typeof COLUMNS;
 const RELEASES = Object.keys(COLUMNS) as Release[];
 
@@ -159,6 +176,8 @@ interface Cell {
 interface Row {
   readonly term: string;
   readonly broken: boolean;
+  /** An archive large enough that 3.0's phrase of several words exceeds tantivy's expansions. */
+  readonly large: boolean;
   readonly cells: Record<Release, Cell>;
 }
 
@@ -195,12 +214,12 @@ function documentedTable(): Row[] {
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break;
     const cells = columns(line);
-    const named = /^`(.+)`(, broken)?$/.exec(cells[0] ?? '');
+    const named = /^`(.+)`(, broken|, large)?$/.exec(cells[0] ?? '');
     if (named === null) throw new Error(`docs/archive-client.md: cannot read the term of ${line}`);
     const term = named[1] ?? '';
     const byRelease = Object.fromEntries(RELEASES.map((release, i) => [release, cellOf(cells[i + 1] ?? '', term)])) as Record<Release, Cell>;
     expect((cells[RELEASES.length + 1] ?? '').length).toBeGreaterThan(0);
-    rows.push({ term, broken: named[2] !== undefined, cells: byRelease });
+    rows.push({ term, broken: named[2] === ', broken', large: named[2] === ', large', cells: byRelease });
   }
   return rows;
 }
@@ -211,7 +230,8 @@ test('the documented table has every row of the issue and a source for each', ()
   expect(TABLE.map((row) => row.term)).toEqual(
     expect.arrayContaining(['invoice', "O'Brien", '-invoice', 'NOT invoice', 'invoice -plain', 'created:2024-13-45', 'title:200[1-9]', 'invoice 2024']),
   );
-  expect(TABLE.length).toBeGreaterThanOrEqual(17);
+  expect(TABLE.filter((row) => row.large).map((row) => row.term)).toEqual(['Re: invoice', "Mr O'Brien"]);
+  expect(TABLE.length).toBeGreaterThanOrEqual(19);
 });
 
 describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requests → result)', (release) => {
@@ -221,9 +241,10 @@ describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requ
     (started) => (emulator = started),
   );
 
-  test.each(TABLE.map((row) => [`${row.term}${row.broken ? ', broken' : ''}`, row] as const))('%s', async (_name, row) => {
+  test.each(TABLE.map((row) => [`${row.term}${row.broken ? ', broken' : row.large ? ', large' : ''}`, row] as const))('%s', async (_name, row) => {
     const { requests, outcome } = row.cells[release];
     emulator.searchBroken = row.broken;
+    emulator.phraseMaxExpansions = row.large ? 2 : DEFAULT_PHRASE_MAX_EXPANSIONS;
     try {
       if (outcome.kind === 'failure') {
         emulator.clearRequests();
@@ -236,7 +257,8 @@ describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requ
       }
       const found = await searchOf(emulator, row.term);
       expect(found.requests).toEqual(requests);
-      expect(found.requests.length).toBeLessThanOrEqual(2);
+      // Two requests a page, but for 3.0's word-by-word search: one more per word and the page.
+      expect(found.requests.length).toBeLessThanOrEqual(row.large ? 3 + row.term.split(' ').length : 2);
       if (outcome.kind === 'rejection') {
         expect(found.page).toMatchObject({ hits: [], hasMore: false, rejection: outcome.rejection, refusal: outcome.refusal });
       } else {
@@ -245,6 +267,7 @@ describe.each(RELEASES)('Paperless-ngx %s: every row of the table (term → requ
       }
     } finally {
       emulator.searchBroken = false;
+      emulator.phraseMaxExpansions = DEFAULT_PHRASE_MAX_EXPANSIONS;
     }
   });
 });
@@ -375,5 +398,99 @@ describe('a server that dropped API version 9 (HTTP 406)', () => {
     expect(failure.message).toMatch(/older than Paperless-ngx 2\.16 .*or newer than this release supports/);
     expect(emulator.requests.every((r) => r.headers.accept === 'application/json; version=9')).toBe(true);
     await client.close();
+  });
+});
+
+describe('3.0 in a large archive: several words searched word by word (paperless-ngx#13673)', () => {
+  let emulator: ArchiveEmulator;
+  /** 30 documents holding both words (a comma glued to the first), 5 only one of them. */
+  const MANY: EmulatorDocument[] = [
+    ...Array.from({ length: 30 }, (_, i) => doc(i + 1, `Statement ${i + 1}`, `Card, payment number ${i + 1} of the month.`)),
+    ...Array.from({ length: 5 }, (_, i) => doc(i + 31, `Receipt ${i + 31}`, 'Cash payment only.')),
+  ];
+  useArchiveEmulator(
+    { version: '3.0', documents: MANY, correspondents: [], documentTypes: [], tokens: [TOKEN], phraseMaxExpansions: 1 },
+    (started) => (emulator = started),
+  );
+
+  async function pageOf(term: string, page: number): Promise<SearchPage> {
+    const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+    try {
+      return await client.search({ term, page });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('the phrase fails as 3.0.5 fails; every word alone is asked for its ids, the page by id: counts and pages as one search', async () => {
+    emulator.clearRequests();
+    const first = await pageOf('Card: payment', 1);
+    expect(first).toMatchObject({ count: 30, hasMore: true, rejection: null });
+    expect(first.hits.map((hit) => hit.id)).toHaveLength(25);
+    expect(emulator.requests.map((r) => r.query.query ?? `text=${r.query.text ?? ''}`)).toEqual([
+      'Card: payment',
+      'text=Card payment',
+      'text=Card',
+      'text=payment',
+      'text=payment',
+    ]);
+    const [, phrase, card, , page] = emulator.requests;
+    expect(phrase?.query).not.toHaveProperty('id__in');
+    expect(card?.query).toMatchObject({ page: '1', page_size: '1', fields: 'id' });
+    expect(page?.query.id__in?.split(',')).toHaveLength(25);
+    const second = await pageOf('Card: payment', 2);
+    expect(second).toMatchObject({ count: 30, hasMore: false, page: 2 });
+    expect([...first.hits, ...second.hits].map((hit) => hit.id).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(second.hits.every((hit) => hit.highlights?.includes('<b>payment</b>'))).toBe(true);
+    expect(await pageOf('Card: payment', 3)).toMatchObject({ hits: [], rejection: 'page', rejectedStatus: 404 });
+  });
+
+  it('words no document holds together: no results, and no page request', async () => {
+    emulator.clearRequests();
+    expect(await pageOf('Cash: month', 1)).toMatchObject({ count: 0, hits: [], hasMore: false, rejection: null });
+    expect(emulator.requests).toHaveLength(4);
+  });
+
+  it('an answer without the `all` list: nothing to intersect, the term line instead of an outage', async () => {
+    const noAll = JSON.stringify({ count: 30, next: null, previous: null, results: [{ id: 1, __search_hit__: {} }], corrected_query: null });
+    emulator.faults = [
+      { match: '/api/documents/', times: 2, headers: {} },
+      {
+        match: '/api/documents/',
+        times: 1,
+        status: 200,
+        body: noAll,
+        contentType: 'application/json',
+        headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' },
+      },
+    ];
+    try {
+      expect(await pageOf('Card: payment', 1)).toMatchObject({ hits: [], rejection: 'words_too_broad', rejectedStatus: 400 });
+    } finally {
+      emulator.faults = [];
+    }
+  });
+
+  it('a word alone answered 400 is a fault (it can neither be a syntax error nor too broad)', async () => {
+    emulator.searchBroken = true;
+    try {
+      const client = createArchiveClient({ url: emulator.url, token: TOKEN, allowLocal: true }, { timeouts: FAST });
+      const failure = await failureOf(client.search({ term: 'Card: payment', page: 1 }), TOKEN);
+      await client.close();
+      expect(failure).toMatchObject({ code: 'http', status: 400 });
+    } finally {
+      emulator.searchBroken = false;
+    }
+  });
+
+  it('3.1 asks every word in one request: its phrase never fails', async () => {
+    emulator.version = '3.1';
+    try {
+      emulator.clearRequests();
+      expect(await pageOf('Card: payment', 1)).toMatchObject({ count: 30 });
+      expect(emulator.requests).toHaveLength(2);
+    } finally {
+      emulator.version = '3.0';
+    }
   });
 });

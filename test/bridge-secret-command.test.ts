@@ -1,9 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
 import { captureIO } from './support/capture-io.js';
+
+/** How the hint switches to the web server's account from the account running the tests: root needs no sudo. */
+const SWITCH = process.getuid?.() === 0 ? 'runuser -u www-data -- ' : 'sudo -u www-data ';
 
 function withConfigDir(run: (dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'dus-bridge-secret-'));
@@ -38,7 +41,8 @@ describe('bridge:secret', () => {
       const io = captureIO({ env: { DUS_CONFIG_DIR: dir }, tty: true });
       expect(await main(['bridge:secret'], io)).toBe(0);
       const secret = readFileSync(join(dir, 'bridge-secret'), 'utf8').trim();
-      expect(io.out()).toContain('| sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret');
+      // No Nextcloud directory known: Debian's, and its web server's account.
+      expect(io.out()).toContain(`| ${SWITCH}php /var/www/nextcloud/occ docs_unified_search:bridge-secret`);
       expect(io.out() + io.err()).not.toContain(secret);
     }));
 
@@ -62,8 +66,29 @@ describe('bridge:secret', () => {
       const io = captureIO({ env: {}, tty: true });
       expect(await main(['--config-dir', dir, 'bridge:secret'], io)).toBe(0);
       const quoted = `'${dir.replace(/'/g, `'\\''`)}'`;
-      expect(io.out()).toContain(`  docs-unified-search --config-dir ${quoted} bridge:secret | sudo -u www-data php`);
+      expect(io.out()).toContain(`  docs-unified-search --config-dir ${quoted} bridge:secret | ${SWITCH}php`);
       const secret = readFileSync(join(dir, 'bridge-secret'), 'utf8').trim();
       expect(io.out() + io.err()).not.toContain(secret);
+    }));
+
+  test("on a terminal the pipe names this machine's Nextcloud: its directory (given, else stored) and the owner of its config.php", () =>
+    withConfigDir(async (dir) => {
+      const nc = join(dir, '..', 'srv nextcloud');
+      mkdirSync(join(nc, 'config'), { recursive: true });
+      writeFileSync(join(nc, 'config', 'config.php'), '<?php $CONFIG = [];\n');
+      // As root the file goes to nobody, the web server's stand-in, reached with runuser; otherwise the file is the tester's own, and occ runs as is.
+      const root = process.getuid?.() === 0;
+      if (root) chownSync(join(nc, 'config', 'config.php'), 65534, 65534);
+      const expected = `${root ? 'runuser -u nobody -- ' : ''}php '${join(nc, 'occ')}' docs_unified_search:bridge-secret`;
+
+      const given = captureIO({ env: { DUS_CONFIG_DIR: dir }, tty: true });
+      expect(await main(['--nextcloud', nc, 'bridge:secret'], given)).toBe(0);
+      expect(given.out()).toContain(`bridge:secret | ${expected}\n`);
+
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ nextcloud_dir: nc }));
+      const stored = captureIO({ env: { DUS_CONFIG_DIR: dir }, tty: true });
+      expect(await main(['bridge:secret'], stored)).toBe(0);
+      expect(stored.out()).toContain(`bridge:secret | ${expected}\n`);
+      rmSync(nc, { recursive: true, force: true });
     }));
 });

@@ -7,18 +7,20 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseListenAddress, serve } from '../src/commands/serve.js';
+import { parseListenAddress, parseServiceUrl, serve } from '../src/commands/serve.js';
 import { bridgeHeaders, BRIDGE_CHALLENGE_SECONDS, challengeProof } from '../src/core/bridge/signature.js';
+import { RedisCache } from '../src/core/cache/redis-cache.js';
 import { DusError } from '../src/core/errors.js';
 import { prepareSocketPath } from '../src/http/listen.js';
 import { captureIO } from './support/capture-io.js';
 import { call, startHarness, type CallResult, type Harness } from './support/http-harness.js';
 import { phpMissing, runAppPhpAsync } from './support/php-app/index.js';
+import { describeWithRedis, REDIS_URL } from './support/redis-probe.js';
 
 const SECRET = 'VGhlLXRyYW5zcG9ydC1zZWNyZXQtb2YtaXNzdWUtMjM';
 const SEARCH = '/bridge/ocs/v2.php/search/providers/docs_unified_search_documents/search';
@@ -65,7 +67,11 @@ async function readAll(request: NodeJS.ReadableStream): Promise<Buffer> {
  * with the proof that came with it, given to every challenge request. `relay`: it passes every
  * request to `serve` and back, seeing all of them (an observer of the traffic).
  */
-async function listener(mode: 'stranger' | 'relay'): Promise<{ url: string; captured: Captured[]; close: () => Promise<void> }> {
+async function listener(
+  mode: 'stranger' | 'relay',
+  o: { to?: () => Harness; port?: number } = {},
+): Promise<{ url: string; captured: Captured[]; close: () => Promise<void> }> {
+  const to = o.to ?? (() => h);
   const captured: Captured[] = [];
   const stolen = await call(h, 'GET', '/bridge/challenge?c=the-listener-s-own-value');
   expect(stolen.status).toBe(200);
@@ -77,7 +83,7 @@ async function listener(mode: 'stranger' | 'relay'): Promise<{ url: string; capt
       captured.push({ method, url, headers: request.headers, body });
       response.setHeader('content-type', 'application/json');
       if (mode === 'relay') {
-        const passed = await call(h, method, url, { headers: replayHeaders(request.headers), ...(body.length === 0 ? {} : { body }) });
+        const passed = await call(to(), method, url, { headers: replayHeaders(request.headers), ...(body.length === 0 ? {} : { body }) });
         response.statusCode = passed.status;
         response.end(passed.text);
       } else if (url.startsWith('/bridge/challenge')) {
@@ -87,7 +93,7 @@ async function listener(mode: 'stranger' | 'relay'): Promise<{ url: string; capt
       }
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(o.port ?? 0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
@@ -107,8 +113,8 @@ interface AppRun {
  * The app's calls of every kind, with its configured address at `serviceUrl`: a search, the
  * widget, a Save confirmed by a typed password, and the overview check (no user).
  */
-async function appCalls(serviceUrl: string): Promise<AppRun> {
-  h.clock.now = Date.now(); // PHP signs with the real clock
+async function appCalls(serviceUrl: string, archiveUrl = h.emulator.url): Promise<AppRun> {
+  h.clock.now = Date.now(); // PHP signs with the real clock (the other harnesses run on it)
   return (await runAppPhpAsync(`
     Fake::$serviceUrl = '${serviceUrl}';
     Fake::$secret = '${SECRET}';
@@ -116,15 +122,15 @@ async function appCalls(serviceUrl: string): Promise<AppRun> {
     $answers = [
       $bridge->call('GET', '/ocs/v2.php/search/providers/docs_unified_search_documents/search', ['term' => 'invoice', 'limit' => 10], 'alice'),
       $bridge->call('GET', '/ocs/v2.php/apps/dashboard/api/v2/widget-items', ['widgets[]' => 'docs_unified_search-recent'], 'bob'),
-      $bridge->call('POST', '/apps/docs_unified_search/settings', [], 'admin', true, ['url' => '${h.emulator.url}']),
+      $bridge->call('POST', '/apps/docs_unified_search/settings', [], 'admin', true, ['url' => '${archiveUrl}']),
       $bridge->call('GET', '/apps/docs_unified_search/settings/overview', [], ''),
     ];
     echo json_encode(['statuses' => array_map(fn ($answer) => $answer === null ? null : $answer['status'], $answers), 'logs' => Fake::$logs]);
   `)) as AppRun;
 }
 
-function replay(one: Captured): Promise<CallResult> {
-  return call(h, one.method, one.url, { headers: replayHeaders(one.headers), ...(one.body.length === 0 ? {} : { body: one.body }) });
+function replay(one: Captured, to: Harness = h): Promise<CallResult> {
+  return call(to, one.method, one.url, { headers: replayHeaders(one.headers), ...(one.body.length === 0 ? {} : { body: one.body }) });
 }
 
 function refusedAsBridgeRefused(result: CallResult): void {
@@ -133,8 +139,8 @@ function refusedAsBridgeRefused(result: CallResult): void {
   expect(body.ocs?.data.code ?? body.code).toBe('bridge_refused');
 }
 
-function refusalReasons(): string[] {
-  return readFileSync(join(h.configDir, 'host.log'), 'utf8')
+function refusalReasons(of: Harness = h): string[] {
+  return readFileSync(join(of.configDir, 'host.log'), 'utf8')
     .split('\n')
     .filter((line) => line.includes('"bridge_refused"'))
     .map((line) => (JSON.parse(line) as { reason: string }).reason);
@@ -178,9 +184,13 @@ describe('a listener on the configured address that is not serve', () => {
   });
 
   withPhp('that sees every call on its way to serve: each one sent again is refused with bridge_refused', async () => {
-    const relay = await listener('relay');
+    // An observer on the way to the serve the app addresses: serve's address is the relay's.
+    const started: { serve?: Harness } = {};
+    const relay = await listener('relay', { to: () => started.serve ?? h });
+    const observed = await startHarness({ bridgeSecret: SECRET, serviceUrl: relay.url });
+    started.serve = observed;
     try {
-      const run = await appCalls(relay.url);
+      const run = await appCalls(relay.url, observed.emulator.url);
       expect(run.statuses).toEqual([200, 200, 200, 200]);
       const signed = relay.captured.filter((one) => one.headers['x-dus-bridge-signature'] !== undefined);
       expect(signed.map((one) => `${one.method} ${new URL(one.url, 'http://x').pathname}`)).toEqual([
@@ -189,12 +199,27 @@ describe('a listener on the configured address that is not serve', () => {
         `POST ${SETTINGS}`,
         `GET ${SETTINGS}/overview`,
       ]);
-      const before = refusalReasons().length;
+      const before = refusalReasons(observed).length;
       for (const one of relay.captured) {
         if (one.headers['x-dus-bridge-signature'] === undefined) continue;
-        refusedAsBridgeRefused(await replay(one));
+        refusedAsBridgeRefused(await replay(one, observed));
       }
-      expect(refusalReasons().slice(before)).toEqual(['replayed', 'replayed', 'replayed', 'replayed']);
+      expect(refusalReasons(observed).slice(before)).toEqual(['replayed', 'replayed', 'replayed', 'replayed']);
+    } finally {
+      await relay.close();
+      await observed.close();
+    }
+  });
+
+  withPhp('a relay to serve from another address gets no signed call: the challenge names the serve that issued it', async () => {
+    const relay = await listener('relay');
+    try {
+      const run = await appCalls(relay.url);
+      expect(run.statuses).toEqual([null, null, null, null]);
+      expect(run.logs).toEqual([
+        expect.stringContaining(`the service that answered at service_url serves ${h.base}, not ${relay.url}, no signed call was sent`),
+      ]);
+      expect(relay.captured.filter((one) => one.headers['x-dus-bridge-signature'] !== undefined)).toEqual([]);
     } finally {
       await relay.close();
     }
@@ -223,6 +248,45 @@ describe('a listener on the configured address that is not serve', () => {
   });
 });
 
+const withRedis = await describeWithRedis('the relay through a second serve sharing Redis');
+withRedis('two serve processes sharing the secret and Redis, one stopped and its port taken (issue 36)', () => {
+  withPhp('the listener on the stopped one relays to the live one: the app sends it no signed call, so it has nothing to replay', async () => {
+    const prefix = `dus-test-relay-${process.pid}-${Date.now()}:`;
+    const caches = [new RedisCache({ url: REDIS_URL, keyPrefix: prefix }), new RedisCache({ url: REDIS_URL, keyPrefix: prefix })];
+    const stopped = await startHarness({ bridgeSecret: SECRET, cache: caches[0] });
+    const live = await startHarness({ bridgeSecret: SECRET, cache: caches[1] });
+    const address = stopped.base; // the app's service_url
+    await stopped.close();
+    const relay = await listener('relay', { to: () => live, port: Number(new URL(address).port) });
+    try {
+      expect(relay.url).toBe(address);
+      const run = await appCalls(address);
+      expect(run.statuses).toEqual([null, null, null, null]);
+      expect(run.logs).toEqual([expect.stringContaining(`serves ${live.base}, not ${address}, no signed call was sent`)]);
+      // Only the challenge requests came, each answered by the live serve for its own address.
+      expect(relay.captured.map((one) => new URL(one.url, 'http://x').pathname)).toEqual(Array(4).fill('/bridge/challenge'));
+      expect(relay.captured.filter((one) => one.headers['x-dus-bridge-signature'] !== undefined)).toEqual([]);
+      // What the listener could make of a relayed challenge without the secret: refused by the live serve.
+      const { challenge, service } = (await replay(relay.captured[0] as Captured, live)).json<{ challenge: string; service: string }>();
+      expect(service).toBe(live.base);
+      const path = `${SEARCH}?term=invoice&limit=10`;
+      const forged = bridgeHeaders('a-guess-at-the-secret', {
+        method: 'GET',
+        pathWithQuery: path,
+        user: 'alice',
+        confirmed: false,
+        body: Buffer.alloc(0),
+        challenge,
+      });
+      refusedAsBridgeRefused(await call(live, 'GET', path, { headers: forged }));
+    } finally {
+      await relay.close();
+      await live.close();
+      for (const cache of caches) await cache.close();
+    }
+  });
+});
+
 describe('the challenge', () => {
   const fresh = async (clientNonce = 'a-fresh-value-of-the-app-0001'): Promise<{ challenge: string; proof: string }> => {
     const answer = await call(h, 'GET', `/bridge/challenge?c=${clientNonce}`);
@@ -246,9 +310,10 @@ describe('the challenge', () => {
 
   test("proves the secret over the app's own value, and only over it", async () => {
     const { challenge, proof } = await fresh('value-one-value-one-value-one');
-    expect(proof).toBe(challengeProof(SECRET, 'value-one-value-one-value-one', challenge));
-    expect(proof).not.toBe(challengeProof(SECRET, 'value-two-value-two-value-two', challenge));
-    expect(proof).not.toBe(challengeProof('another-secret', 'value-one-value-one-value-one', challenge));
+    expect(proof).toBe(challengeProof(SECRET, 'value-one-value-one-value-one', challenge, h.base));
+    expect(proof).not.toBe(challengeProof(SECRET, 'value-two-value-two-value-two', challenge, h.base));
+    expect(proof).not.toBe(challengeProof('another-secret', 'value-one-value-one-value-one', challenge, h.base));
+    expect(proof).not.toBe(challengeProof(SECRET, 'value-one-value-one-value-one', challenge, 'http://127.0.0.1:1'));
   });
 
   test('is single use, whatever nonce comes with it', async () => {
@@ -342,6 +407,14 @@ describe('serve on a unix socket (docs/bridge.md: the transport)', () => {
     expect(io.out()).toContain('Stopped.');
   });
 
+  test("--service-url takes the app's service_url: http(s) with a host and a path at most, or unix:///path; a trailing / is dropped", () => {
+    expect(parseServiceUrl('http://127.0.0.1:8080/')).toBe('http://127.0.0.1:8080');
+    expect(parseServiceUrl('https://dus.example.org/prefix')).toBe('https://dus.example.org/prefix');
+    expect(parseServiceUrl('unix:///run/docs-unified-search/serve.sock')).toBe('unix:///run/docs-unified-search/serve.sock');
+    for (const wrong of ['javascript:alert(1)', 'not a url', 'ftp://host/', 'http://user:pw@host/', 'http://host/?q=1', 'http://host/#f', 'unix:relative.sock'])
+      expect(() => parseServiceUrl(wrong)).toThrow(/--service-url takes/);
+  });
+
   test('--listen unix: takes an absolute path that fits a socket name', () => {
     expect(parseListenAddress('unix:/run/docs-unified-search/serve.sock')).toEqual({ kind: 'unix', path: '/run/docs-unified-search/serve.sock' });
     expect(parseListenAddress('127.0.0.1:8080')).toEqual({ kind: 'tcp', host: '127.0.0.1', port: 8080 });
@@ -366,6 +439,45 @@ describe('serve on a unix socket (docs/bridge.md: the transport)', () => {
       await expect(prepareSocketPath(join(runDir, 'missing', 'serve.sock'))).rejects.toThrow(/is not a directory/);
     } finally {
       rmSync(runDir, { recursive: true, force: true });
+    }
+  });
+
+  test('a directory above it that others may write and that is not sticky is refused: they could rename the socket directory away and put theirs in its place', async () => {
+    const top = mkdtempSync(join(tmpdir(), 'dus-above-'));
+    const runDir = join(top, 'middle', 'run');
+    mkdirSync(runDir, { recursive: true, mode: 0o750 });
+    chmodSync(runDir, 0o750);
+    const socket = join(runDir, 'serve.sock');
+    try {
+      chmodSync(join(top, 'middle'), 0o755);
+      for (const mode of [0o777, 0o775, 0o757]) {
+        chmodSync(top, mode);
+        await expect(prepareSocketPath(socket)).rejects.toThrow(
+          new RegExp(`${top}, a directory on its way, is writable by its group or by others and not sticky \\(mode 0${mode.toString(8)}\\)`),
+        );
+      }
+      // Sticky (as /tmp): others cannot rename or remove what is not theirs.
+      chmodSync(top, 0o1777);
+      await expect(prepareSocketPath(socket)).resolves.toBeUndefined();
+      chmodSync(top, 0o755);
+      await expect(prepareSocketPath(socket)).resolves.toBeUndefined();
+      // The one just above the socket's directory counts as much as any.
+      chmodSync(join(top, 'middle'), 0o777);
+      await expect(prepareSocketPath(socket)).rejects.toThrow(/middle, a directory on its way, is writable/);
+      chmodSync(join(top, 'middle'), 0o755);
+      // A link on the way: where it leads is checked too.
+      const open = mkdtempSync(join(tmpdir(), 'dus-open-'));
+      chmodSync(open, 0o777);
+      mkdirSync(join(open, 'run'), { mode: 0o750 });
+      symlinkSync(open, join(top, 'link'));
+      await expect(prepareSocketPath(join(top, 'link', 'run', 'serve.sock'))).rejects.toThrow(/dus-open-\w+, a directory on its way, is writable/);
+      rmSync(open, { recursive: true, force: true });
+      if (process.getuid?.() === 0) {
+        chownSync(join(top, 'middle'), 65534, 65534);
+        await expect(prepareSocketPath(socket)).rejects.toThrow(/middle, a directory on its way, belongs to another account/);
+      }
+    } finally {
+      rmSync(top, { recursive: true, force: true });
     }
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { main } from '../src/cli.js';
 import { checkCoverage } from '../src/core/diagnostics/coverage.js';
 import { captureIO } from './support/capture-io.js';
-import { buildSearchWorld, expectedVerdict, type SearchWorld } from './support/search-world.js';
+import { buildSearchWorld, expectedVerdict, TOKEN, type SearchWorld } from './support/search-world.js';
 
 let world: SearchWorld;
 
@@ -55,6 +55,7 @@ describe('check command', () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.out)).toEqual({
       ok: true,
+      accessRules: null,
       connection: { url: world.archive.url, version: '2.20.15', apiVersion: '9' },
       archiveAccount: 'archive',
       problem: null,
@@ -62,6 +63,7 @@ describe('check command', () => {
         documents: 60,
         withFile: withFile(),
         markedFiles: withFile(),
+        unsupportedShares: { talkRooms: 0, deckBoards: 0 },
         examplesWithoutFile: withoutFile().slice(0, 10),
         percent: Math.round((withFile() / 60) * 1000) / 10,
         minimum: null,
@@ -69,6 +71,54 @@ describe('check command', () => {
       },
       failures: [],
     });
+  });
+
+  test('a token of a non-superuser that sees documents through view grants to it and its groups: coverage and test count those', async () => {
+    const { dir } = await world.context();
+    const original = world.archive.documents;
+    // Everything belongs to another user; a third is granted to the token's user, a third to a group it is in.
+    world.archive.documents = original.map((d) => ({ ...d, owner: 99, ...(d.id % 3 === 0 ? { viewUsers: [5] } : d.id % 3 === 1 ? { viewGroups: [9] } : {}) }));
+    world.archive.tokenUsers = { [TOKEN]: 5 };
+    world.archive.userGroups = { 5: [9] };
+    const hasFile = (id: number): boolean => ['shown', 'not shared'].includes(expectedVerdict(id));
+    try {
+      const visible = original.map((d) => d.id).filter((id) => id % 3 !== 2);
+      const json = JSON.parse((await run(dir, ['check', '--json'])).out) as {
+        coverage: { documents: number; withFile: number; examplesWithoutFile: number[] };
+      };
+      expect(json.coverage.documents).toBe(visible.length);
+      expect(json.coverage.withFile).toBe(visible.filter(hasFile).length);
+      expect(json.coverage.examplesWithoutFile.every((id) => visible.includes(id) && !hasFile(id))).toBe(true);
+      expect((await run(dir, ['test'])).out).toContain(`the token's account sees ${visible.length} document(s)`);
+      // Group membership is read when Paperless answers: out of the group, its grants show nothing.
+      world.archive.userGroups = {};
+      const own = visible.filter((id) => id % 3 === 0);
+      expect((JSON.parse((await run(dir, ['check', '--json'])).out) as { coverage: { documents: number } }).coverage.documents).toBe(own.length);
+      expect((await run(dir, ['test'])).out).toContain(`the token's account sees ${own.length} document(s)`);
+    } finally {
+      world.archive.documents = original;
+      world.archive.tokenUsers = {};
+      world.archive.userGroups = {};
+    }
+  });
+
+  test("the archive account's Talk room and Deck board shares are reported: no one is shown a document through them", async () => {
+    const { dir } = await world.context();
+    const folder = await world.host.addFolder('archive', 'Unsupported');
+    const shares = [
+      await world.host.share({ owner: 'archive', fileId: folder, type: 'room', with: 'roomtoken' }),
+      await world.host.share({ owner: 'archive', fileId: folder, type: 'room', with: 'otherroom' }),
+      await world.host.share({ owner: 'archive', fileId: folder, type: 'deck', with: '7' }),
+    ];
+    try {
+      const plain = await run(dir, ['check']);
+      expect(plain.code).toBe(0);
+      expect(plain.out).toContain('The archive account shares 2 file(s) or folder(s) with Talk rooms and 1 with Deck boards: such shares are not supported');
+      const json = JSON.parse((await run(dir, ['check', '--json'])).out) as { coverage: { unsupportedShares: unknown } };
+      expect(json.coverage.unsupportedShares).toEqual({ talkRooms: 2, deckBoards: 1 });
+    } finally {
+      await world.host.exec(`DELETE FROM ${world.host.prefix}share WHERE id IN (${shares.join(', ')})`);
+    }
   });
 
   test('no document with a file: exit 1 and what to correct', async () => {
@@ -132,9 +182,19 @@ describe('check command', () => {
       expect(JSON.parse(result.out)).toEqual({
         ok: false,
         problem: 'unreachable',
+        accessRules: null,
         connection: { url: world.archive.url, version: null, apiVersion: null },
         archiveAccount: 'archive',
-        coverage: { documents: null, withFile: null, markedFiles: withFile(), examplesWithoutFile: [], percent: null, minimum: null, unreadableStorages: [] },
+        coverage: {
+          documents: null,
+          withFile: null,
+          markedFiles: withFile(),
+          unsupportedShares: { talkRooms: 0, deckBoards: 0 },
+          examplesWithoutFile: [],
+          percent: null,
+          minimum: null,
+          unreadableStorages: [],
+        },
         error: { code: 'unreachable', message: expect.any(String) },
         failures: [{ part: 'connection', code: 'unreachable', kind: 'unreachable', message: expect.any(String) }],
       });

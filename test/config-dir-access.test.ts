@@ -241,7 +241,7 @@ describeBuilt('modes of everything the suite creates', () => {
     );
     noStackNoInternal(old);
 
-    // README: `sudo install -d -o www-data -g www-data -m 0700 /var/lib/docs-unified-search`, then every command with --config-dir.
+    // README, as root: `install -d -o www-data -g www-data -m 0700 /var/lib/docs-unified-search`, then every command with --config-dir.
     const dir = join(root, 'var-lib', 'docs-unified-search');
     const install = spawnSync('install', ['-d', '-o', 'www-data', '-g', 'www-data', '-m', '0700', dir], { encoding: 'utf8' });
     expect(install.stderr).toBe('');

@@ -83,7 +83,7 @@ describe('config.php in the host layout', () => {
 
   test('a config as the installer writes it', () => {
     const source =
-      "<?php\n$CONFIG = array (\n  'instanceid' => 'oc1a2b3c',\n  'passwordsalt' => 'x\\'y',\n  'trusted_domains' => \n  array (\n    0 => 'localhost',\n    1 => 'cloud.example.com',\n  ),\n  'datadirectory' => '/var/www/html/data',\n  'dbtype' => 'pgsql',\n  'version' => '31.0.2.1',\n  'dbport' => '',\n  'dbtableprefix' => 'oc_',\n  'installed' => true,\n  'maintenance' => false,\n  'loglevel' => 2,\n  'memcache.local' => NULL,\n);\n";
+      "<?php\n$CONFIG = array (\n  'instanceid' => 'oc1a2b3c',\n  'passwordsalt' => 'x\\'y',\n  'trusted_domains' => \n  array (\n    0 => 'localhost',\n    1 => 'cloud.example.com',\n  ),\n  'datadirectory' => '/var/www/html/data',\n  'dbtype' => 'pgsql',\n  'version' => '33.0.1.2',\n  'dbport' => '',\n  'dbtableprefix' => 'oc_',\n  'installed' => true,\n  'maintenance' => false,\n  'loglevel' => 2,\n  'memcache.local' => NULL,\n);\n";
     const { quick, general } = both(source);
     expect(quick).toEqual(general);
     expect(quick).toMatchObject({

@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   compare,
   compareWho,
+  failing,
   failingWho,
   markerIds,
   parseWho,
@@ -257,5 +258,33 @@ describe('the judge of who', () => {
     expect(parseWho(1, `${JSON.stringify({ document: 9, files: [], accounts: [], noFile: 'No file.' })}\n`, '').listed?.size).toBe(0);
     expect(parseWho(1, JSON.stringify({ error: { code: 'unknown_user', message: 'x' } }), '').listed).toBeNull();
     expect(parseWho(2, '', 'usage').listed).toBeNull();
+  });
+});
+
+describe('what the judge allows under File access control', () => {
+  const shown = { verdict: 'shown' as const, paths: ['/Docs/A [P1].pdf'] };
+
+  it('a listed file whose GET failed is not shown: question 2 decides', () => {
+    const anna: UserView = { login: 'anna', files: [file('Docs/A [P1].pdf', 'arch')] };
+    expect(truthOf(anna, [file('Docs/A [P1].pdf', 'arch')], 'arch', 1, new Map(), new Set(['Docs/A [P1].pdf'])).verdict).toBe('not shared');
+    expect(truthOf(anna, [file('Docs/A [P1].pdf', 'arch')], 'arch', 1, new Map(), new Set()).verdict).toBe('shown');
+  });
+
+  it('allows an omission only where the explanation says the rule cannot be decided ahead of the request, counted apart, and who follows why', () => {
+    const undecided: ProductAnswer = {
+      verdict: 'not shared',
+      path: null,
+      raw: JSON.stringify({
+        verdict: 'not shared',
+        explanation: '… it depends on the request …, which cannot be decided ahead of the request, so it is not shown.',
+      }),
+    };
+    const omitted = compare('s', 'anna', 1, shown, undecided);
+    expect([omitted.omittedByRequest, omitted.omittedAtCollision, failing(omitted)]).toEqual([true, false, false]);
+    const blocked = compare('s', 'anna', 1, shown, answer('not shared'));
+    expect([blocked.omittedByRequest, failing(blocked)]).toEqual([undefined, true]);
+    const who: WhoProduct = { listed: new Map(), raw: '{}' };
+    const [pair] = compareWho('s', 1, new Map([['anna', shown]]), who, new Map([['anna', omitted]]));
+    expect(pair === undefined ? null : [pair.omittedByRequest, failingWho(pair)]).toEqual([true, false]);
   });
 });

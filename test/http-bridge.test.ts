@@ -31,11 +31,13 @@ interface Signed {
   readonly challenge?: string;
   /** The signer's clock in ms: the harness's fake clock unless another serve (on the real clock) is called. */
   readonly now?: number;
+  /** The address of the serve that issued the challenge; default the harness's. */
+  readonly service?: string;
 }
 
-/** A challenge as `serve` issues it (test/bridge-transport.test.ts asks the route itself). */
-function challengeAt(nowMs: number, secret = SECRET): string {
-  return issueBridgeChallenge(secret, 'the-app-s-own-fresh-value', nowMs).challenge;
+/** A challenge as `serve` at `service` issues it (test/bridge-transport.test.ts asks the route itself). */
+function challengeAt(nowMs: number, secret = SECRET, service = h.base): string {
+  return issueBridgeChallenge(secret, 'the-app-s-own-fresh-value', nowMs, service).challenge;
 }
 
 function signedHeaders(method: string, path: string, o: Signed = {}): Record<string, string> {
@@ -48,7 +50,7 @@ function signedHeaders(method: string, path: string, o: Signed = {}): Record<str
     confirmed: o.confirmed ?? false,
     body,
     time: o.time ?? String(Math.floor(now / 1000)),
-    challenge: o.challenge ?? challengeAt(now, o.secret),
+    challenge: o.challenge ?? challengeAt(now, o.secret, o.service),
     ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
   });
 }
@@ -250,13 +252,36 @@ withRedis('several serve processes', () => {
   test('a call replayed to another process sharing the cache is refused', async () => {
     const prefix = `dus-test-bridge-${process.pid}-${Date.now()}:`;
     const caches = [new RedisCache({ url: REDIS_URL, keyPrefix: prefix }), new RedisCache({ url: REDIS_URL, keyPrefix: prefix })];
+    // Two processes behind one address (a proxy in front): both issue and take its challenges.
+    const service = 'https://dus.example.org/bridge-proxy';
+    const one = await startHarness({ bridgeSecret: SECRET, cache: caches[0], serviceUrl: `${service}/` });
+    const two = await startHarness({ bridgeSecret: SECRET, cache: caches[1], serviceUrl: service });
+    try {
+      const path = `${SEARCH}?term=invoice`;
+      const headers = signedHeaders('GET', path, { now: Date.now(), service });
+      const answers = await Promise.all([call(one, 'GET', path, { headers }), call(two, 'GET', path, { headers })]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+      for (const cache of caches) await cache.close();
+    }
+  }, 300_000);
+
+  test('a challenge of one process is refused by another at another address, though they share the secret and the cache (issue 36)', async () => {
+    const prefix = `dus-test-bridge-${process.pid}-${Date.now()}:`;
+    const caches = [new RedisCache({ url: REDIS_URL, keyPrefix: prefix }), new RedisCache({ url: REDIS_URL, keyPrefix: prefix })];
     const one = await startHarness({ bridgeSecret: SECRET, cache: caches[0] });
     const two = await startHarness({ bridgeSecret: SECRET, cache: caches[1] });
     try {
       const path = `${SEARCH}?term=invoice`;
-      const headers = signedHeaders('GET', path, { now: Date.now() });
-      const answers = await Promise.all([call(one, 'GET', path, { headers }), call(two, 'GET', path, { headers })]);
-      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+      const issued = await call(one, 'GET', '/bridge/challenge?c=the-app-s-own-fresh-value');
+      const { challenge, service } = issued.json<{ challenge: string; service: string }>();
+      expect(service).toBe(one.base);
+      const headers = signedHeaders('GET', path, { now: Date.now(), challenge });
+      const refused = await call(two, 'GET', path, { headers });
+      expect(refused.status).toBe(401);
+      expect(readFileSync(join(two.configDir, 'host.log'), 'utf8')).toContain('"reason":"bad_challenge"');
+      expect((await call(one, 'GET', path, { headers })).status).toBe(200);
     } finally {
       await Promise.all([one.close(), two.close()]);
       for (const cache of caches) await cache.close();
@@ -285,7 +310,16 @@ describe('nonces are kept as long as any process within the allowed skew could a
         challenge: headers['x-dus-bridge-challenge'],
         signature: headers['x-dus-bridge-signature'],
       };
-      return verifyBridgeCall({ secret: SECRET, method: 'GET', pathWithQuery, headers: presented, body, nowMs: real + clockOffsetMs, cache: shared });
+      return verifyBridgeCall({
+        secret: SECRET,
+        service: h.base,
+        method: 'GET',
+        pathWithQuery,
+        headers: presented,
+        body,
+        nowMs: real + clockOffsetMs,
+        cache: shared,
+      });
     };
     const lagging = -70_000;
     expect(await verdict(0)).toEqual({ ok: true });

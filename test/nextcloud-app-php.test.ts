@@ -173,3 +173,33 @@ describe("the app passes on no more of the service's answers than of any other s
     });
   });
 });
+
+describe('a challenge binds the call to the serve at service_url (issue 36)', () => {
+  const calls = (servedAddress: string | null, serviceUrl = 'http://127.0.0.1:9'): { answer: unknown; sent: number; challenges: number; logs: string[] } =>
+    runAppPhp(`
+      Fake::$serviceUrl = '${serviceUrl}';
+      Fake::$servedAddress = ${servedAddress === null ? 'null' : `'${servedAddress}'`};
+      Fake::answer(['ocs' => ['data' => []]]);
+      $answer = Fake::bridge()->call('GET', '/ocs/v2.php/search/providers', [], 'alice');
+      echo json_encode(['answer' => $answer === null ? null : $answer['status'], 'sent' => count(Fake::$sent), 'challenges' => count(Fake::$challenges), 'logs' => Fake::$logs]);
+    `) as { answer: unknown; sent: number; challenges: number; logs: string[] };
+
+  withPhp('a challenge naming its own service_url (a trailing / aside): the signed call goes out', () => {
+    expect(calls(null)).toEqual({ answer: 200, sent: 1, challenges: 1, logs: [] });
+    expect(calls('http://127.0.0.1:9', 'http://127.0.0.1:9/')).toEqual({ answer: 200, sent: 1, challenges: 1, logs: [] });
+  });
+
+  withPhp('a challenge of another serve holding the secret (relayed by whatever took this address): nothing signed is sent, one log line names both', () => {
+    expect(calls('http://127.0.0.1:8081')).toEqual({
+      answer: null,
+      sent: 0,
+      challenges: 1,
+      logs: [
+        expect.stringContaining(
+          'the service that answered at service_url serves http://127.0.0.1:8081, not http://127.0.0.1:9, no signed call was sent',
+        ) as unknown as string,
+      ],
+    });
+    expect(calls('unix:///run/other/serve.sock', 'unix:///run/docs-unified-search/serve.sock').sent).toBe(0);
+  });
+});

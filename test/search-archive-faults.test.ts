@@ -9,6 +9,7 @@ import { readHistory } from '../src/core/diagnostics/history.js';
 import { runSearch } from '../src/core/search/pipeline.js';
 import { useCliWorld } from './support/cli-world.js';
 import { searchRequests, TOKEN } from './support/search-world.js';
+import { DEFAULT_PHRASE_MAX_EXPANSIONS } from './support/archive-emulator/search/run.js';
 
 process.env.DUS_LOG_LEVEL = 'debug';
 const cli = useCliWorld(60);
@@ -81,6 +82,71 @@ describe.each(['2.20', '3.0'] as const)('archive server %s', (version) => {
       expect(readHistory(ctx.settings)).toEqual([]);
     } finally {
       world.archive.tokenPermissions = {};
+    }
+  });
+});
+
+describe('3.0 with a large archive: a term of several words whose phrase Paperless refuses (paperless-ngx#13673)', () => {
+  test('search lists the documents holding every word, exit 0, no history entry, nothing pending; the provider finds them too', async () => {
+    const { world } = cli;
+    world.archive.version = '3.0';
+    // Stands for an archive whose index terms outnumber tantivy's 16 384 expansions.
+    world.archive.phraseMaxExpansions = 1;
+    try {
+      const { ctx } = await world.context();
+      const both = world.archive.documents.filter((d) => /\bcard\b/i.test(`${d.title} ${d.content}`) && /payment/i.test(`${d.title} ${d.content}`));
+      expect(both.length).toBeGreaterThan(0);
+      world.archive.clearRequests();
+      const result = await cli.run(['search', 'bob', '--json', '--', 'Card: payment']);
+      expect(result).toMatchObject({ code: 0, err: '' });
+      const items = JSON.parse(result.out) as Array<{ id: number }>;
+      expect(items.map((item) => item.id).sort((a, b) => a - b)).toEqual(both.map((d) => d.id).sort((a, b) => a - b));
+      // The phrase failed as 3.0.5's does; then one request per word and the page.
+      const asked = world.archive.requests.filter((r) => r.path.endsWith('/api/documents/') && (r.query.query ?? r.query.text) !== undefined);
+      expect(asked.map((r) => r.query.text ?? r.query.query)).toEqual(['Card: payment', 'Card payment', 'Card', 'payment', 'payment']);
+      const history = await cli.run(['config:app:get', 'docs_unified_search', 'diagnostics']);
+      expect(history.out).toBe('');
+      const outcome = await runSearch(ctx, { user: 'bob', term: 'Card: payment' });
+      expect(outcome.status).toBe('ok');
+      expect(readHistory(ctx.settings)).toEqual([]);
+      expect(ctx.settings.get('diagnostics_pending') ?? false).toBe(false);
+    } finally {
+      world.archive.phraseMaxExpansions = DEFAULT_PHRASE_MAX_EXPANSIONS;
+      world.archive.version = '2.20';
+    }
+  });
+});
+
+describe('3.0 with a large archive whose word answers carry no `all` list', () => {
+  test('no results and the term line, exit 0, no history entry', async () => {
+    const { world } = cli;
+    world.archive.version = '3.0';
+    world.archive.phraseMaxExpansions = 1;
+    const noAll = JSON.stringify({ count: 3, next: null, previous: null, results: [{ id: 1, __search_hit__: {} }], corrected_query: null });
+    // The term and its phrase are answered as 3.0.5 answers them; the first word without `all`.
+    world.archive.faults = [
+      { match: '/api/documents/', times: 2, headers: {} },
+      {
+        match: '/api/documents/',
+        times: 1,
+        status: 200,
+        body: noAll,
+        contentType: 'application/json',
+        headers: { 'X-Api-Version': '10', 'X-Version': '3.0.5' },
+      },
+    ];
+    try {
+      const result = await cli.run(['search', 'bob', '--', 'Card: payment']);
+      expect(result).toEqual({
+        code: 0,
+        out: 'The archive server (Paperless-ngx 3.0) could not search these words together in an archive this large, and did not list the documents of each word alone: no documents. Search for fewer or longer words; Paperless-ngx 3.1 and later search every word.\n',
+        err: '',
+      });
+      expect((await cli.run(['config:app:get', 'docs_unified_search', 'diagnostics'])).out).toBe('');
+    } finally {
+      world.archive.faults = [];
+      world.archive.phraseMaxExpansions = DEFAULT_PHRASE_MAX_EXPANSIONS;
+      world.archive.version = '2.20';
     }
   });
 });

@@ -136,6 +136,61 @@ describe('test', () => {
     expect(await run(dir, ['setupchecks'])).toMatchObject({ code: 0, out: expect.stringContaining('Connected to the archive server') });
   });
 
+  describe('a release newer than the ones this version was checked against (3.3.0)', () => {
+    const NEWER = "Paperless-ngx 3.3.0: newer than the releases this version was checked against (up to 3.2); searches use 3.2's rules.";
+
+    test('test exits 0 and says so as information, in plain output and --json', async () => {
+      archive.version = '3.3';
+      try {
+        const dir = scratchDir('dus-testcmd-');
+        const args = ['--host-db', host.dbUrl, 'setup', `--url=${archive.url}`, '--token-stdin', '--allow-local', '--archive-account=archive'];
+        expect((await run(dir, args, { stdin: TOKEN })).code).toBe(0);
+        const result = await run(dir, ['test']);
+        expect(result).toMatchObject({ code: 0, err: '' });
+        expect(result.out).toContain('version 3.3.0, API version 10');
+        expect(result.out).toContain(NEWER);
+        const json = await run(dir, ['test', '--json']);
+        expect(json.code).toBe(0);
+        expect(JSON.parse(json.out)).toMatchObject({ version: '3.3.0', note: NEWER });
+        const german = await run(dir, ['--lang', 'de', 'test']);
+        expect(german.out).toContain(
+          'Paperless-ngx 3.3.0: neuer als die Versionen, mit denen diese Version geprüft wurde (bis 3.2); Suchen folgen den Regeln von 3.2.',
+        );
+        // The overview check reads the stored version: information beside "Connected", no warning.
+        const overview = await run(dir, ['setupchecks']);
+        expect(overview.code).toBe(0);
+        expect(overview.out).toContain('Connected to the archive server');
+        expect(overview.out).toContain(NEWER);
+        const checked = await run(dir, ['check', '--json']);
+        // (Not ok here only because this archive account holds no marked files: the note is no problem.)
+        expect(JSON.parse(checked.out)).toMatchObject({
+          problem: 'misconfigured',
+          failures: [],
+          connection: { version: '3.3.0', apiVersion: '10', note: NEWER },
+        });
+        expect((await run(dir, ['check'])).out).toContain(`i ${NEWER}`);
+      } finally {
+        archive.version = '2.20';
+      }
+    });
+
+    test.each([
+      ['3.2', '3.2.1'],
+      ['3.0', '3.0.5'],
+    ] as const)('%s: no such line (%s was checked)', async (version, release) => {
+      archive.version = version;
+      try {
+        const dir = await configured();
+        const result = await run(dir, ['test']);
+        expect(result.out).toContain(`version ${release}`);
+        expect(result.out).not.toContain('newer than the releases');
+        expect(JSON.parse((await run(dir, ['test', '--json'])).out)).not.toHaveProperty('note');
+      } finally {
+        archive.version = '2.20';
+      }
+    });
+  });
+
   test('--help shows examples and exit codes', async () => {
     const result = await run(scratchDir('dus-testcmd-'), ['test', '--help']);
     expect(result.code).toBe(0);

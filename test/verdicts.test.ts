@@ -43,8 +43,12 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     groupsOf: (uid) => host.groupsOf(uid),
     markedFiles: (account, offset, limit) => host.markedFiles(account, offset, limit),
     markedDocuments: (account) => host.markedDocuments(account),
+    unsupportedShares: (account) => host.unsupportedShares(account),
     prepareMarkerIndex: (account) => host.prepareMarkerIndex(account),
     visibleArchiveFile: (user, account, fileId, ids) => host.visibleArchiveFile(user, account, fileId, ids),
+    accessRuleBlocks: (user, account, ids) => host.accessRuleBlocks(user, account, ids),
+    accessControlEnabled: () => host.accessControlEnabled(),
+    accessRules: () => host.accessRules(),
     visibleArchiveFiles: (user, account, ids) => {
       calls.visible?.push([...ids]);
       return host.visibleArchiveFiles(user, account, ids);

@@ -1,9 +1,11 @@
 /** The who command (issue 27) as an administrator runs it: the table, --json by its schema, the exit codes, the audit line. */
-import { describe, expect, test } from '@jest/globals';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import { Ajv } from 'ajv';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { csvCell, csvRecord } from '../src/cli/csv.js';
 import { useCliWorld } from './support/cli-world.js';
+import { ARCHIVE_ACCOUNT } from './support/search-world.js';
 
 const cli = useCliWorld();
 const run = (args: readonly string[]) => cli.run(args);
@@ -13,8 +15,34 @@ ajv.addSchema(JSON.parse(readFileSync(join(schemas, 'error.schema.json'), 'utf8'
 const validWho = ajv.compile(JSON.parse(readFileSync(join(schemas, 'who.schema.json'), 'utf8')) as object);
 const validLine = ajv.compile(JSON.parse(readFileSync(join(schemas, 'who-all.schema.json'), 'utf8')) as object);
 
-/** RFC 4180 records (CRLF ends, quoted fields with doubled quotes), as a spreadsheet reads them. */
+/**
+ * Accounts a user or another account backend may name (issue 36): each starts with a character
+ * a spreadsheet would take for a formula, or with the `'` the rule itself adds.
+ */
+const FORMULA_ACCOUNTS = ['=HYPERLINK("http://evil.example/?x","open")', '+1+1', '-1-1', '@foo', '\tx', '\rcr', "'quoted"];
+/** A group and a share target a recipient can rename, with terminal controls: ESC, OSC, U+202E. */
+const HOSTILE_GROUP = 'grp\u001b]0;pwned\u0007';
+const HOSTILE_TARGET = '/Sh\u001b[2Jare\u202eevil';
+const HOSTILE_DOCUMENT = 5001;
+
+beforeAll(async () => {
+  const host = cli.world.host;
+  for (const uid of FORMULA_ACCOUNTS) await host.addUser(uid);
+  await host.addGroup(HOSTILE_GROUP, [...FORMULA_ACCOUNTS]);
+  await host.addFile(ARCHIVE_ACCOUNT, `Hostile/x\u009b31m [P${HOSTILE_DOCUMENT}].pdf`);
+  const folder = await host.addFolder(ARCHIVE_ACCOUNT, 'Hostile');
+  await host.share({ owner: ARCHIVE_ACCOUNT, fileId: folder, type: 'group', with: HOSTILE_GROUP, target: HOSTILE_TARGET });
+});
+
+/** A cell as the CSV rule (src/cli/csv.ts) writes it, read back: one leading `'` dropped. */
+const valueOf = (cell: string): string => (cell.startsWith("'") ? cell.slice(1) : cell);
+
+/** RFC 4180 records (CRLF ends, quoted fields with doubled quotes), as a spreadsheet reads them; cells read back by the `'` rule. */
 function csvRecords(text: string): string[][] {
+  return rawCsvRecords(text).map((record) => record.map(valueOf));
+}
+
+function rawCsvRecords(text: string): string[][] {
   const records: string[][] = [];
   let field = '';
   let record: string[] = [];
@@ -113,9 +141,72 @@ describe('who command', () => {
     expect(objects.map((o) => [String(o.document), o.account, o.path, o.through])).toEqual(records);
   });
 
-  test('csvField quotes commas, quotes and line ends only', async () => {
-    const { csvField } = await import('../src/commands/who.js');
-    expect(['/a/b.pdf', '/a,b.pdf', 'say "hi"', 'x\ny'].map(csvField)).toEqual(['/a/b.pdf', '"/a,b.pdf"', '"say ""hi"""', '"x\ny"']);
+  test('csvCell quotes commas, quotes and line ends only', () => {
+    expect(['/a/b.pdf', '/a,b.pdf', 'say "hi"', 'x\ny', 'a=b', 'x-1'].map((cell) => csvCell(cell))).toEqual([
+      '/a/b.pdf',
+      '"/a,b.pdf"',
+      '"say ""hi"""',
+      '"x\ny"',
+      'a=b',
+      'x-1',
+    ]);
+    expect(csvRecord([3, 'bob', '/A,B'])).toBe('3,bob,"/A,B"\r\n');
+  });
+
+  // OWASP's rule for CSV injection: a cell a spreadsheet would run as a formula gets a leading '.
+  test.each([
+    ['=', '=HYPERLINK("http://evil.example","open")', `"'=HYPERLINK(""http://evil.example"",""open"")"`],
+    ['+', '+1+1', "'+1+1"],
+    ['-', '-1-1', "'-1-1"],
+    ['@', '@SUM(A1)', "'@SUM(A1)"],
+    ['tab', '\t=1', "'\t=1"],
+    ['CR', '\r=1', `"'\r=1"`],
+    ["' (so that the rule reads back)", "'=1", "''=1"],
+  ])('a cell starting with %s is written with a leading quote', (_name, value, written) => {
+    expect(csvCell(value)).toBe(written);
+    const [[cell = ''] = []] = rawCsvRecords(`${written}\r\n`);
+    expect(valueOf(cell)).toBe(value);
+  });
+
+  test('who --all: no account, group or share name reaches a spreadsheet as a formula; read back, the exact names', async () => {
+    const all = await run(['who', '--all']);
+    expect(all.code).toBe(0);
+    const raw = rawCsvRecords(all.out).filter((record) => record[0] === String(HOSTILE_DOCUMENT) && record[1] !== ARCHIVE_ACCOUNT);
+    expect(raw.map((record) => record[1]).sort()).toEqual(FORMULA_ACCOUNTS.map((uid) => `'${uid}`).sort());
+    for (const record of rawCsvRecords(all.out)) for (const cell of record.slice(1)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    // Piped, the exact text: the names come back whole once the rule is read back.
+    const records = csvRecords(all.out).filter((record) => record[0] === String(HOSTILE_DOCUMENT));
+    const path = `${HOSTILE_TARGET}/x\u009b31m [P${HOSTILE_DOCUMENT}].pdf`;
+    expect(records.find((record) => record[1] === '-1-1')).toEqual([String(HOSTILE_DOCUMENT), '-1-1', path, expect.stringContaining(HOSTILE_GROUP)]);
+  });
+
+  test('who --all on a terminal: ESC, OSC, C1 and U+202E of folder, group and share names are escaped as the tables escape them', async () => {
+    const UNSAFE = /[\p{Cc}\p{Bidi_Control}]/u;
+    const csv = await cli.run(['who', '--all'], { tty: true });
+    expect(csv.code).toBe(0);
+    const lines = csv.out.split('\r\n');
+    expect(lines.at(-1)).toBe('');
+    for (const line of lines) expect(line).not.toMatch(UNSAFE);
+    const hostile = lines.filter((line) => line.startsWith(`${HOSTILE_DOCUMENT},`) && !line.startsWith(`${HOSTILE_DOCUMENT},${ARCHIVE_ACCOUNT},`));
+    expect(hostile).toHaveLength(FORMULA_ACCOUNTS.length);
+    expect(hostile.join('\n')).toContain(`,'-1-1,/Sh\\x1b[2Jare\\u202eevil/x\\x9b31m [P${HOSTILE_DOCUMENT}].pdf,group grp\\x1b]0;pwned\\x07: share of`);
+    expect(hostile.join('\n')).toContain(`${HOSTILE_DOCUMENT},\\x09x,`);
+    const table = await cli.run(['who', String(HOSTILE_DOCUMENT)], { tty: true });
+    expect(table.out).toContain('Sh\\x1b[2Jare\\u202eevil');
+    // JSON on a terminal: the same values (JSON's own escapes), and no raw control either.
+    const json = await cli.run(['who', '--all', '--json'], { tty: true });
+    for (const line of json.out.split('\n')) expect(line).not.toMatch(UNSAFE);
+    const parsed = json.out
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { document: number; account: string; path: string })
+      .filter((o) => o.document === HOSTILE_DOCUMENT);
+    expect(parsed.map((o) => o.path)).toContain(`${HOSTILE_TARGET}/x\u009b31m [P${HOSTILE_DOCUMENT}].pdf`);
+    const one = await cli.run(['who', String(HOSTILE_DOCUMENT), '--json'], { tty: true });
+    expect(one.out.trimEnd()).not.toMatch(UNSAFE);
+    expect((JSON.parse(one.out) as { accounts: { path: string }[] }).accounts.map((a) => a.path)).toContain(
+      `${HOSTILE_TARGET}/x\u009b31m [P${HOSTILE_DOCUMENT}].pdf`,
+    );
   });
 
   test.each([[['who', '--all', '3']], [['who', '--all', '--include-blocked']], [['who', '--all', '--output', 'json_pretty']]])(

@@ -143,6 +143,11 @@ export function warning(globals: GlobalOptions, text: string, indent = ''): stri
   return marked(globals, styled('yellow', '!'), text, indent);
 }
 
+/** Information that asks for nothing (`i`): what a reader may want to know while everything works. */
+export function note(globals: GlobalOptions, text: string, indent = ''): string {
+  return marked(globals, styled('bold', 'i'), text, indent);
+}
+
 export function failure(globals: GlobalOptions, text: string, indent = ''): string {
   return marked(globals, styled('red', '✗'), text, indent);
 }

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { wordedFor } from '../core/archive/failures.js';
 import { DusError, isDusError, localizedMessage, messageOf } from '../core/errors.js';
 import { EXIT_FAILURE, EXIT_USAGE } from './exit-codes.js';
-import { safeText } from './terminal-text.js';
+import { safeText, terminalJson } from './terminal-text.js';
 import { line, prose, type Piece } from './format.js';
 import type { CommandContext, CommandIO } from './types.js';
 
@@ -41,8 +41,10 @@ export function exitCodeOf(error: unknown): number {
   return isDusError(error) && error.code === 'usage' ? EXIT_USAGE : EXIT_FAILURE;
 }
 
-export function jsonText(value: unknown, format: 'json' | 'json_pretty'): string {
-  return `${format === 'json' ? JSON.stringify(value) : JSON.stringify(value, null, 4)}\n`;
+/** `terminal`: for stdout on a terminal, where the controls JSON leaves raw are escaped too (the same value). */
+export function jsonText(value: unknown, format: 'json' | 'json_pretty', terminal = false): string {
+  const text = format === 'json' ? JSON.stringify(value) : JSON.stringify(value, null, 4);
+  return `${terminal ? terminalJson(text) : text}\n`;
 }
 
 export function errorJson(code: string, message: string): { error: { code: string; message: string } } {
@@ -103,10 +105,11 @@ function formatOf(options: Record<string, unknown>): OutputFormat {
 function outputOf(format: OutputFormat, context: CommandContext): Output {
   const { io, globals } = context;
   const language = globals.language ?? null;
+  const terminal = io.stdout.isTTY === true;
   const fail = (error: unknown): number => {
     io.stderr.write(`${errorLine(error, io, language)}\n`);
     const said = cliMessageOf(error, globals.languageAsked === true ? language : null);
-    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', said), format));
+    if (format !== 'plain') io.stdout.write(jsonText(errorJson(isDusError(error) ? error.code : 'internal', said), format, terminal));
     return exitCodeOf(error);
   };
   return {
@@ -115,10 +118,10 @@ function outputOf(format: OutputFormat, context: CommandContext): Output {
     tell: (...pieces) => void io.stdout.write(`${prose(globals, 2, ...pieces)}\n`),
     result: (value, human) => {
       if (format === 'plain') human();
-      else io.stdout.write(jsonText(value, format));
+      else io.stdout.write(jsonText(value, format, terminal));
     },
     done: (value, human) => {
-      if (format !== 'plain') io.stdout.write(jsonText(value, format));
+      if (format !== 'plain') io.stdout.write(jsonText(value, format, terminal));
       else if (globals.quiet !== true) human();
     },
     fail,

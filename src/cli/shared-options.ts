@@ -1,5 +1,6 @@
 import type { ServiceContext, ServiceOptions } from '../core/context-types.js';
 import { DusError } from '../core/errors.js';
+import { normalizeHostUrl } from '../core/host/db/host-url.js';
 import type { HostLocation } from '../core/host/types.js';
 import { errorLine, exitCodeOf } from './output.js';
 import type { CommandContext, CommandIO, GlobalOptions } from './types.js';
@@ -13,7 +14,9 @@ export function hostLocationOf(globals: GlobalOptions): HostLocation {
   const dbUrl = given(globals.hostDb);
   const nextcloudDir = given(globals.nextcloud);
   const tablePrefix = given(globals.tablePrefix);
-  const hostUrl = given(globals.hostUrl);
+  const rawHostUrl = given(globals.hostUrl);
+  // Checked where it enters: a refused one stops the run (exit 1, its code), and setup never stores it.
+  const hostUrl = rawHostUrl === undefined ? undefined : normalizeHostUrl(rawHostUrl, '--host-url/DUS_HOST_URL');
   return {
     ...(dbUrl === undefined ? {} : { dbUrl }),
     ...(nextcloudDir === undefined ? {} : { nextcloudDir }),

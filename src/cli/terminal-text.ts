@@ -19,6 +19,18 @@ export function safeText(text: string): string {
   return text.replace(UNSAFE, escapeOf);
 }
 
+const RAW_IN_JSON = /[\x7f-\x9f\p{Bidi_Control}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * JSON for a terminal: the same value, with the characters above that JSON.stringify leaves
+ * raw (DEL, C1, the bidi controls, the line and paragraph separators; it escapes C0 itself, and
+ * the only raw C0 left are the line ends and indents of pretty output) written as `\uXXXX`
+ * escapes, which every JSON reader turns back into the same text.
+ */
+export function terminalJson(json: string): string {
+  return json.replace(RAW_IN_JSON, (character) => `\\u${(character.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+}
+
 // Loaded at the first width asked of text outside ONE_COLUMN_EACH: string-width's first call
 // compiles its emoji pattern (some 4 ms of a one-shot `search`), for tables that are mostly ASCII.
 let stringWidth: typeof StringWidth | undefined;

@@ -1,11 +1,45 @@
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { bridgeSecretPath, ensureBridgeSecret } from '../core/bridge/secret.js';
+import { loginOf } from '../core/fs/permissions.js';
 import { configDirectory } from '../core/settings/paths.js';
+import { FileSettingsStore } from '../core/settings/settings-store.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import type { CommandDefinition } from '../cli/types.js';
 
 const OCC_HINT = 'sudo -u www-data php /var/www/nextcloud/occ docs_unified_search:bridge-secret';
+const DEFAULT_NEXTCLOUD = '/var/www/nextcloud';
+const DEFAULT_WEB_ACCOUNT = 'www-data';
+
+/**
+ * The occ line for this machine's Nextcloud: its directory (`--nextcloud`, DUS_NEXTCLOUD, else
+ * the one `setup` stored; Debian's default when none is known), run as the account that owns its
+ * config.php (the web server's, as occ wants), switched to the way the running account can:
+ * nothing when it is that account, `runuser` for root (every Linux has it; sudo may be missing),
+ * else sudo.
+ */
+function occLine(given: string | undefined, configDir: string): string {
+  let nextcloud = given;
+  if (nextcloud === undefined || nextcloud === '') {
+    try {
+      nextcloud = new FileSettingsStore(configDir).readWithoutRefusedUrl().nextcloud_dir;
+    } catch {
+      // Unreadable settings say so at the commands that need them; the hint falls back to the default.
+    }
+  }
+  const dir = resolve(nextcloud ?? DEFAULT_NEXTCLOUD);
+  let owner: number | undefined;
+  try {
+    owner = statSync(join(dir, 'config', 'config.php')).uid;
+  } catch {
+    // Not here, or not readable from this account: the web server's usual account.
+  }
+  const account = (owner === undefined ? null : loginOf(owner)) ?? DEFAULT_WEB_ACCOUNT;
+  const me = process.getuid?.();
+  const switchTo = owner !== undefined && owner === me ? '' : me === 0 ? `runuser -u ${shellWord(account)} -- ` : `sudo -u ${shellWord(account)} `;
+  return `${switchTo}php ${shellWord(join(dir, 'occ'))} docs_unified_search:bridge-secret`;
+}
 
 /** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */
 function shellWord(word: string): string {
@@ -43,7 +77,7 @@ export const command: CommandDefinition = {
           const dirOption = globals.configDir === undefined ? '' : ` --config-dir ${shellWord(resolve(directory))}`;
           // The sentence is broken to the terminal's width; the command stays one line, to be pasted whole.
           out.tell('The bridge secret is in ', path, '. Give it to Nextcloud through a pipe, so that it stands on no command line:');
-          io.stdout.write(`  docs-unified-search${dirOption} bridge:secret | ${OCC_HINT}\n`);
+          io.stdout.write(`  docs-unified-search${dirOption} bridge:secret | ${occLine(globals.nextcloud, directory)}\n`);
         } else {
           io.stdout.write(`${secret}\n`);
         }

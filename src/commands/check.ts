@@ -2,9 +2,11 @@ import { checkCoverage, type CoverageProgress, type CoverageReport, type Failure
 import { DusError } from '../core/errors.js';
 import { msg, render } from '../core/i18n/catalog.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
-import { failure, success, warning } from '../cli/format.js';
+import { failure, note, success, warning } from '../cli/format.js';
+import { newerReleaseNote } from '../core/archive/releases.js';
 import { cliMessageOf, errorLine, withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
+import { scriptLanguageOf } from '../cli/language.js';
 import { statusLine, type StatusLine } from '../cli/status-line.js';
 import type { CommandDefinition, CommandIO, GlobalOptions } from '../cli/types.js';
 
@@ -82,6 +84,8 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
         `Connected to the archive server at ${report.url ?? ''}: version ${versions.version ?? 'unknown'}, API version ${versions.apiVersion ?? 'unknown'}.`,
       ),
     );
+    const newer = newerReleaseNote(versions.version);
+    if (newer !== null) lines.push(note(globals, render(newer, globals.language ?? null, 'cli')));
   } else if (connectionFailed !== undefined) {
     lines.push(failedLine(globals, connectionFailed, report.url === null ? '' : ` at ${report.url}`));
   }
@@ -117,28 +121,54 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
         render(msg('cli.check.external_unreadable', { mountPoint: storage.mountPoint, reason: msg(`cli.check.external_reason.${storage.reason}`) })),
       ),
     );
+  const unsupported = report.unsupportedShares;
+  if (unsupported !== null && unsupported !== undefined && unsupported.talkRooms + unsupported.deckBoards > 0) {
+    lines.push(
+      warning(
+        globals,
+        `The archive account shares ${unsupported.talkRooms} file(s) or folder(s) with Talk rooms and ${unsupported.deckBoards} with Deck boards: such shares are not supported, and no one is shown a document through them (share with users, groups or teams instead).`,
+      ),
+    );
+  }
+  const rules = report.accessRules;
+  if (rules !== null) {
+    const line = render(
+      rules.undecided.length === 0
+        ? msg('cli.check.access_rules', { rules: rules.rules.join(', ') })
+        : msg('cli.check.access_rules_undecided', { rules: rules.rules.join(', '), undecided: rules.undecided.join(', ') }),
+    );
+    lines.push(rules.undecided.length === 0 ? success(globals, line) : warning(globals, line));
+  }
   if (judgement.fix !== null) lines.push(warning(globals, judgement.fix));
   if (judgement.belowMinimum !== null) lines.push(warning(globals, judgement.belowMinimum));
   io.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | null): unknown {
+function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | null, language: string | null): unknown {
   const first = report.failures[0];
+  const newer = newerReleaseNote(report.connection?.versions.version);
   const correctionText = judgement.fix ?? judgement.belowMinimum;
   return {
     ok: judgement.problem === null,
     problem: judgement.problem,
-    connection: { url: report.url, version: report.connection?.versions.version ?? null, apiVersion: report.connection?.versions.apiVersion ?? null },
+    connection: {
+      url: report.url,
+      version: report.connection?.versions.version ?? null,
+      apiVersion: report.connection?.versions.apiVersion ?? null,
+      ...(newer === null ? {} : { note: render(newer, language, 'cli') }),
+    },
     archiveAccount: report.archiveAccount,
     coverage: {
       documents: report.documents,
       withFile: report.withFile,
       markedFiles: report.markedFiles,
+      unsupportedShares: report.unsupportedShares ?? null,
       examplesWithoutFile: report.examplesWithoutFile,
       percent: judgement.percent,
       minimum,
       unreadableStorages: report.unreadableStorages,
     },
+    accessRules: report.accessRules,
     ...(correctionText === null ? {} : { correction: correctionText }),
     ...(first === undefined ? {} : { error: { code: first.error.code, message: cliMessageOf(first.error) } }),
     failures: report.failures.map((f) => ({ part: f.part, code: f.error.code, kind: f.kind, message: cliMessageOf(f.error) })),
@@ -192,7 +222,7 @@ export const command: CommandDefinition = {
         const judgement = judge(report, minimum);
         // --quiet: a check that passed says so by its exit code alone.
         const silent = globals.quiet === true && judgement.problem === null;
-        out.result(jsonOf(report, judgement, minimum), () => (silent ? undefined : printPlain(report, judgement, globals, io)));
+        out.result(jsonOf(report, judgement, minimum, scriptLanguageOf(globals)), () => (silent ? undefined : printPlain(report, judgement, globals, io)));
         for (const f of report.failures) io.stderr.write(`${errorLine(f.error, io)}\n`);
         return judgement.problem === null ? EXIT_OK : EXIT_FAILURE;
       });

@@ -150,6 +150,10 @@ export const command: CommandDefinition = {
         if (value === null) throw refuse(`Value is not a boolean, please use 'true' or 'false' (${key} is a switch).`);
         const warn = (said: string): void => void out.io.stderr.write(`${line(context.globals, said)}\n`);
         if (key === 'archive_owner' && typeof value === 'string' && value !== '') value = await existingArchiveAccount(service, value, warn);
+        if (key === 'host_url' && typeof value === 'string' && value !== '') {
+          const { normalizeHostUrl } = await import('../core/host/db/host-url.js');
+          value = normalizeHostUrl(value, 'host_url');
+        }
         if (key === 'host_db' && typeof value === 'string' && value !== '' && value !== current)
           await checkHostDb(value, service.settings.get('table_prefix'), warn);
         const updated = value !== current;

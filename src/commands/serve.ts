@@ -7,6 +7,7 @@ import { holdYoungGeneration } from '../core/young-generation.js';
 import { effectiveHostLocation } from '../core/settings/host-location.js';
 import { configDirectory } from '../core/settings/paths.js';
 import { watchedBridgeSecret } from '../core/bridge/secret.js';
+import { serviceAddress } from '../core/bridge/signature.js';
 import type { WrapperOptions } from '../http/server.js';
 import { prepareSocketPath, restrictSocket, type ListenAddress } from '../http/listen.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
@@ -18,6 +19,34 @@ export interface ServeOptions {
   readonly cache?: string;
   readonly cachePrefix?: string;
   readonly trustProxy?: string;
+  readonly serviceUrl?: string;
+}
+
+/**
+ * `--service-url`: the bridge's `service_url` for this process when it is not the address serve
+ * listens on (a proxy in front, a wildcard address): http(s) with a host and at most a path, or
+ * `unix:///absolute/path`. Its challenges are bound to it (docs/bridge.md, "The transport").
+ */
+export function parseServiceUrl(value: string): string {
+  const refused = (): DusError =>
+    new DusError(
+      'usage',
+      `--service-url takes the bridge app's service_url for this serve: http(s)://host[:port][/path] or unix:///absolute/path, not "${value}".`,
+    );
+  if (value.startsWith('unix://')) {
+    if (!/^unix:\/\/\/[^\x00-\x1f\s]+$/.test(value)) throw refused();
+    return serviceAddress(value);
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refused();
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.hostname === '' || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
+    throw refused();
+  if (/[\x00-\x20]/.test(value)) throw refused();
+  return serviceAddress(value);
 }
 
 export function parseListen(value: string): { host: string; port: number } {
@@ -154,6 +183,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
   try {
     const listenAddress = parseListenAddress(options.listen);
     const trustProxy = parseTrustProxy(options.trustProxy);
+    const serviceUrl = options.serviceUrl === undefined ? undefined : parseServiceUrl(options.serviceUrl);
     cache = await openCache(options.cache, options.cachePrefix);
     const given = serviceOptionsOf(context);
     // A long-running process keeps the marker index: its searches skip the scan of the archive account's names.
@@ -163,7 +193,7 @@ export async function serve(options: ServeOptions, context: CommandContext, unti
     const bridgeSecret = watchedBridgeSecret(configDirectory(given.configDir, given.env ?? process.env));
     // The HTTP stack and the warm-up are loaded by serve alone, not by every command's start.
     const [{ buildServer }, { warmUp }] = await Promise.all([import('../http/server.js'), import('../core/search/warm-up.js')]);
-    const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret });
+    const app = await buildServer({ context: service, trustProxy, legacySalt, bridgeSecret, ...(serviceUrl === undefined ? {} : { serviceUrl }) });
     await listenOn(app, listenAddress, options.listen);
     const address = app.server.address();
     const shown =
@@ -197,7 +227,8 @@ export const command: CommandDefinition = {
   notes:
     'The admin page is at /settings/admin/docs_unified_search. Scripts call the settings routes with HTTP Basic (login and password) and the header OCS-APIRequest: true. ' +
     'GET /healthz (no login) answers 200 while settings, host database and cache answer, else 503, and never calls the archive server. SIGINT or SIGTERM stops the server cleanly. ' +
-    'Timeouts for a reverse proxy in front: request head 10 s, whole request 30 s (else 408 timeout), idle kept-alive connections 65 s, at most 1024 connections.',
+    'Timeouts for a reverse proxy in front: request head 10 s, whole request 30 s (else 408 timeout), idle kept-alive connections 65 s, at most 1024 connections. ' +
+    "The bridge app sends its signed calls only to a serve whose challenge names the app's service_url: the address serve prints after Listening on, or --service-url (docs/bridge.md).",
   exitCodes: [
     [EXIT_OK, 'stopped cleanly by SIGINT or SIGTERM'],
     [
@@ -215,7 +246,11 @@ export const command: CommandDefinition = {
       )
       .option('--cache <url>', 'shared cache for several processes: redis://host:port[/db]')
       .option('--cache-prefix <prefix>', 'key prefix in the shared cache (default docs_unified_search:); one per installation')
-      .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)');
+      .option('--trust-proxy <value>', 'trust X-Forwarded-* from: true, a hop count, or proxy addresses/CIDRs (comma-separated)')
+      .option(
+        '--service-url <url>',
+        "the bridge app's service_url for this process, when it is not the address serve listens on (a proxy, a wildcard address); its challenges are bound to it",
+      );
   },
   run: async (_args, rawOptions, context) => serve(rawOptions as unknown as ServeOptions, context, untilSignalled()),
 };

@@ -3,6 +3,8 @@ import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine } from '../cli/status-line.js';
 import type { CommandDefinition } from '../cli/types.js';
+import { scriptLanguageOf } from '../cli/language.js';
+import { render } from '../core/i18n/catalog.js';
 
 export const command: CommandDefinition = {
   summary: 'Test the connection with the stored settings and name the archive server version',
@@ -24,13 +26,16 @@ export const command: CommandDefinition = {
           () => status.clear(),
         );
         const { version, apiVersion } = answer.versions;
-        out.result({ url, version, apiVersion, documents: answer.count }, () =>
-          context.globals.quiet === true
-            ? undefined
-            : out.tell(
-                `The archive server at ${url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`,
-              ),
-        );
+        const { newerReleaseNote } = await import('../core/archive/releases.js');
+        const newer = newerReleaseNote(version);
+        const note = newer === null ? {} : { note: render(newer, scriptLanguageOf(context.globals), 'cli') };
+        out.result({ url, version, apiVersion, documents: answer.count, ...note }, () => {
+          if (context.globals.quiet === true) return;
+          out.tell(
+            `The archive server at ${url} answered: version ${version ?? 'unknown'}, API version ${apiVersion ?? 'unknown'}; the token's account sees ${answer.count} document(s).`,
+          );
+          if (newer !== null) out.tell(render(newer, context.globals.language ?? null, 'cli'));
+        });
         return EXIT_OK;
       });
     }),

@@ -2,6 +2,7 @@ import { DusError } from '../core/errors.js';
 import { textIn } from '../core/i18n/catalog.js';
 import { EXIT_FAILURE, EXIT_OK } from '../cli/exit-codes.js';
 import { cliAdmin } from '../cli/cli-admin.js';
+import { csvCell, csvRecord } from '../cli/csv.js';
 import { prose, saidIn, styled } from '../cli/format.js';
 import { table, type Column } from '../cli/table.js';
 import { documentIdOf } from '../cli/document-id.js';
@@ -9,6 +10,7 @@ import { scriptLanguageOf } from '../cli/language.js';
 import { withOutput, withOutputOptions } from '../cli/output.js';
 import { withService } from '../cli/shared-options.js';
 import { statusLine } from '../cli/status-line.js';
+import { terminalJson } from '../cli/terminal-text.js';
 import type { CommandDefinition, CommandIO } from '../cli/types.js';
 import type { WhoAllHooks, WhoAllSummary, WhoChain, WhoRow } from '../core/search/who.js';
 
@@ -27,11 +29,6 @@ function optionalText(value: unknown, option: string): string | undefined {
   return value.trim();
 }
 
-/** RFC 4180: a field with a comma, quote, CR or LF is quoted, its quotes doubled; records end in CRLF. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
-
 /** Lines are gathered and written 64 kB at a time. */
 const FLUSH_AT = 64 * 1024;
 
@@ -42,7 +39,11 @@ async function printAll(
   chainText: (chain: WhoChain, language: string | null) => string,
   language: string | null,
 ): Promise<void> {
-  let pending = json ? '' : 'document,account,path,through\r\n';
+  // A terminal is read by people: every name is escaped as the tables escape it (JSON losslessly,
+  // CSV as the tables show it); a file or a pipe gets the exact text.
+  const terminal = io.stdout.isTTY === true;
+  const quoted = (text: string): string => (terminal ? terminalJson(JSON.stringify(text)) : JSON.stringify(text));
+  let pending = json ? '' : csvRecord(['document', 'account', 'path', 'through']);
   // A pipe takes what is written without blocking and queues the rest in memory: the host's
   // rows are read on only once the queue drained (pace), so memory stays flat for a slow reader.
   let full: Promise<void> | undefined;
@@ -61,7 +62,7 @@ async function printAll(
   const through = (chain: WhoChain): string => {
     const known = words.get(chain);
     if (known !== undefined) return known;
-    const text = json ? JSON.stringify(chainText(chain, language)) : csvField(chainText(chain, language));
+    const text = json ? quoted(chainText(chain, language)) : csvCell(chainText(chain, language), terminal);
     words.set(chain, text);
     return text;
   };
@@ -71,8 +72,8 @@ async function printAll(
     await run(
       (row) => {
         pending += json
-          ? `{"document":${row.documentId},"account":${JSON.stringify(row.account)},"path":${JSON.stringify(row.path)},"through":${through(row.chain)}}\n`
-          : `${row.documentId},${csvField(row.account)},${csvField(row.path)},${through(row.chain)}\r\n`;
+          ? `{"document":${row.documentId},"account":${quoted(row.account)},"path":${quoted(row.path)},"through":${through(row.chain)}}\n`
+          : `${row.documentId},${csvCell(row.account, terminal)},${csvCell(row.path, terminal)},${through(row.chain)}\r\n`;
         if (pending.length >= FLUSH_AT) flush();
       },
       {
@@ -104,8 +105,8 @@ export const command: CommandDefinition = {
     "The host alone answers: each account a share of the document's file reaches is asked what `why <account> <id>` asks, so who lists an account exactly when why says shown, at the same path.\n" +
     "Through: owner; user share of F from S; group G: share of F from S; a re-share by R of S's share. --include-blocked adds the accounts a share reaches that cannot open the file, with the cause why names.\n" +
     '--json prints {document, files, accounts: [{account, path, through, blocked}], noFile}.\n' +
-    '--all: every document of the archive at once, streamed as it is read: CSV (a header row document,account,path,through; RFC 4180 quoting, CRLF line ends), or with --json one JSON object a line {document, account, path, through} (docs/json/who-all.schema.json). ' +
-    '--user and --group apply; --include-blocked does not (a cause is a statement per account and document): ask who <id> --include-blocked. A progress line goes to stderr when it is a terminal.',
+    "--all: every document of the archive at once, streamed as it is read: CSV (a header row document,account,path,through; RFC 4180 quoting, CRLF line ends; a cell that starts with = + - @ tab, CR or ' gets a ' in front, so that a spreadsheet never runs it as a formula: drop one leading ' to read the exact value), or with --json one JSON object a line {document, account, path, through} (docs/json/who-all.schema.json). " +
+    '--user and --group apply; --include-blocked does not (a cause is a statement per account and document): ask who <id> --include-blocked. On a terminal, control characters of names are escaped as the tables escape them. A progress line goes to stderr when it is a terminal.',
   exitCodes: [
     [EXIT_OK, 'the document has a file of the archive account (also when no other account opens it); --all: every row was printed'],
     [EXIT_FAILURE, 'it has none (the no file explanation says why), the user or archive account is unknown, or the host cannot be read'],

@@ -20,6 +20,8 @@ const BODY_LIMIT = 64 * 1024;
 export interface BridgeServices {
   readonly context: ServiceContext;
   readonly secret: () => string | null;
+  /** The address the app calls this process at, as its `service_url` names it (`serviceAddress`). */
+  readonly service: () => string;
   readonly authenticator: () => Promise<Authenticator>;
   readonly now: () => number;
 }
@@ -58,7 +60,8 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
   // The challenge every signed call is bound to (docs/bridge.md, "The transport"). Anyone may ask:
   // without the secret a challenge is worth nothing, and issuing one stores nothing. The proof
   // over the app's fresh `c` is what tells the app it reached `serve` and not a stranger on its
-  // address, before it sends anything signed.
+  // address, before it sends anything signed; the address the challenge names (and its MAC
+  // covers) tells the app it reached the process it addressed, not another one sharing the secret.
   app.get(`${BRIDGE_PREFIX}/challenge`, { config: { dus: PUBLIC } }, async (request, reply) => {
     const secret = services.secret();
     const query = request.query as Record<string, unknown>;
@@ -69,7 +72,7 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
       throw refused();
     }
     void reply.header('cache-control', 'no-store');
-    return issueBridgeChallenge(secret, clientNonce, services.now());
+    return issueBridgeChallenge(secret, clientNonce, services.now(), services.service());
   });
   await app.register(
     async (scope) => {
@@ -90,6 +93,7 @@ export async function registerBridgeRoutes(app: FastifyInstance, services: Bridg
         };
         const verdict = await verifyBridgeCall({
           secret: services.secret(),
+          service: services.service(),
           method: request.method,
           pathWithQuery: request.raw.url ?? '',
           headers: presented,

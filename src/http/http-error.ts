@@ -1,10 +1,25 @@
+import type { ErrorCode } from '../core/errors.js';
 import { msg, render, type Message } from '../core/i18n/catalog.js';
+
+/** The wrapper's own codes, beside the core's (docs/errors.md lists both; a test holds them together). */
+export const WRAPPER_ERROR_CODES = [
+  'unauthenticated',
+  'forbidden',
+  'password_confirmation_required',
+  'csrf',
+  'throttled',
+  'too_large',
+  'bridge_refused',
+] as const;
+
+export type WrapperErrorCode = (typeof WRAPPER_ERROR_CODES)[number];
 
 /**
  * A refusal of the wrapper itself (authentication, CSRF, input), with an HTTP status and a
  * code. Codes of the wrapper: `unauthenticated` 401, `forbidden` 403,
  * `password_confirmation_required` 403, `csrf` 412, `throttled` 429, `usage` 400,
- * `not_found` 404, `internal` 500. Failures of the core keep the spec's codes.
+ * `not_found` 404, `internal` 500, `too_large` 413/431, `bridge_refused` 401. Failures of the
+ * core keep the spec's codes.
  */
 export class HttpError extends Error {
   /** The message as a catalog entry, where it has one: the answer is written in the caller's language. */
@@ -12,7 +27,7 @@ export class HttpError extends Error {
 
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: WrapperErrorCode | ErrorCode,
     message: string | Message,
   ) {
     super(typeof message === 'string' ? message : render(message));

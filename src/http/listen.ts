@@ -2,6 +2,7 @@ import { chmod, lstat, unlink } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { DusError } from '../core/errors.js';
+import { untrustedAncestor } from '../core/fs/permissions.js';
 
 /** Where `serve` listens: a TCP address, or a unix socket for the bridge on the same machine (docs/bridge.md). */
 export type ListenAddress = { readonly kind: 'tcp'; readonly host: string; readonly port: number } | { readonly kind: 'unix'; readonly path: string };
@@ -31,7 +32,10 @@ function answers(path: string): Promise<boolean> {
  * Checks the socket's directory and clears a socket left by a process that ended. The directory
  * must be a real directory (not a link) owned by this account or root and writable by no one
  * else: whoever can write it can take the socket's name while `serve` is down and receive the
- * bridge's calls. Anything but a dead socket at the path stays, and serve does not start.
+ * bridge's calls. Every directory above it is checked as the launcher's code cache is (owned by
+ * this account or root, writable by neither group nor others unless sticky): whoever may write
+ * one can rename the socket's directory away and put one of their own, with a listener, in its
+ * place. Anything but a dead socket at the path stays, and serve does not start.
  */
 export async function prepareSocketPath(path: string): Promise<void> {
   const directory = dirname(path);
@@ -43,6 +47,13 @@ export async function prepareSocketPath(path: string): Promise<void> {
     throw refusedSocket(
       path,
       `${directory} is writable by its group or by others (mode ${(info.mode & 0o777).toString(8)}); make it 0750 (systemd: RuntimeDirectoryMode=0750)`,
+    );
+  }
+  const above = await untrustedAncestor(directory);
+  if (above !== null) {
+    throw refusedSocket(
+      path,
+      `${above.path}, a directory on its way, ${above.why}: whoever may change it can put a directory and a listener of their own in the socket's place; choose a directory under /run (systemd: RuntimeDirectory=)`,
     );
   }
   const existing = await lstat(path).catch(() => null);

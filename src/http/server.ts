@@ -8,6 +8,7 @@ import { SessionStore } from '../core/auth/sessions.js';
 import { LoginThrottle } from '../core/auth/throttle.js';
 import type { ServiceContext } from '../core/context-types.js';
 import { registerAuthHooks, type AuthServices } from './auth-hooks.js';
+import { serviceAddress } from '../core/bridge/signature.js';
 import { registerBridgeRoutes } from './bridge.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
 import { limitedServer, type ServerLimits } from './server-limits.js';
@@ -33,6 +34,19 @@ export interface WrapperOptions {
   readonly legacySalt?: string;
   /** The bridge's shared secret (`bridge:secret`), read at each call; without one every bridge call is refused. */
   readonly bridgeSecret?: () => string | null;
+  /**
+   * The bridge's `service_url` for this process (`serve --service-url`): what its challenges are
+   * bound to. Default: the address it listens on, as `serve` prints it (`http://127.0.0.1:8080`,
+   * `unix:///run/…/serve.sock`).
+   */
+  readonly serviceUrl?: string;
+}
+
+/** The address a listening server answers at, as `serve` prints it and the app's `service_url` names it. */
+export function listeningAddress(address: ReturnType<FastifyInstance['server']['address']>): string {
+  if (typeof address === 'string') return `unix://${address}`;
+  if (address === null) return '';
+  return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
 /** A hop count becomes the function fastify takes for it: trust the nearest `hops` proxies. */
@@ -94,6 +108,13 @@ export async function buildServer(options: WrapperOptions): Promise<FastifyInsta
   registerSettingsRoutes(app, context);
   registerSettingsTools(app, context);
   registerHealthRoute(app, context);
-  await registerBridgeRoutes(app, { context, now, authenticator: services.authenticator, secret: options.bridgeSecret ?? (() => null) });
+  const given = options.serviceUrl === undefined ? undefined : serviceAddress(options.serviceUrl);
+  await registerBridgeRoutes(app, {
+    context,
+    now,
+    authenticator: services.authenticator,
+    secret: options.bridgeSecret ?? (() => null),
+    service: () => given ?? listeningAddress(app.server.address()),
+  });
   return app;
 }

@@ -8,6 +8,7 @@
  *      (a file of the archive account: owner-id = archive, or the same file — file id — as
  *      one the archive account's own tree lists with owner-id = itself: on a Local external
  *      storage the owner-id is whoever looks, and a share of a folder on it is its sharer's)
+ *      (with File access control on: and U's GET of it answers 200, see world.ts)
  *   Q2 else the archive account's own tree holds such a file (owner = itself) → not shared
  *   Q3 else U's tree holds a file with [PN] of another owner                  → not owned
  *   else                                                                       → no file
@@ -58,10 +59,12 @@ export function truthOf(
   archive: string,
   id: number,
   ownNames: ReadonlyMap<number, string> = new Map(),
+  refused: ReadonlySet<string> = new Set(),
 ): Truth {
   const nameOf = (entry: DavEntry): string => (entry.fileId === null ? entry.name : (ownNames.get(entry.fileId) ?? entry.name));
   const marked = (entry: DavEntry): boolean => markerIds(nameOf(entry)).includes(id);
-  const seen = (view.files ?? []).filter(marked);
+  // A file File access control denies still lists; it is not opened (its GET failed: `refused`).
+  const seen = (view.files ?? []).filter(marked).filter((entry) => !refused.has(entry.path));
   const archiveIds = new Set(archiveFiles.filter((entry) => entry.ownerId === archive && entry.fileId !== null).map((entry) => entry.fileId));
   const fromArchive = seen.filter((entry) => entry.ownerId === archive || (entry.fileId !== null && archiveIds.has(entry.fileId)));
   if (fromArchive.length > 0) return { verdict: 'shown', paths: fromArchive.map((entry) => `/${entry.path}`) };
@@ -171,12 +174,21 @@ export interface Comparison {
   readonly problem: string | null;
   /**
    * A disagreement the spec allows where, by oc_share, the user reached two nodes at one target
-   * (Nextcloud 34 mounts one of them, and the database alone cannot tell which): a `shown` the
+   * (Nextcloud 34 mounts one of them, and the database alone cannot tell which; Nextcloud 33
+   * moves all but one to a name the database does not hold until the user's next setup): a `shown` the
    * product omitted (`not shared`), or `not owned` against `no file` for a foreign file behind
    * such a target. Reported and counted, never a failure; a LEAK or a wrong path always fails.
    */
   readonly omittedAtCollision: boolean;
+  /**
+   * A `shown` the product omitted because a File access control rule depends on the request
+   * (the explanation says it cannot be decided ahead of the request): allowed, counted apart.
+   */
+  readonly omittedByRequest?: boolean;
 }
+
+/** The words of `why.access_rule.undecided` (English, as the judge reads `why --json`). */
+export const UNDECIDED_RULE = 'cannot be decided ahead of the request';
 
 /** `collidingTargets`: the user's targets that two shares of different nodes reach when the product answered (recorded.ts). */
 export function compare(
@@ -191,12 +203,24 @@ export function compare(
   let omittedAtCollision = false;
   if (product.verdict === 'shown' && truth.verdict !== 'shown') {
     problem = `LEAK: the product shows document ${id} to ${user}, Nextcloud does not open it (truth ${truth.verdict})`;
+  } else if (truth.verdict === 'shown' && product.verdict === 'not shared' && product.raw.includes(UNDECIDED_RULE)) {
+    return {
+      scenario,
+      user,
+      id,
+      truth,
+      product,
+      problem: `product says not shared, Nextcloud says shown (omitted: an access rule that depends on the request)`,
+      omittedAtCollision: false,
+      omittedByRequest: true,
+    };
   } else if (product.verdict !== truth.verdict) {
     problem = `product says ${product.verdict}, Nextcloud says ${truth.verdict}`;
     const foreign = (v: string): boolean => v === 'not owned' || v === 'no file';
     // The omission must be the collision rule's own: for a document of the archive account, the
-    // explanation names the colliding shares (a `not shared` for any other cause still fails).
-    const byCollision = product.raw.includes('Nextcloud mounts only one of them there');
+    // explanation names the colliding shares (a `not shared` for any other cause still fails):
+    // 34.0.1 mounts one of them, 33.0.1 moves the others to a name not yet in the database.
+    const byCollision = product.raw.includes('Nextcloud mounts only one of them there') || product.raw.includes('a name the database does not hold yet');
     const allowed = (truth.verdict === 'shown' && product.verdict === 'not shared' && byCollision) || (foreign(truth.verdict) && foreign(product.verdict));
     if (allowed && collidingTargets.length > 0) {
       omittedAtCollision = true;
@@ -209,7 +233,7 @@ export function compare(
 }
 
 /** Problems that fail a test: every disagreement but an omission at a colliding target. */
-export const failing = (c: Comparison): boolean => c.problem !== null && !c.omittedAtCollision;
+export const failing = (c: Comparison): boolean => c.problem !== null && !c.omittedAtCollision && c.omittedByRequest !== true;
 
 export function describeProblem(c: Comparison): string {
   return `[${c.scenario}] ${c.user} / ${c.id}: ${c.problem ?? 'agree'}  (why: ${c.product.raw})`;
@@ -231,6 +255,8 @@ export interface WhoPair {
   readonly problem: string | null;
   /** A MISSING the judge allows: `why` for the same pair was an omission at a colliding target the explanation names (compare). */
   readonly omittedAtCollision: boolean;
+  /** A MISSING the judge allows: `why` for the same pair was an omission under an access rule that depends on the request. */
+  readonly omittedByRequest?: boolean;
   /** null when `who` lists the account exactly when `why` says shown, at why's path; else what differs. */
   readonly invariant: string | null;
 }
@@ -255,12 +281,14 @@ export function compareWho(
     const why = whys.get(user);
     let problem: string | null = null;
     let omittedAtCollision = false;
+    let omittedByRequest = false;
     if (listed === null) problem = `who failed: ${who.raw}`;
     else if (path !== undefined && seen.length === 0)
       problem = `LISTED: who lists ${user} at ${path ?? 'no path'} for document ${id}, Nextcloud does not open it (truth ${truth.verdict})`;
     else if (path === undefined && seen.length > 0) {
       problem = `MISSING: ${user} sees document ${id} at ${seen.join(', ')}, who does not list ${user}`;
       omittedAtCollision = why?.omittedAtCollision === true && why.truth.verdict === 'shown';
+      omittedByRequest = why?.omittedByRequest === true && why.truth.verdict === 'shown';
     } else if (path !== undefined && (path === null || !seen.includes(path)))
       problem = `who lists ${user} at ${path ?? 'no path'}, ${user} sees it at ${seen.join(', ')}`;
     let invariant: string | null = null;
@@ -269,7 +297,7 @@ export function compareWho(
       if (shown !== (path !== undefined)) invariant = `who ${path === undefined ? 'omits' : 'lists'} ${user}, why ${user} ${id} says ${why.product.verdict}`;
       else if (shown && path !== why.product.path) invariant = `who lists ${user} at ${path ?? 'no path'}, why says shown at ${why.product.path ?? 'no path'}`;
     }
-    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, invariant });
+    out.push({ scenario, user, id, seen, listed: path, problem, omittedAtCollision, omittedByRequest, invariant });
   }
   for (const [user, path] of listed ?? [])
     if (!truths.has(user))
@@ -287,9 +315,14 @@ export function compareWho(
 }
 
 /** Who-pairs that fail a test: any disagreement with WebDAV but an allowed omission, and any break of the invariant. */
-export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision) || p.invariant !== null;
+export const failingWho = (p: WhoPair): boolean => (p.problem !== null && !p.omittedAtCollision && p.omittedByRequest !== true) || p.invariant !== null;
 
 export function describeWho(p: WhoPair): string {
   const what = [p.problem ?? 'agrees with WebDAV', ...(p.invariant === null ? [] : [`invariant: ${p.invariant}`])].join('; ');
-  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${p.omittedAtCollision ? ' (omitted at a colliding target, allowed as for why)' : ''}`;
+  const allowed = p.omittedAtCollision
+    ? ' (omitted at a colliding target, allowed as for why)'
+    : p.omittedByRequest === true
+      ? ' (omitted under an access rule that depends on the request, allowed as for why)'
+      : '';
+  return `[${p.scenario}] who ${p.id} / ${p.user}: ${what}${allowed}`;
 }

@@ -282,8 +282,8 @@ const HIDE_KEY = 'shareapi_hide_disabled_user_shares';
 
 /**
  * Judges under each value of `core`/shareapi_hide_disabled_user_shares (unset, no, yes), then
- * with `files_sharing`/hide_disabled_user_shares = yes, the key Nextcloud 31.0.2 itself reads
- * (lib/private/Share20/Manager.php, checkShare); both are unset again afterwards.
+ * with `files_sharing`/hide_disabled_user_shares = yes, the key Nextcloud 33.0.1 and 34.0.1
+ * themselves read (lib/private/Share20/Manager.php, checkShare); both are unset again afterwards.
  */
 async function judgeUnderHideSettings(s: ScenarioWorld, label: string, ids: readonly number[]): Promise<void> {
   s.onCleanup(async () => {

@@ -14,6 +14,7 @@ import {
   compare,
   compareWho,
   describeProblem,
+  markerIds,
   parseWho,
   parseWhy,
   truthOf,
@@ -26,7 +27,7 @@ import {
   type WhoPair,
   type WhoProduct,
 } from './judge.js';
-import { describeRecord, receivedShares, shareMounts, usersWithCollidingTargets } from './recorded.js';
+import { describeRecord, receivedShares, shareMounts, unsettledTargets } from './recorded.js';
 
 /** The built CLI, as an administrator runs it. */
 export const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'docs-unified-search.cjs');
@@ -94,13 +95,17 @@ export interface ConformanceRun {
   readonly records?: string[];
   /**
    * Each omission at a colliding target asked again once the judgement's listings are done,
-   * against the same WebDAV truth: 31.0.2 renames colliding shares apart when a user lists, so
-   * there the product must then agree; 34.0.1 keeps them, so the omission stays allowed.
+   * against the same WebDAV truth: 33.0.1 renames colliding shares apart (and moves a share off
+   * the user's own file) when a user lists, so there the product must then agree; 34.0.1 keeps
+   * them, so the omission stays allowed.
    */
   readonly afterListing: Comparison[];
   /** The same for `who <id>`: each document with an account `who` omitted at a colliding target, asked again (and `why` for every account of it). */
   readonly whoAfterListing: WhoPair[];
 }
+
+/** Installs where File access control is enabled: their judgements GET the marked files the trees show (a denied file lists but does not open). */
+export const accessControlled = new WeakSet<RealNextcloud>();
 
 let scenarioCounter = 0;
 
@@ -149,8 +154,9 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       // The product first: Nextcloud's listing may tidy rows up (an expired share is deleted on first listing).
       // Nextcloud's trailing work (after its last answer) is done: the suite judges a settled state.
       await nc.settled();
-      // Where two shares reach one user at one target as the product answers (the listing below may repair it).
-      const collisions = usersWithCollidingTargets(await receivedShares(nc, logins));
+      // Where two shares reach one user at one target as the product answers, or a share's target
+      // is one of her own files (33.0.1 moves such shares at her next setup: the listing below).
+      const collisions = await unsettledTargets(nc, await receivedShares(nc, logins));
       const answers = new Map<string, ProductAnswer>();
       const whoAnswers = new Map<number, WhoProduct>();
       const product = await openProduct(configDir, nc.serverDir);
@@ -205,13 +211,25 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
         run.records?.push(text);
         process.stdout.write(`record (${nc.label}, ${nc.db}) ${text}\n`);
       }
+      // With File access control on, a listed file may not open: GET each marked file the trees show (only those).
+      const refused = new Map<string, Set<string>>();
+      if (accessControlled.has(nc)) {
+        for (const [login, view] of views) {
+          const wanted = (view.files ?? []).filter((f) => markerIds(ownNames.get(f.fileId ?? -1) ?? f.name).some((m) => ids.includes(m)));
+          const session = users.get(login);
+          if (session === undefined) continue;
+          const failed = new Set<string>();
+          for (const f of wanted) if (!(await session.opens(f.path))) failed.add(f.path);
+          refused.set(login, failed);
+        }
+      }
       const truths = new Map<number, Map<string, Truth>>(ids.map((id) => [id, new Map()]));
       const whys = new Map<number, Map<string, Comparison>>(ids.map((id) => [id, new Map()]));
       for (const [login, view] of views) {
         for (const id of ids) {
           const answer = answers.get(`${login}/${id}`);
           if (answer === undefined) continue;
-          const truth = truthOf(view, archiveFiles, archive, id, ownNames);
+          const truth = truthOf(view, archiveFiles, archive, id, ownNames, refused.get(login));
           const comparison = compare(scenario, login, id, truth, answer, collisions.get(login));
           run.comparisons.push(comparison);
           truths.get(id)?.set(login, truth);
@@ -231,7 +249,7 @@ export async function runScenario(nc: RealNextcloud, run: ConformanceRun, name: 
       const omissions = [...whys.values()].flatMap((byLogin) => [...byLogin.values()]).filter((c) => c.omittedAtCollision);
       if (omissions.length > 0 || whoOmittedIds.size > 0) {
         const after = `${scenario} · after the listings`;
-        const remaining = usersWithCollidingTargets(await receivedShares(nc, logins));
+        const remaining = await unsettledTargets(nc, await receivedShares(nc, logins));
         const again = await openProduct(configDir, nc.serverDir);
         // Each pair is asked once: a document `who` is asked again for needs `why` of every account.
         const asked = new Map<string, Comparison>();

@@ -4,8 +4,8 @@
  * Nextcloud's OWN endpoints: unified search (with and without "Search connected services"),
  * the smart picker, the dashboard, the settings routes with password confirmation, the admin
  * page, and the overview check through `occ setupchecks` and the overview page's route. One
- * file per database (`bridge-<db>.e2e.test.ts`), Nextcloud 34.0.1 unless DUS_NEXTCLOUD_TARBALL
- * names another tree.
+ * file per database (`bridge-<db>.e2e.test.ts`), Nextcloud 34.0.1, and 33.0.1 on SQLite
+ * (`bridge-sqlite-33.e2e.test.ts`), unless DUS_NEXTCLOUD_TARBALL names another tree.
  *
  * Every wait is bounded by what it waits for (serve printing its address or exiting, a php -S
  * answering or exiting, the section's script showing an outcome, success or error), never by a
@@ -113,7 +113,8 @@ function cli(env: NodeJS.ProcessEnv, args: readonly string[]): Promise<{ code: n
 /** The README's "Inside Nextcloud" commands, run as written with the test's paths in their variables. */
 function readmeInstallBlock(): string {
   const readme = readFileSync('README.md', 'utf8');
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### 5. Inside Nextcloud')))?.[1];
+  const at = /^### \d+\. Inside Nextcloud/m.exec(readme)?.index ?? -1;
+  const block = at === -1 ? undefined : /```sh\n([\s\S]*?)```/.exec(readme.slice(at))?.[1];
   if (block === undefined) throw new Error('README has no "Inside Nextcloud" command block');
   return block;
 }
@@ -283,6 +284,8 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       env: {
         ...process.env,
         ...env,
+        // The app's folder as the installed package holds it: this checkout is that package's source.
+        PKG: process.cwd(),
         NC: nc.serverDir,
         APPS: join(nc.serverDir, 'apps'),
         OCC: `php ${nc.serverDir}/occ`,
@@ -598,8 +601,9 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       expect(appPassword).toMatch(/^[A-Za-z0-9]{72}$/);
       const withAppPassword = new NextcloudUser(nc.url, 'admin', appPassword);
       const save = new URLSearchParams({ url: emulator.url, archiveOwner: 'archive', allowLocal: 'true' });
-      // 34.0.1's middleware refuses it itself ("Password confirmation is required"); 31.0.2's let
-      // it through, and then the app's unsigned flag has serve refuse it (test/nextcloud-app-php).
+      // 34.0.1's middleware refuses it itself ("Password confirmation is required"); a release whose
+      // middleware lets it through (31.0.2 did) has serve refuse it by the app's unsigned flag
+      // (test/nextcloud-app-php). Either answer is accepted; the test passes on 33.0.1 and 34.0.1.
       const refused = await withAppPassword.request('POST', SETTINGS, { body: save, headers: json });
       expect(refused.status).toBe(403);
       const body = JSON.parse(refused.body) as { message?: string; code?: string };
@@ -777,9 +781,10 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(logs).not.toContain(secret);
       expect(logs).not.toContain(TOKEN);
-      const packed = await run('sh', ['-c', 'tar -xzOf dist-nextcloud-app/docs_unified_search-*.tar.gz']);
-      expect(packed.stdout).toContain('OCA\\DocsUnifiedSearch');
-      expect(packed.stdout).not.toContain(secret);
+      // The app as the README's block installed it, from the package's folder.
+      const installed = await run('sh', ['-c', 'find "$0" -type f -exec cat {} +', join(nc.serverDir, 'apps', 'docs_unified_search')]);
+      expect(installed.stdout).toContain('OCA\\DocsUnifiedSearch');
+      expect(installed.stdout).not.toContain(secret);
       expect((await nc.admin.request('GET', SETTINGS, { headers: json })).body).not.toContain(secret);
     },
     5 * MINUTES,
@@ -837,13 +842,20 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
       // Without the secret the listener gets challenge requests only (issue 23, row 2); holding it
       // (a service gone wrong, not a stranger) it gets the calls, and the app checks its answers.
       let holdsSecret = false;
+      // The address its challenges name: serve's own, or another serve's that it relays to (issue 36).
+      let issuedFor = serve.url;
       const received: { url: string; signed: boolean }[] = [];
       const rogue = createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://rogue');
         received.push({ url: url.pathname, signed: request.headers['x-dus-bridge-signature'] !== undefined });
         response.setHeader('content-type', 'application/json');
         if (url.pathname === '/bridge/challenge') {
-          const mine = issueBridgeChallenge(holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret', url.searchParams.get('c') ?? '', Date.now());
+          const mine = issueBridgeChallenge(
+            holdsSecret ? secret : 'a-guess-at-the-secret-a-guess-at-the-secret',
+            url.searchParams.get('c') ?? '',
+            Date.now(),
+            issuedFor,
+          );
           response.end(JSON.stringify(mine));
           return;
         }
@@ -868,7 +880,14 @@ function bridgeTests(db: NextcloudDb, release: NextcloudRelease): void {
         expect(stranger.lines[0]).toContain('did not prove the bridge secret');
         expect(received.length).toBeGreaterThan(0);
         expect(received.filter((one) => one.signed || one.url !== '/bridge/challenge')).toEqual([]);
+        // Challenges of another serve holding the secret (a relay on this address to it): none signed goes out.
         holdsSecret = true;
+        issuedFor = 'http://127.0.0.1:1';
+        const relayed = await searched('evil');
+        expect([relayed.entries, relayed.lines.length]).toEqual([[], 1]);
+        expect(relayed.lines[0]).toContain(`serves http://127.0.0.1:1, not ${serve.url}, no signed call was sent`);
+        expect(received.filter((one) => one.signed)).toEqual([]);
+        issuedFor = serve.url;
         const evil = await searched('evil');
         expect(evil.entries).toHaveLength(1);
         expect(evil.entries[0]).toMatchObject({ resourceUrl: '', thumbnailUrl: '', title: `exe.pdf[2J${'t'.repeat(500 - 10)}` });

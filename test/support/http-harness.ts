@@ -64,6 +64,8 @@ export interface HarnessOptions {
   readonly bridgeSecret?: string;
   /** Shorter timeouts and a smaller connection cap (test/http-server-limits.test.ts). */
   readonly limits?: Partial<ServerLimits>;
+  /** `serve --service-url`: the address its bridge challenges name; default its own `base`. */
+  readonly serviceUrl?: string;
 }
 
 export function doc(id: number, title: string, added: string, extra: Partial<EmulatorDocument> = {}): EmulatorDocument {
@@ -136,6 +138,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     trustProxy: '127.0.0.1',
     ...(options.bridgeSecret === undefined ? {} : { bridgeSecret: () => options.bridgeSecret ?? null }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.serviceUrl === undefined ? {} : { serviceUrl: options.serviceUrl }),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -6,7 +6,18 @@ import { lookupAll } from '../net/resolve.js';
 import { NO_REFUSAL_MESSAGE, notPaperless, searchFault, statusFailure, unsendableToken } from './failures.js';
 import { refusalOf } from './refusal.js';
 import { cannotBeSyntaxError, hasMinusExclusion, isExclusionsOnly, parsesStrictly, readsMinusAsWord, simpleTextOf, termReaderOf } from './search-terms.js';
-import { CONNECTION_TEST_QUERY, PAGE_SIZE, WIDGET_QUERY, endpoint, nameChunks, namesQuery, parseBase, searchQuery, type SearchMode } from './requests.js';
+import {
+  CONNECTION_TEST_QUERY,
+  PAGE_SIZE,
+  WIDGET_QUERY,
+  endpoint,
+  nameChunks,
+  namesQuery,
+  parseBase,
+  searchQuery,
+  wordIdsQuery,
+  type SearchMode,
+} from './requests.js';
 import { validateDetail, validateIdPage, validateNamePage, validateNewestPage, validateSearchPage } from './schemas.js';
 import { createConnectionPool } from './connection-pool.js';
 import { getWithRedirects, type RawAnswer, type TransportConfig } from './transport.js';
@@ -35,7 +46,8 @@ export const DEFAULT_TIMEOUTS = {
 /** Largest answer read: far above a page of 25 plus the `all` id list of a very large archive. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-type Kind = 'search' | 'test' | 'widget' | 'names';
+/** `words`: one word of a search made word by word, whose `all` ids are kept as the connection test's are. */
+type Kind = 'search' | 'words' | 'test' | 'widget' | 'names';
 
 /** Visible ASCII only: anything else cannot go into a header as typed (Paperless keys are hex). */
 const SENDABLE_TOKEN = /^[\x21-\x7e]+$/;
@@ -96,7 +108,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     const limits = {
       answerMs: call.kind === 'widget' ? timeouts.widgetAnswerMs : timeouts.answerMs,
       signal: call.signal,
-      allIds: call.kind === 'test' ? 'keep' : 'drop',
+      allIds: call.kind === 'test' || call.kind === 'words' ? 'keep' : 'drop',
     } as const;
     const started = monotonicMs();
     try {
@@ -114,9 +126,71 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     }
   }
 
-  async function searchOnce(request: SearchRequest, mode: SearchMode, term: string = request.term): Promise<RawAnswer> {
-    const url = endpoint(base, 'documents', searchQuery({ ...request, term }, mode));
+  async function searchOnce(request: SearchRequest, mode: SearchMode, term: string = request.term, ids?: readonly number[]): Promise<RawAnswer> {
+    const url = endpoint(base, 'documents', searchQuery({ ...request, term, ids }, mode));
     return get({ kind: 'search', url, signal: request.signal });
+  }
+
+  /**
+   * Several words on Paperless-ngx 3.0, whose `text` phrase a large archive refuses ("Phrase query
+   * exceeded max expansions", paperless-ngx#13673): each word alone is a regex query without that
+   * ceiling, so each is asked once for the ids of every document holding it (`all`, API version 9),
+   * the lists are intersected (every word somewhere in the title or content, as 3.1's `text` does)
+   * in the first word's order, and the page asked for is fetched by id with the longest word, for
+   * its highlights. Words + 1 requests. A word alone cannot fail to parse, so a 400 for one is a
+   * fault; without an `all` list there is nothing to intersect: the term's own line, no results.
+   */
+  async function wordByWord(request: SearchRequest, words: readonly string[]): Promise<RawAnswer | SearchPage> {
+    let kept: number[] | null = null;
+    for (const word of words) {
+      const url = endpoint(base, 'documents', wordIdsQuery({ ...request, term: word }));
+      const answer = await get({ kind: 'words', url, signal: request.signal });
+      if (answer.status === 400) throw searchFault(answer.status);
+      if (answer.status !== 200) return answer;
+      successBody(answer, '/api/documents/', validateIdPage, known());
+      if (answer.allIds === null) return rejected(request, 400, 'words_too_broad');
+      const holding = new Set(answer.allIds);
+      kept = kept === null ? [...new Set(answer.allIds)] : kept.filter((id) => holding.has(id));
+      if (kept.length === 0) break;
+    }
+    const ids = kept ?? [];
+    const start = (request.page - 1) * PAGE_SIZE;
+    const slice = ids.slice(start, start + PAGE_SIZE);
+    if (slice.length === 0) {
+      // As Paperless answers a page past the last; page 1 of nothing is an empty page.
+      if (request.page > 1) return rejected(request, 404, 'page');
+      return { versions: lastVersions, count: 0, page: request.page, hits: [], hasMore: false, rejectedStatus: null, rejection: null, refusal: null };
+    }
+    const longest = words.reduce((best, word) => ([...word].length > [...best].length ? word : best), '');
+    const answer = await searchOnce({ ...request, page: 1 }, 'text', longest, slice);
+    if (answer.status === 400) throw searchFault(answer.status);
+    if (answer.status !== 200) return answer;
+    const page = hitsOf(answer, request);
+    const order = new Map(slice.map((id, at) => [id, at]));
+    const hits = page.hits.filter((hit) => order.has(hit.id)).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return { ...page, count: ids.length, hits, hasMore: request.page * PAGE_SIZE < ids.length };
+  }
+
+  /** A 200 search answer as the page the caller asked for. */
+  function hitsOf(answer: RawAnswer, request: SearchRequest): SearchPage {
+    const page = successBody(answer, '/api/documents/', validateSearchPage, known());
+    return {
+      versions: answer.versions,
+      count: page.count,
+      page: request.page,
+      hits: page.results.map((hit) => ({
+        id: hit.id,
+        title: scrub(hit.title),
+        created: nullable(hit.created, scrub),
+        correspondent: hit.correspondent ?? null,
+        documentType: hit.document_type ?? null,
+        highlights: nullable(hit.__search_hit__?.highlights, scrub),
+      })),
+      hasMore: request.page * PAGE_SIZE < page.count,
+      rejectedStatus: null,
+      rejection: null,
+      refusal: null,
+    };
   }
 
   function rejected(request: SearchRequest, status: number, rejection: SearchRejection, refusal: string | null = null): SearchPage {
@@ -153,8 +227,11 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
     const text = simpleTextOf(request.term, reader);
     if (text === '') return rejected(request, 400, 'query');
     const repeated = await searchOnce(request, 'text', text);
-    if (repeated.status === 400) throw searchFault(repeated.status);
-    return repeated;
+    if (repeated.status !== 400) return repeated;
+    // 3.0 asked several words as one phrase, which a large archive refuses: each word alone cannot be.
+    const words = [...new Set(text.split(' '))];
+    if (reader === 'tantivy' && words.length > 1) return wordByWord(request, words);
+    throw searchFault(repeated.status);
   }
 
   return {
@@ -171,24 +248,7 @@ export function createArchiveClient(connection: ArchiveConnection, options: Arch
       const answer = await searchAnswer(request);
       if (!('body' in answer)) return answer;
       if (answer.status === 404 && isApiDetail(answer)) return rejected(request, 404, 'page');
-      const page = successBody(answer, '/api/documents/', validateSearchPage, known());
-      return {
-        versions: answer.versions,
-        count: page.count,
-        page: request.page,
-        hits: page.results.map((hit) => ({
-          id: hit.id,
-          title: scrub(hit.title),
-          created: nullable(hit.created, scrub),
-          correspondent: hit.correspondent ?? null,
-          documentType: hit.document_type ?? null,
-          highlights: nullable(hit.__search_hit__?.highlights, scrub),
-        })),
-        hasMore: request.page * PAGE_SIZE < page.count,
-        rejectedStatus: null,
-        rejection: null,
-        refusal: null,
-      };
+      return hitsOf(answer, request);
     },
 
     async newest(): Promise<NewestPage> {

@@ -31,10 +31,11 @@ import type { ResolvedAddress } from './types.js';
  */
 
 /**
- * Idle time after which the client closes a kept-alive connection. Below the idle timeouts of
- * common servers (gunicorn 2 s, Apache 5 s, Node 5 s, nginx 75 s), so a request practically
- * never meets a socket the server has just closed (such a request fails after having a
- * connection, which gets no second try).
+ * Idle time after which the client closes a kept-alive connection. Paperless-ngx is served by
+ * granian (since 2.15), which sets no short idle limit of its own (only `--http1-keep-alive` on or
+ * off); the proxies usually in front of it do (Apache 5 s, Node 5 s, nginx 75 s). 1 s stays below
+ * all of them, so a request practically never meets a socket the server has just closed (such a
+ * request fails after having a connection, which gets no second try).
  */
 export const KEEP_ALIVE_MS = 1_000;
 

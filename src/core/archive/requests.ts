@@ -48,6 +48,8 @@ export interface SearchQuery {
   readonly page: number;
   readonly since?: string | undefined;
   readonly until?: string | undefined;
+  /** Only these documents (`id__in`, never empty): the page of a search made word by word. */
+  readonly ids?: readonly number[] | undefined;
 }
 
 export function searchQuery(request: SearchQuery, mode: SearchMode): Array<[string, string]> {
@@ -59,7 +61,18 @@ export function searchQuery(request: SearchQuery, mode: SearchMode): Array<[stri
   ];
   if (request.since !== undefined) query.push(['created__date__gte', checkedDay(request.since, 'since')]);
   if (request.until !== undefined) query.push(['created__date__lt', dayAfter(checkedDay(request.until, 'until'))]);
+  if (request.ids !== undefined && request.ids.length > 0) query.push(['id__in', request.ids.join(',')]);
   return query;
+}
+
+/**
+ * One word of a search made word by word: only `all` (every matching id, sent with API version 9)
+ * is read, so a page of one id is asked for.
+ */
+export function wordIdsQuery(request: SearchQuery): Array<[string, string]> {
+  return searchQuery({ ...request, page: 1 }, 'text').map(([name, value]) =>
+    name === 'page_size' ? [name, '1'] : name === 'fields' ? [name, 'id'] : [name, value],
+  );
 }
 
 export const CONNECTION_TEST_QUERY: ReadonlyArray<readonly [string, string]> = [

@@ -55,7 +55,9 @@ export interface SearchPage extends ArchiveAnswer {
    * `page` a page past the last, `exclusions_only` a term that only excludes (`-invoice`,
    * `NOT invoice`), which Paperless-ngx 3.0 and 3.1 refuse and which no repeat may turn into its
    * opposite; `minus_exclusion` a `-word` sent to Paperless-ngx 2 or 3.2, which read it as the
-   * word itself; `refused` the term, with the archive server's own message (`refusal`).
+   * word itself; `refused` the term, with the archive server's own message (`refusal`);
+   * `words_too_broad` several words that Paperless-ngx 3.0 could neither search as a phrase (too
+   * large an archive) nor word by word (no `all` list, or one too long to keep).
    */
   readonly rejection?: SearchRejection | null;
   /**
@@ -65,7 +67,7 @@ export interface SearchPage extends ArchiveAnswer {
   readonly refusal?: string | null;
 }
 
-export type SearchRejection = 'query' | 'page' | 'exclusions_only' | 'minus_exclusion' | 'refused';
+export type SearchRejection = 'query' | 'page' | 'exclusions_only' | 'minus_exclusion' | 'refused' | 'words_too_broad';
 
 export interface SearchRequest {
   readonly term: string;

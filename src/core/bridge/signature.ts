@@ -68,11 +68,32 @@ export function canonicalText(call: BridgeCall): string {
 
 const hmacHex = (secret: string, text: string): string => createHmac('sha256', secret).update(text).digest('hex');
 
-const issuedMac = (secret: string, expires: string, random: string): string => hmacHex(secret, `dus-bridge-issued\n${expires}\n${random}`);
+/**
+ * The MAC of an issued challenge: over the address of the `serve` that issued it (its
+ * `service_url`, `serviceAddress`), its expiry and its random part. A process accepts only
+ * challenges it could have issued itself, and the app only challenges issued for its own
+ * `service_url`: a listener on a stopped process's address cannot pass the app a challenge
+ * of another process sharing the secret and the cache (issue 36).
+ */
+const issuedMac = (secret: string, service: string, expires: string, random: string): string =>
+  hmacHex(secret, `dus-bridge-issued\n${service}\n${expires}\n${random}`);
 
-/** What proves to the app that the challenge comes from a holder of the secret, bound to the app's own fresh value. */
-export function challengeProof(secret: string, clientNonce: string, challenge: string): string {
-  return hmacHex(secret, `dus-bridge-challenge\n${clientNonce}\n${challenge}`);
+/**
+ * What proves to the app that the challenge comes from a holder of the secret, bound to the
+ * app's own fresh value and to the address the issuer serves, which the app compares with its
+ * `service_url`.
+ */
+export function challengeProof(secret: string, clientNonce: string, challenge: string, service: string): string {
+  return hmacHex(secret, `dus-bridge-challenge\n${clientNonce}\n${challenge}\n${service}`);
+}
+
+/**
+ * The address a `serve` process answers the bridge at, written as the app's `service_url`
+ * is compared: no trailing `/` (the app drops it too). `http://127.0.0.1:8080`,
+ * `unix:///run/docs-unified-search/serve.sock`, or what `--service-url` says behind a proxy.
+ */
+export function serviceAddress(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 export function validClientNonce(value: string): boolean {
@@ -82,6 +103,8 @@ export function validClientNonce(value: string): boolean {
 export interface BridgeChallenge {
   readonly challenge: string;
   readonly proof: string;
+  /** The address of the issuing process (`serviceAddress`): the app sends nothing signed unless it is its `service_url`. */
+  readonly service: string;
 }
 
 /**
@@ -90,11 +113,11 @@ export interface BridgeChallenge {
  * (anyone may ask) fill no cache; it is taken in the shared cache when a call uses it, which
  * makes it single-use across every process sharing that cache.
  */
-export function issueBridgeChallenge(secret: string, clientNonce: string, nowMs: number): BridgeChallenge {
+export function issueBridgeChallenge(secret: string, clientNonce: string, nowMs: number, service: string): BridgeChallenge {
   const expires = String(Math.floor(nowMs / 1000) + BRIDGE_CHALLENGE_SECONDS);
   const random = randomBytes(16).toString('hex');
-  const challenge = `${expires}.${random}.${issuedMac(secret, expires, random)}`;
-  return { challenge, proof: challengeProof(secret, clientNonce, challenge) };
+  const challenge = `${expires}.${random}.${issuedMac(secret, service, expires, random)}`;
+  return { challenge, proof: challengeProof(secret, clientNonce, challenge, service), service };
 }
 
 export function signBridgeCall(secret: string, call: BridgeCall): string {
@@ -133,14 +156,16 @@ export interface PresentedHeaders {
 
 /**
  * Checks a call: all headers present and well formed, the time inside the window, the
- * signature right (constant-time compare), the challenge issued by a holder of the secret and
- * not expired, and neither the nonce nor the challenge seen before. Both are taken in the
- * shared cache only after the signature holds, so unsigned noise cannot fill it;
+ * signature right (constant-time compare), the challenge issued by a holder of the secret for
+ * this process's address and not expired, and neither the nonce nor the challenge seen before.
+ * Both are taken in the shared cache only after the signature holds, so unsigned noise cannot fill it;
  * `getOrProduce` runs once per key across the processes sharing the cache, so two processes
  * receiving the same call agree that one of them is a replay.
  */
 export async function verifyBridgeCall(options: {
   readonly secret: string | null;
+  /** This process's address (`serviceAddress`): a challenge issued for another is `bad_challenge`. */
+  readonly service: string;
   readonly method: string;
   readonly pathWithQuery: string;
   readonly headers: PresentedHeaders;
@@ -175,7 +200,7 @@ export async function verifyBridgeCall(options: {
   const presented = Buffer.from(signature);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, reason: 'bad_signature' };
   const [, expires = '', random = '', mac = ''] = issued;
-  const expectedMac = Buffer.from(issuedMac(options.secret, expires, random));
+  const expectedMac = Buffer.from(issuedMac(options.secret, options.service, expires, random));
   if (!timingSafeEqual(Buffer.from(mac), expectedMac)) return { ok: false, reason: 'bad_challenge' };
   if (options.nowMs / 1000 > Number(expires)) return { ok: false, reason: 'challenge_expired' };
   const mine = randomBytes(12).toString('hex');

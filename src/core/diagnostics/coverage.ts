@@ -2,7 +2,9 @@ import type { ConnectionTestResult } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
 import { isDusError, type DusError } from '../errors.js';
+import type { AccessRulesSummary } from '../host/rules/access-rules.js';
 import { msg } from '../i18n/catalog.js';
+import type { UnsupportedShares } from '../host/types.js';
 import { testStoredConnection } from './connection-test.js';
 import type { UnreadableStorage } from '../host/rules/external-storage.js';
 
@@ -39,10 +41,14 @@ export interface CoverageReport {
   readonly examplesWithoutFile: readonly number[];
   /** Marked files of the archive account in its own folders; null when they could not be read. */
   readonly markedFiles: number | null;
+  /** The archive account's shares with Talk rooms and Deck boards, which show no one a document (unsupported); null when not read. */
+  readonly unsupportedShares?: UnsupportedShares | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
   /** External storages mounted for the archive account whose files the database cannot answer for: their files are never shown. */
   readonly unreadableStorages: readonly UnreadableStorage[];
+  /** File access control's rules (they may keep shared files from users); null when it is off, has none, or the host was not read. */
+  readonly accessRules: AccessRulesSummary | null;
 }
 
 /** What `check` is waiting for, in order: the archive server's answer, the host's account, its marked files. */
@@ -106,6 +112,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
     if (named === null) throw await archiveAccountMissing(ctx, msg('unknown_archive_account.advice_coverage'));
     return named;
   });
+  let unsupported: UnsupportedShares | null = null;
   // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
   // marked files used to scan them all again each time.
   let unreadableStorages: readonly UnreadableStorage[] = [];
@@ -116,9 +123,11 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
           progress?.step('marked files', archiveAccount);
           const host = await ctx.host();
           const marked = await host.markedDocuments(archiveAccount);
+          unsupported = await host.unsupportedShares(archiveAccount);
           unreadableStorages = await host.unreadableExternal(archiveAccount);
           return marked;
         });
+  const accessRules = documents === null ? null : await part('coverage', hostFailures, async () => (await ctx.host()).accessRules());
   if (!answered && asked !== null) progress?.step('connection', asked);
   const tested = await testing;
   const failures = [...connectionFailures, ...hostFailures];
@@ -138,7 +147,9 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
             .sort((a, b) => a - b)
             .slice(0, EXAMPLES),
     markedFiles: documents === null ? null : documents.length,
+    unsupportedShares: unsupported,
     failures,
     unreadableStorages,
+    accessRules,
   };
 }

@@ -1,7 +1,9 @@
 import type { ServiceContext } from '../context-types.js';
+import { normalizeHostUrl } from '../host/db/host-url.js';
 import { originOf } from '../settings/url-rules.js';
 import { readHistory } from './history.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
+import { newerReleaseNote } from '../archive/releases.js';
 
 /** Where an administrator corrects what the check warns about (served by `serve`). */
 export const SETTINGS_PAGE_PATH = '/settings/admin/docs_unified_search';
@@ -30,6 +32,15 @@ export async function overviewCheck(ctx: ServiceContext, language: string | null
   return inLanguage(await overviewFindings(ctx), language);
 }
 
+function validHostUrl(stored: string | undefined): string | null {
+  if (stored === undefined || stored === '') return null;
+  try {
+    return normalizeHostUrl(stored, 'host_url');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What the administration overview check finds. Reads stored data only (settings, credential
  * store, host accounts) and never sends a request to the archive server, so it is fast and safe
@@ -38,7 +49,8 @@ export async function overviewCheck(ctx: ServiceContext, language: string | null
 export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFindings> {
   const stored = ctx.settings.read();
   const warnings: Message[] = [];
-  let hostUrl: string | null = stored.host_url ?? null;
+  // A stored host_url the rule refuses makes no link (the host then fails to open and says why).
+  let hostUrl: string | null = validHostUrl(stored.host_url);
 
   if (stored.docs_url === undefined) {
     warnings.push(msg('overview.no_server'));
@@ -55,6 +67,8 @@ export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFin
     const named = stored.archive_owner ?? (await host.syncAccount());
     if (named === null || named === '') warnings.push(msg('overview.no_account'));
     else if ((await host.findAccount(named)) === null) warnings.push(msg('overview.unknown_account', { account: named }));
+    const rules = await host.accessRules();
+    if (rules !== null && rules.undecided.length > 0) warnings.push(msg('overview.access_rules_undecided', { rules: rules.undecided.join(', ') }));
   } catch (error: unknown) {
     warnings.push(msg('overview.host_unreadable', { code: error instanceof Error && 'code' in error ? String(error.code) : 'internal' }));
   }
@@ -82,5 +96,8 @@ export async function overviewFindings(ctx: ServiceContext): Promise<OverviewFin
       : api === undefined
         ? msg('overview.version', { version: known })
         : msg('overview.version_api', { version: known, api });
-  return { severity: 'success', findings: [msg('overview.connected', { url: stored.docs_url ?? '', version })], link };
+  // A release newer than the checked ones is information, not a warning: the search works with the newest known rules.
+  const newer = newerReleaseNote(known);
+  const connected = msg('overview.connected', { url: stored.docs_url ?? '', version });
+  return { severity: 'success', findings: newer === null ? [connected] : [connected, newer], link };
 }

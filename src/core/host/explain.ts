@@ -6,7 +6,8 @@
 import { hostNow, type HostContext } from './host-context.js';
 import { buildTrashedFiles, rowNumber as num, rowText as text, TRASH_PREFIX } from './rules/lookup-sql.js';
 import { cleanIds, markersIn } from './rules/marker.js';
-import { buildShareObstacles, nearestObstacles } from './rules/share-obstacles.js';
+import { buildShareObstacles, nearestObstacles, obstacleTargets } from './rules/share-obstacles.js';
+import { readTakenTargets } from './rules/taken-targets.js';
 import { homeStorageIds } from './rules/storages.js';
 import { FOLDER_MIMETYPE } from './rules/visibility.js';
 import type { ShareObstacle, TrashedFile, VisibleFile } from './types.js';
@@ -22,7 +23,15 @@ export async function shareObstacles(
   if (own.length === 0) return new Map();
   const { statements, located } = host;
   const statement = buildShareObstacles(statements.sql.dialect, statements.prefix, user, own, hostNow(host.options));
-  return nearestObstacles(await statements.query(statement.sql, statement.params), own, user, located.version, located.dataDirectory);
+  const rows = await statements.query(statement.sql, statement.params);
+  const taken = await readTakenTargets(
+    (sql, params) => statements.query(sql, params),
+    statements.prefix,
+    obstacleTargets(rows, user),
+    located.dataDirectory,
+    located.version,
+  );
+  return nearestObstacles(rows, own, user, located.version, located.dataDirectory, taken === null ? null : (taken.get(user) ?? new Set()));
 }
 
 export async function trashedArchiveFiles(

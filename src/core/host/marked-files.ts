@@ -13,7 +13,8 @@ import { buildFilesByMarker } from './rules/share-reach.js';
 import type { NodeRow } from './rules/share-rules.js';
 import { homeStorageIds, isInUserFiles } from './rules/storages.js';
 import { FOLDER_MIMETYPE, pickPerDocument, type Candidate } from './rules/visibility.js';
-import type { MarkedFilesPage, Pace } from './types.js';
+import { buildUnsupportedShares } from './rules/team-rules.js';
+import type { MarkedFilesPage, Pace, UnsupportedShares } from './types.js';
 import { readExternal } from './external.js';
 import { externalPath, externalRows, externalViews, type ExternalRows, type ExternalView } from './rules/external-storage.js';
 
@@ -76,6 +77,13 @@ export async function markedDocuments(host: HostContext, indexes: MarkerIndexes 
     }
   });
   return [...documents].sort((a, b) => a - b);
+}
+
+export async function unsupportedShares(host: HostContext, archiveAccount: string): Promise<UnsupportedShares> {
+  const statement = buildUnsupportedShares(host.statements.prefix, archiveAccount);
+  const rows = await host.statements.query(statement.sql, statement.params);
+  const count = (type: number): number => rows.filter((row) => num(row.b) === type).reduce((sum, row) => sum + num(row.a), 0);
+  return { talkRooms: count(10), deckBoards: count(12) };
 }
 
 export async function eachArchiveDocument(

@@ -14,8 +14,11 @@ import { openSqlClient } from './db/sql-client.js';
 import { shareObstacles, trashedArchiveFiles } from './explain.js';
 import type { HostContext, OpenHostOptions } from './host-context.js';
 import { MarkerIndexes } from './index/indexes.js';
-import { eachArchiveDocument, markedDocuments, markedFiles } from './marked-files.js';
+import { eachArchiveDocument, markedDocuments, markedFiles, unsupportedShares } from './marked-files.js';
 import { HostQuestions } from './questions.js';
+import { accessFactsOf, accessRulesSummary, appEnabled, buildAccessControlSwitch, buildAccessFacts, type AccessRulesSummary } from './rules/access-rules.js';
+import { rowText } from './rules/lookup-sql.js';
+import type { Message } from '../i18n/catalog.js';
 import { externalReach, reachedAccounts, reachedMounts, shareReach } from './reach.js';
 import { unreadableMounts, type ExternalView, type UnreadableStorage } from './rules/external-storage.js';
 import { readExternal } from './external.js';
@@ -33,6 +36,7 @@ import type {
   ShareObstacle,
   SqlClient,
   TrashedFile,
+  UnsupportedShares,
   VisibleFile,
 } from './types.js';
 
@@ -118,6 +122,25 @@ class DatabaseHost implements HostAdapter {
     return this.#indexes.prepare(archiveAccount);
   }
 
+  async accessRules(): Promise<AccessRulesSummary | null> {
+    if (!(await this.accessControlEnabled())) return null;
+    const { statements } = this.#host;
+    const statement = buildAccessFacts(statements.sql.dialect, statements.prefix, '', new Map(), () => '');
+    return accessRulesSummary(accessFactsOf(await statements.query(statement.sql, statement.params)).rules);
+  }
+
+  async accessControlEnabled(): Promise<boolean> {
+    const statement = buildAccessControlSwitch(this.#host.statements.prefix);
+    const rows = await this.#host.statements.query(statement.sql, statement.params);
+    return appEnabled(rows.length === 0 ? null : rowText(rows[0]?.v));
+  }
+
+  async accessRuleBlocks(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, Message>> {
+    // Off (most hosts): one small statement, not question 1 again.
+    if (!(await this.accessControlEnabled())) return new Map();
+    return this.#questions.accessRuleBlocks('visible', user, archiveAccount, documentIds);
+  }
+
   shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>> {
     return shareObstacles(this.#host, user, archiveAccount, files);
   }
@@ -152,6 +175,10 @@ class DatabaseHost implements HostAdapter {
 
   markedFiles(archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage> {
     return markedFiles(this.#host, archiveAccount, offset, limit);
+  }
+
+  unsupportedShares(archiveAccount: string): Promise<UnsupportedShares> {
+    return unsupportedShares(this.#host, archiveAccount);
   }
 
   markedDocuments(archiveAccount: string): Promise<readonly number[]> {

@@ -15,8 +15,20 @@ import { splitRows, syncAccountOf, type SearchProbe } from './rules/lookup-rows.
 import { buildLookup, type LookupSpec } from './rules/lookup-sql.js';
 import { cleanIds } from './rules/marker.js';
 import { homeStorageIds } from './rules/storages.js';
-import { candidates, pickPerDocument, questionMounts, type Candidate } from './rules/visibility.js';
 import { externalFactsOf, externalViews, mountedFor, NO_EXTERNAL, type ExternalView } from './rules/external-storage.js';
+import {
+  accessFactsOf,
+  accessOutcome,
+  accessRuleMessage,
+  ancestorPaths,
+  appEnabled,
+  buildAccessFacts,
+  viewsOf,
+  type AccessOutcome,
+} from './rules/access-rules.js';
+import { candidates, mountCovers, mountPath, pickPerDocument, questionMounts, type Candidate, type Mount, type NodeRow } from './rules/visibility.js';
+import type { Message } from '../i18n/catalog.js';
+import { readTakenTargets } from './rules/taken-targets.js';
 import type { ResolvedArchiveAccount, SearchLookup, VisibleFile } from './types.js';
 
 export type Question = 'visible' | 'owned' | 'foreign';
@@ -86,29 +98,104 @@ export class HostQuestions {
 
   /** Every (document, file, path) the rules admit, in one batch, or per document after the spec's fallback. */
   async candidates(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Candidate[]> {
+    return (await this.#judged(question, user, archive, ids, probe)).open;
+  }
+
+  /**
+   * Question 1 (or 3) before and after File access control: for each document none of whose
+   * files the user can open because a rule blocks them, the sentence `why` says (rules/access-rules.ts).
+   */
+  async accessRuleBlocks(
+    question: 'visible' | 'foreign',
+    user: string,
+    archive: string,
+    documentIds: readonly number[],
+  ): Promise<ReadonlyMap<number, Message>> {
+    const ids = cleanIds(documentIds);
+    const out = new Map<number, Message>();
+    if (ids.length === 0) return out;
+    const { open, blocked } = await this.#judged(question, user, archive, ids);
+    const opened = new Set(open.map((c) => c.documentId));
+    for (const { candidate, message } of blocked)
+      if (!opened.has(candidate.documentId) && !out.has(candidate.documentId)) out.set(candidate.documentId, message);
+    return out;
+  }
+
+  async #judged(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Judged> {
     if (this.#batched) {
+      let looked: Looked | null = null;
       try {
-        return await this.#lookup(question, user, archive, ids, true, probe);
+        looked = await this.#lookup(question, user, archive, ids, true, probe);
       } catch (error) {
         if (isDusError(error) && error.code === 'host_unreachable') throw error;
         // The spec's fallback: this database does not run the batched form; ask per document.
         this.#batched = false;
       }
+      // Outside the fallback: a failure of the access-rule statement is its own, not the lookup's form.
+      if (looked !== null) return this.#access(user, looked);
     }
     return this.#perDocument(question, user, archive, ids, probe);
   }
 
-  async #perDocument(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Candidate[]> {
+  async #perDocument(question: Question, user: string, archive: string, ids: readonly number[], probe?: SearchProbe): Promise<Judged> {
     if (!this.#warned) {
       this.#warned = true;
       this.#host.options.logger?.warn(LOG_MESSAGES.perDocumentLookup());
     }
-    const all: Candidate[] = [];
-    for (const id of ids) all.push(...(await this.#lookup(question, user, archive, [id], false, probe)));
+    const all: Judged = { open: [], blocked: [] };
+    for (const id of ids) {
+      const one = await this.#access(user, await this.#lookup(question, user, archive, [id], false, probe));
+      all.open.push(...one.open);
+      all.blocked.push(...one.blocked);
+    }
     return all;
   }
 
-  async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean, probe?: SearchProbe): Promise<Candidate[]> {
+  /**
+   * File access control, when the lookup saw it enabled: one statement more (its rules, the
+   * user's groups, each candidate's folders with their tags), then each candidate judged as
+   * the app judges the access (rules/access-rules.ts). Off: nothing read, nothing blocked.
+   */
+  async #access(user: string, looked: Looked): Promise<Judged> {
+    if (looked.access === null || looked.list.length === 0) return { open: looked.list, blocked: [] };
+    const { files, mounts } = looked.access;
+    const byId = new Map<number, NodeRow>(files.map((f) => [f.fileId, f]));
+    const nodes = new Map<number, Set<string>>();
+    const subjects = looked.list.map((candidate) => {
+      const file = byId.get(candidate.fileId);
+      const mount = file === undefined ? undefined : mounts.find((m) => mountCovers(m, file) && mountPath(m, file.path ?? '') === candidate.path);
+      if (file !== undefined) {
+        const paths = nodes.get(file.storage) ?? new Set<string>();
+        for (const path of ancestorPaths(file.path ?? '')) paths.add(path);
+        nodes.set(file.storage, paths);
+      }
+      return { candidate, file, mount };
+    });
+    // Loaded here, when the app is on: a run without it never loads node:crypto for this.
+    const { createHash } = process.getBuiltinModule('node:crypto');
+    const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
+    const { statements } = this.#host;
+    const asked = new Map([...nodes].map(([storage, paths]) => [storage, [...paths]] as const));
+    const statement = buildAccessFacts(statements.sql.dialect, statements.prefix, user, asked, md5);
+    const facts = accessFactsOf(await statements.query(statement.sql, statement.params));
+    const judged: Judged = { open: [], blocked: [] };
+    for (const { candidate, file, mount } of subjects) {
+      let outcome: AccessOutcome = { kind: 'open' };
+      if (facts.rules !== null) {
+        // A file row the statement did not give back cannot be judged: not shown.
+        const views = file === undefined ? [] : viewsOf(facts, file.storage, file.path ?? '', sharedRootOf(mount));
+        outcome =
+          views.length === 0 && facts.rules.rules.length > 0
+            ? { kind: 'blocked', rule: facts.rules.rules[0] ?? unknownRule, certain: false }
+            : accessOutcome(facts.rules, { groups: facts.groups, knownGroups: facts.knownGroups, views });
+      }
+      if (outcome.kind === 'open') judged.open.push(candidate);
+      else judged.blocked.push({ candidate, message: accessRuleMessage(outcome, facts.rules, user) });
+    }
+    return judged;
+  }
+
+  async #lookup(question: Question, user: string, archive: string, ids: readonly number[], fast: boolean, probe?: SearchProbe): Promise<Looked> {
     const { statements, located, options } = this.#host;
     const dataDirectory = located.dataDirectory;
     const sameUser = user === archive;
@@ -150,7 +237,7 @@ export class HostQuestions {
         if (rows.unsupportedShares > 0) {
           options.logger?.info(
             { count: rows.unsupportedShares },
-            'The archive account shares files with Teams, Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
+            'The archive account shares files with Talk rooms or Deck boards; such shares are not supported and those files are not shown through them',
           );
         }
       }
@@ -166,12 +253,24 @@ export class HostQuestions {
     }
     // Questions 1 and 3 ask what the user opens: a disabled account opens nothing. Question 2
     // asks what the archive account has in its folders, whether or not it can log in.
-    if (question !== 'owned' && !rows.viewerEnabled) return [];
+    if (question !== 'owned' && !rows.viewerEnabled) return { list: [], access: null };
     const external = this.#externalTables ? externalFactsOf(rows.external) : NO_EXTERNAL;
-    const mounts =
-      recipient === null
-        ? []
-        : questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version, external);
+    let mounts: Mount[] = [];
+    if (recipient !== null) {
+      const asked = rows.shares.map((share) => ({ account: recipient, target: share.target }));
+      const taken = await readTakenTargets((sql, params) => statements.query(sql, params), statements.prefix, asked, dataDirectory, located.version);
+      const takenOfRecipient = taken === null ? null : (taken.get(recipient) ?? new Set<string>());
+      mounts = questionMounts(
+        question === 'visible' ? 'visible' : 'foreign',
+        recipient,
+        archive,
+        rows,
+        dataDirectory,
+        located.version,
+        takenOfRecipient,
+        external,
+      );
+    }
     // External storages: the archive account's are those mounted for it; the user sees them at her own mount points.
     const archiveViews = externalViews(external, archive);
     const archiveIds = new Set(archiveViews.map((v) => v.storageId));
@@ -182,7 +281,7 @@ export class HostQuestions {
       views = mine.filter((v) => archiveIds.has(v.storageId) === (question === 'visible'));
     }
     const hiddenUnder = ownOf === null ? [] : external.mounts.filter((m) => mountedFor(external, m, ownOf)).map((m) => m.mountPoint);
-    return candidates(
+    const list = candidates(
       {
         documentIds: new Set(ids),
         ownFilesOf: ownOf,
@@ -194,5 +293,26 @@ export class HostQuestions {
       },
       rows.files,
     );
+    // Question 2 asks what the archive account holds, not what it may open (docs/host-adapter.md).
+    const access = question !== 'owned' && appEnabled(rows.accessControl) ? { files: rows.files, mounts } : null;
+    return { list, access };
   }
+}
+
+/** A lookup's candidates, and what File access control needs to judge them when it is on. */
+interface Looked {
+  readonly list: Candidate[];
+  readonly access: { readonly files: readonly NodeRow[]; readonly mounts: readonly Mount[] } | null;
+}
+
+/** Candidates the access rules let through, and those they block with the sentence `why` says. */
+interface Judged {
+  readonly open: Candidate[];
+  readonly blocked: { readonly candidate: Candidate; readonly message: Message }[];
+}
+
+const unknownRule = { id: 0, name: '', operation: 'deny', checks: null };
+
+function sharedRootOf(mount: Mount | undefined): string | null {
+  return mount === undefined ? null : (mount.root.path ?? null);
 }

@@ -10,6 +10,7 @@ import { rowText as text } from './rules/lookup-sql.js';
 import { cleanIds } from './rules/marker.js';
 import { ACCOUNTS_PER_STATEMENT, buildAccountShares, buildReachedAccounts, buildShareReach, shareReachOf, type ShareReach } from './rules/share-reach.js';
 import type { Mount } from './rules/share-rules.js';
+import { readTakenTargets } from './rules/taken-targets.js';
 import { questionMounts } from './rules/visibility.js';
 import { readExternal } from './external.js';
 import { externalViews, mountedFor, NO_EXTERNAL, type ExternalFacts, type ExternalView } from './rules/external-storage.js';
@@ -29,7 +30,7 @@ export async function shareReach(
 ): Promise<{ files: readonly VisibleFile[]; reach: ShareReach }> {
   // Every file of the archive account carrying the marker, not only the one question 2 picks: a user may open another copy.
   const files = (await questions.candidates('owned', archiveAccount, archiveAccount, cleanIds([documentId]))).filter((f) => f.path.startsWith('/'));
-  if (files.length === 0) return { files, reach: { shares: [], members: new Map(), overrideTargets: new Map(), files: [] } };
+  if (files.length === 0) return { files, reach: { shares: [], members: new Map(), teamRoutes: new Map(), overrideTargets: new Map(), files: [] } };
   const statement = buildShareReach(host.statements.prefix, files);
   return { files, reach: shareReachOf(await host.statements.query(statement.sql, statement.params)) };
 }
@@ -71,6 +72,9 @@ export async function reachedMounts(host: HostContext, archiveAccount: string, a
     }
     // The nodes, switches and sharers' flags once; each account's shares and flags its own: the rows question 1 reads for it.
     const shared = splitRows(common, '');
+    const sharesOf = (account: string) => (own.get(account)?.rows ?? []).filter((row) => text(row.k) === 'S').map((row) => shareRowOf(row, account));
+    const asked = chunk.flatMap((account) => sharesOf(account).map((share) => ({ account, target: share.target })));
+    const taken = await readTakenTargets((sql, params) => statements.query(sql, params), statements.prefix, asked, located.dataDirectory, located.version);
     // The rules see the account only in its rows and in whether it owns or re-shared one of
     // them (share-rules.ts notForUser): the members of a group with the same rows (no override
     // of their own) get one answer, worked out once, not 10 000 times.
@@ -83,14 +87,16 @@ export async function reachedMounts(host: HostContext, archiveAccount: string, a
         result.set(account, []);
         continue;
       }
-      const key = entry === undefined || entry.ownsOne ? null : entry.key;
+      const takenOfAccount = taken === null ? null : (taken.get(account) ?? new Set<string>());
+      // Own files at a share's target (taken-targets.ts) make an account's answer its own too.
+      const key = entry === undefined || entry.ownsOne || (takenOfAccount !== null && takenOfAccount.size > 0) ? null : entry.key;
       const known = key === null ? undefined : same.get(key);
       if (known !== undefined) {
         result.set(account, known);
         continue;
       }
-      const rows = { ...shared, shares: mine.filter((row) => text(row.k) === 'S').map((row) => shareRowOf(row, account)) };
-      const mounts = questionMounts('visible', account, archiveAccount, rows, located.dataDirectory, located.version, external);
+      const rows = { ...shared, shares: sharesOf(account) };
+      const mounts = questionMounts('visible', account, archiveAccount, rows, located.dataDirectory, located.version, takenOfAccount, external);
       if (key !== null) same.set(key, mounts);
       result.set(account, mounts);
     }

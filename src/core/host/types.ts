@@ -4,7 +4,9 @@
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
 import type { ExternalView, UnreadableStorage } from './rules/external-storage.js';
+import type { Message } from '../i18n/catalog.js';
 import type { AccountBackend } from './account-backends.js';
+import type { AccessRulesSummary } from './rules/access-rules.js';
 import type { Dialect, HostLocation, Pace, SqlClient, SqlRow, SqlValue } from './db/types.js';
 import type { MarkerIndexSize } from './index/types.js';
 import type { ShareReach } from './rules/share-reach.js';
@@ -12,6 +14,12 @@ import type { Mount, NodeRow } from './rules/share-rules.js';
 import type { ShareObstacle, VisibleFile } from './rules/types.js';
 
 export type { Dialect, HostLocation, MarkerIndexSize, Mount, NodeRow, Pace, ShareObstacle, SqlClient, SqlRow, SqlValue, VisibleFile };
+
+/** Shares the product cannot resolve: Talk rooms (type 10) and Deck boards (type 12). */
+export interface UnsupportedShares {
+  readonly talkRooms: number;
+  readonly deckBoards: number;
+}
 
 export interface HostAccount {
   /** The uid as the host stores it (its own spelling). */
@@ -95,6 +103,16 @@ export interface HostAdapter {
    */
   shareObstacles(user: string, archiveAccount: string, files: readonly VisibleFile[]): Promise<ReadonlyMap<number, ShareObstacle>>;
   /**
+   * Explain only: documents whose files reach the user (question 1's shares and own files) but
+   * which File access control blocks, each with the rule's sentence (rules/access-rules.ts);
+   * empty when the app is off. Two statements per call when it is on, one when it is off.
+   */
+  accessRuleBlocks(user: string, archiveAccount: string, documentIds: readonly number[]): Promise<ReadonlyMap<number, Message>>;
+  /** `check` and the overview: File access control's rules by name, and those the request decides; null when it is off or has none. */
+  accessRules(): Promise<AccessRulesSummary | null>;
+  /** Whether File access control is enabled (its rules may then block what the shares let through): one statement. */
+  accessControlEnabled(): Promise<boolean>;
+  /**
    * `who`: every file of the archive account carrying the document's marker, and the user and
    * group shares on them or a folder holding them (whatever their state), with the groups'
    * direct members. Whether a recipient opens the file is asked with question 1, as `why` asks.
@@ -135,6 +153,8 @@ export interface HostAdapter {
    * when the adapter keeps one (in memory or in its file); else from one scan.
    */
   markedDocuments(archiveAccount: string): Promise<readonly number[]>;
+  /** `check`: the archive account's shares of files and folders with Talk rooms and Deck boards, which no rule mounts (one query). */
+  unsupportedShares(archiveAccount: string): Promise<UnsupportedShares>;
   /**
    * Builds the marker index of the archive account now, when the adapter keeps one (a no-op
    * otherwise), so that the first search after start does not pay for it.

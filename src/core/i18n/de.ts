@@ -21,6 +21,11 @@ export function de(): Catalog {
     'url_extras.credentials':
       'Die URL des Archivservers darf keinen Benutzernamen und kein Passwort enthalten: den Teil vor dem @ entfernen und das API-Token im eigenen Feld angeben.',
     'host_not_ascii.host': 'Der Host in der URL des Archivservers ist nicht in ASCII geschrieben: den Namen in der Form xn--… (Punycode) eingeben.',
+    'invalid_url.host_url':
+      'Die Nextcloud-URL für Links ({source}) ist keine URL: die Adresse von Nextcloud in der Form http(s)://host[:port][/pfad] angeben, zum Beispiel https://cloud.example.com.',
+    'unsupported_scheme.host_url': 'Die Nextcloud-URL für Links ({source}) muss mit http:// oder https:// beginnen, nicht mit {scheme}:.',
+    'url_extras.host_url':
+      'Die Nextcloud-URL für Links ({source}) darf weder Benutzernamen noch Passwort, Abfrage (?…) oder Fragment (#…) enthalten: nur Schema, Host, Port und Pfad von Nextcloud angeben.',
 
     'token_required.none': 'Es ist kein API-Token gespeichert: das API-Token des Kontos auf dem Archivserver eingeben, mit dem gesucht werden soll.',
     'token_required.unreadable':
@@ -207,6 +212,24 @@ export function de(): Catalog {
     'why.file.marker': 'eine Datei mit [P{id}]',
     'why.account_disabled':
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'cli.check.access_rules':
+      'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}: Eine Datei, die sie sperren, wird den gesperrten Benutzern nicht angezeigt (why nennt die Regel).',
+    'cli.check.access_rules_undecided':
+      'Die Zugriffskontrolle ist aktiv mit der/den Regel(n) {rules}; {undecided} hängt/hängen von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe), was sich vor der Anfrage nicht entscheiden lässt: Deren Dateien werden den möglicherweise gesperrten Benutzern nie angezeigt (why nennt die Regel).',
+    'overview.access_rules_undecided':
+      'Die Zugriffsregel(n) {rules} hängen von der Anfrage ab und lassen sich vor ihr nicht entscheiden: Die Dateien, die sie sperren könnten, werden diesen Benutzern nicht angezeigt.',
+    // File access control: after „denn“
+    'why.access_rule.blocked':
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} (die Zugriffskontrolle beantwortet das Öffnen mit 404): die Regel oder ihre Tags und Gruppen ändern',
+    'why.access_rule.undecided':
+      'die Zugriffsregel „{rule}“ ({checks}) sperrt sie für {user} womöglich: das hängt von der Anfrage ab (Adresse, Uhrzeit, Browser, URL oder Upload-Größe) oder von dem, was die Datenbank nicht enthält (eine Verzeichnisgruppe, ein anders gelesenes Muster oder eine unbekannte Bedingung), und lässt sich vor der Anfrage nicht entscheiden, daher wird sie nicht angezeigt',
+    'why.access_rule.check.tag': 'System-Tag {tag}',
+    'why.access_rule.check.not_tag': 'nicht System-Tag {tag}',
+    'why.access_rule.check.group': 'Gruppe {group}',
+    'why.access_rule.check.not_group': 'nicht Gruppe {group}',
+    'why.access_rule.check.other': '{check} {operator} {value}',
+    'why.access_rule.check.and': '{first}, {next}',
+    'why.access_rule.check.missing': 'eine nicht mehr vorhandene Bedingung',
     'why.besides_disabled':
       '; außerdem ist das Konto von {user} deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
     // In the genitive, as the sentences place them: „die Freigabe {node}“
@@ -218,6 +241,14 @@ export function de(): Catalog {
     'why.share.plain': 'die Freigabe {node}',
     'why.to.user': '{user}',
     'why.to.group': 'die Gruppe {group}',
+    'why.to.team': 'das Team {team}',
+    'why.to.team_member': 'das Team {team}, dem {user} angehört',
+    'why.to.team_via': 'das Team {team}, dem {user} {via} angehört',
+    'why.via.direct': 'direkt',
+    'why.via.group': 'über die Gruppe {name}',
+    'why.via.team': 'über das Team {name}',
+    'why.unsupported.room': 'eine Talk-Unterhaltung',
+    'why.unsupported.deck': 'ein Deck-Board',
     'why.others.one': 'eine Freigabe durch {sharers}',
     'why.others.many': 'Freigaben durch {sharers}',
     // The obstacles follow „denn“ (why.not_shared.cause), hence lower case
@@ -225,14 +256,30 @@ export function de(): Catalog {
     'why.obstacle.colliding':
       '{share} und {others} erreichen {user} alle unter {target}; Nextcloud bindet dort nur eine davon ein, und welche, geht aus der Datenbank nicht hervor: {user} benennt den unter {target} sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere unter {target} ein',
     'why.obstacle.colliding_known':
-      '{share} und {others} erreichen {user} alle unter {target}; Nextcloud bindet dort nur eine davon ein, nämlich die Gruppenfreigabe durch {mountedFrom} (Gruppenfreigaben werden nach direkten Freigaben eingebunden, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den unter {target} sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere unter {target} ein',
+      '{share} und {others} erreichen {user} alle unter {target}; Nextcloud bindet dort nur eine davon ein, nämlich die Freigabe durch {mountedFrom} (Nextcloud bindet erst direkte Freigaben ein, dann Gruppen-, dann Team-Freigaben, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den unter {target} sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere unter {target} ein',
     'why.obstacle.colliding_no_path':
       '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, und welche, geht aus der Datenbank nicht hervor: {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
     'why.obstacle.colliding_known_no_path':
-      '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, nämlich die Gruppenfreigabe durch {mountedFrom} (Gruppenfreigaben werden nach direkten Freigaben eingebunden, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
+      '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud bindet dort nur eine davon ein, nämlich die Freigabe durch {mountedFrom} (Nextcloud bindet erst direkte Freigaben ein, dann Gruppen-, dann Team-Freigaben, und an einem Pfad bleibt die zuletzt eingebundene): {user} benennt den dort sichtbaren Ordner in Dateien um, dann bindet Nextcloud die andere dort ein',
+    'why.obstacle.taken_target':
+      '{share} erreicht {user} unter {target}, wo {user} eine eigene Datei oder einen eigenen Ordner hat; Nextcloud 33 verschiebt die Freigabe auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.taken_target_no_path':
+      '{share} erreicht {user} unter einem Pfad, wo {user} eine eigene Datei oder einen eigenen Ordner hat; Nextcloud 33 verschiebt die Freigabe auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.colliding_renamed':
+      '{share} und {others} erreichen {user} alle unter {target}; Nextcloud 33 lässt {target} der Freigabe durch {mountedFrom} und verschiebt die anderen auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
+    'why.obstacle.colliding_renamed_no_path':
+      '{share} und {others} erreichen {user} alle unter demselben Pfad; Nextcloud 33 lässt diesen Pfad der Freigabe durch {mountedFrom} und verschiebt die anderen auf einen freien Namen daneben, sobald es die Dateien von {user} das nächste Mal einrichtet (wenn {user} Dateien öffnet oder synchronisiert), einen Namen, den die Datenbank noch nicht enthält: danach erneut fragen',
     'why.obstacle.not_member':
       'die Freigabe {node} richtet sich an die Gruppe {group}, und {user} ist kein Mitglied: {user} zur Gruppe {group} hinzufügen oder direkt für {user} freigeben',
     'why.obstacle.left': '{user} hat die Freigabe {node} für die Gruppe {group} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',
+    'why.obstacle.left_team':
+      '{user} hat die Freigabe {node} für das Team {team} verlassen (sie aus den eigenen Dateien entfernt): erneut für {user} freigeben',
+    'why.obstacle.not_in_team':
+      'die Freigabe {node} richtet sich an das Team {team}, und {user} gehört ihm nicht an (weder direkt noch über eine Gruppe oder ein Team darin; eine noch nicht angenommene Einladung zählt nicht): {user} zum Team {team} hinzufügen oder direkt für {user} freigeben',
+    'why.obstacle.teams_off':
+      'die Freigabe {node} richtet sich an das Team {team}, aber die App Teams (circles) ist in Nextcloud nicht für alle aktiviert, sodass keine Team-Freigabe ankommt: die App aktivieren oder direkt für {user} freigeben',
+    'why.obstacle.unsupported':
+      '{node} erreicht {user} nur über {what}, deren Mitglieder dieses Produkt nicht liest (Talk-Unterhaltungen und Deck-Boards werden nicht unterstützt): direkt für {user} oder eine Gruppe von {user} freigeben',
     'why.obstacle.declined': '{user} hat {share} abgelehnt: erneut für {user} freigeben',
     'why.obstacle.pending': '{user} hat {share} noch nicht angenommen: {user} nimmt sie in Dateien unter „Freigaben“ an',
     'why.obstacle.expired': '{share} für {to} ist am {day} abgelaufen: ein späteres Ablaufdatum setzen oder erneut freigeben',
@@ -260,6 +307,10 @@ export function de(): Catalog {
     'who.user_reshare': 'direkte Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
     'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',
     'who.group_reshare': 'Gruppe {group}: Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
+    'who.team_share': 'Team {team}: Freigabe von {node} durch {owner}',
+    'who.team_reshare': 'Team {team}: Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
+    'who.team_share_via': 'Team {team} ({via}): Freigabe von {node} durch {owner}',
+    'who.team_reshare_via': 'Team {team} ({via}): Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
 
     // Ort, Schema und Verbindung der Nextcloud-Datenbank
     'host_config.unknown': 'Nextcloud ist nicht bekannt: --nextcloud VERZEICHNIS oder --host-db URL angeben (setup speichert es für spätere Befehle).',
@@ -293,6 +344,8 @@ export function de(): Catalog {
     'overview.version_api': 'Version {version}, API-Version {api}',
     'overview.version_unknown': 'Version unbekannt',
     'overview.version_unknown_api': 'Version unbekannt, API-Version {api}',
+    'overview.newer_release':
+      'Paperless-ngx {version}: neuer als die Versionen, mit denen diese Version geprüft wurde (bis {newest}); Suchen folgen den Regeln von {newest}.',
     // Die eigenen Zeilen der Kommandozeile um Tabellen und Erklärungen (search, why, who)
     'cli.note': 'Hinweis:',
     'cli.search.head_id': 'ID',

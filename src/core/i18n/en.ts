@@ -16,6 +16,12 @@ export const en = {
   'url_extras.query': 'The archive server URL must not have a query (?…) or a fragment (#…): give only scheme, host, port and path.',
   'url_extras.credentials': 'The archive server URL must not carry a user name or password: remove the part before @ and give the API token separately.',
   'host_not_ascii.host': 'The host of the archive server URL is not in ASCII form: enter the xn-- (punycode) form of the name.',
+  // The host's base URL for links; {source} names where it came from: --host-url/DUS_HOST_URL, host_url, overwrite.cli.url (file)
+  'invalid_url.host_url':
+    "The Nextcloud URL for links ({source}) is not a URL: give Nextcloud's address as http(s)://host[:port][/path], for example https://cloud.example.com.",
+  'unsupported_scheme.host_url': 'The Nextcloud URL for links ({source}) must start with http:// or https://, not {scheme}:.',
+  'url_extras.host_url':
+    "The Nextcloud URL for links ({source}) must not carry a user name, a password, a query (?…) or a fragment (#…): give only Nextcloud's scheme, host, port and path.",
 
   // Token rule
   'token_required.none': 'No API token is stored: enter the API token of the archive server account the search should use.',
@@ -198,6 +204,24 @@ export const en = {
   'why.file.path': '{path}',
   'why.file.marker': 'a file with [P{id}]',
   'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  'cli.check.access_rules':
+    'File access control is on with the rule(s) {rules}: a file they block is not shown to the users they block it for (why names the rule).',
+  'cli.check.access_rules_undecided':
+    'File access control is on with the rule(s) {rules}; {undecided} depend(s) on the request (address, time, browser, URL or upload size), which cannot be decided ahead of the request: their files are never shown to the users they may block (why names the rule).',
+  'overview.access_rules_undecided':
+    'File access control rule(s) {rules} depend on the request and cannot be decided ahead of it: the files they may block are not shown to those users.',
+  // File access control (rules/access-rules.ts): after „cannot open it:“
+  'why.access_rule.blocked':
+    "the access-control rule '{rule}' ({checks}) blocks it for {user} (File access control answers 404 to opening it): change the rule or its tags and groups",
+  'why.access_rule.undecided':
+    "the access-control rule '{rule}' ({checks}) may block it for {user}: it depends on the request (address, time, browser, URL or upload size) or on what the database does not hold (a directory group, a pattern or check read otherwise), which cannot be decided ahead of the request, so it is not shown",
+  'why.access_rule.check.tag': 'system tag {tag}',
+  'why.access_rule.check.not_tag': 'not system tag {tag}',
+  'why.access_rule.check.group': 'group {group}',
+  'why.access_rule.check.not_group': 'not group {group}',
+  'why.access_rule.check.other': '{check} {operator} {value}',
+  'why.access_rule.check.and': '{first}, {next}',
+  'why.access_rule.check.missing': 'a check that no longer exists',
   'why.besides_disabled': "; besides, {user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
   // The share a rule blocked, as the rules' sentences name it: the node, the share, its recipient
   'why.node.file_path': '{path}',
@@ -208,6 +232,14 @@ export const en = {
   'why.share.plain': 'the share of {node}',
   'why.to.user': '{user}',
   'why.to.group': 'group {group}',
+  'why.to.team': 'team {team}',
+  'why.to.team_member': 'team {team}, which {user} is a member of',
+  'why.to.team_via': 'team {team}, which {user} is in {via}',
+  'why.via.direct': 'directly',
+  'why.via.group': 'through group {name}',
+  'why.via.team': 'through team {name}',
+  'why.unsupported.room': 'a Talk room',
+  'why.unsupported.deck': 'a Deck board',
   'why.others.one': 'a share from {sharers}',
   'why.others.many': 'shares from {sharers}',
   // What each sharing rule explains when it blocks (src/core/host/rules/share-rules.ts)
@@ -215,13 +247,28 @@ export const en = {
   'why.obstacle.colliding':
     '{share} and {others} all reach {user} as {target}; Nextcloud mounts only one of them there, and which one the database does not tell: {user} renames the folder seen at {target} in Files, and Nextcloud then mounts the other one at {target}',
   'why.obstacle.colliding_known':
-    '{share} and {others} all reach {user} as {target}; Nextcloud mounts only one of them there, the group share from {mountedFrom} (group shares are mounted after user shares, and the last one at a path stays): {user} renames the folder seen at {target} in Files, and Nextcloud then mounts the other one at {target}',
+    '{share} and {others} all reach {user} as {target}; Nextcloud mounts only one of them there, the share from {mountedFrom} (Nextcloud mounts user shares first, then group shares, then team shares, and the last one at a path stays): {user} renames the folder seen at {target} in Files, and Nextcloud then mounts the other one at {target}',
   'why.obstacle.colliding_no_path':
     '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, and which one the database does not tell: {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
   'why.obstacle.colliding_known_no_path':
-    '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, the group share from {mountedFrom} (group shares are mounted after user shares, and the last one at a path stays): {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
+    '{share} and {others} all reach {user} as one path; Nextcloud mounts only one of them there, the share from {mountedFrom} (Nextcloud mounts user shares first, then group shares, then team shares, and the last one at a path stays): {user} renames the folder seen at that path in Files, and Nextcloud then mounts the other one at that path',
+  'why.obstacle.taken_target':
+    "{share} reaches {user} as {target}, where {user} has a file or folder of their own; Nextcloud 33 moves the share to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
+  'why.obstacle.taken_target_no_path':
+    "{share} reaches {user} at a path where {user} has a file or folder of their own; Nextcloud 33 moves the share to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
+  'why.obstacle.colliding_renamed':
+    "{share} and {others} all reach {user} as {target}; Nextcloud 33 keeps {target} for the share from {mountedFrom} and moves the others to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
+  'why.obstacle.colliding_renamed_no_path':
+    "{share} and {others} all reach {user} as one path; Nextcloud 33 keeps that path for the share from {mountedFrom} and moves the others to a free name beside it the next time it sets up {user}'s files (when {user} next opens Files or syncs), a name the database does not hold yet: ask again after that",
   'why.obstacle.not_member': '{node} is shared with group {group}; {user} is not a member: add {user} to {group}, or share it with {user}',
   'why.obstacle.left': '{user} left the share of {node} with group {group} (removed it from their own files): share it again with {user}',
+  'why.obstacle.left_team': '{user} left the share of {node} with team {team} (removed it from their own files): share it again with {user}',
+  'why.obstacle.not_in_team':
+    '{node} is shared with team {team}; {user} is not in it (neither directly, nor through a group or a team in it; an invitation not yet accepted does not count): add {user} to {team}, or share it with {user}',
+  'why.obstacle.teams_off':
+    '{node} is shared with team {team}, but the Teams app (circles) is not enabled for everyone in Nextcloud, so no team share reaches anyone: enable it, or share it with {user}',
+  'why.obstacle.unsupported':
+    '{node} reaches {user} only through {what}, whose members this product does not read (Talk rooms and Deck boards are not supported): share it with {user} or a group of theirs',
   'why.obstacle.declined': '{user} declined {share}: share it again with {user}',
   'why.obstacle.pending': '{user} has not accepted {share}: {user} accepts it in Files, under Shares',
   'why.obstacle.expired': '{share} with {to} expired on {day}: give it a later expiry date, or share it again',
@@ -249,6 +296,10 @@ export const en = {
   'who.user_reshare': "user share of {node} (a re-share by {sharer} of {owner}'s share)",
   'who.group_share': 'group {group}: share of {node} from {owner}',
   'who.group_reshare': "group {group}: share of {node} (a re-share by {sharer} of {owner}'s share)",
+  'who.team_share': 'team {team}: share of {node} from {owner}',
+  'who.team_reshare': "team {team}: share of {node} (a re-share by {sharer} of {owner}'s share)",
+  'who.team_share_via': 'team {team} ({via}): share of {node} from {owner}',
+  'who.team_reshare_via': "team {team} ({via}): share of {node} (a re-share by {sharer} of {owner}'s share)",
 
   // The host's location, schema and connection (host_config, host_schema, host_unreachable)
   'host_config.unknown': 'The host (Nextcloud) is not known: give --nextcloud DIR or --host-db URL (setup stores it for later commands).',
@@ -281,6 +332,8 @@ export const en = {
   'overview.version_api': 'version {version}, API version {api}',
   'overview.version_unknown': 'version unknown',
   'overview.version_unknown_api': 'version unknown, API version {api}',
+  'overview.newer_release':
+    "Paperless-ngx {version}: newer than the releases this version was checked against (up to {newest}); searches use {newest}'s rules.",
   // The command line's own lines around the tables and explanations (search, why, who), in --lang's or the locale's language
   'cli.note': 'Note:',
   'cli.search.head_id': 'ID',

@@ -11,10 +11,13 @@ export function clampLimit(limit: number | undefined, fallback = PROVIDER_LIMIT_
 
 /**
  * The longest term sent to the archive server. A term of 100 000 characters used to go out,
- * come back as HTTP 414 and land in the problem history; Paperless' gunicorn reads a request
- * line of at most 4094 bytes. 1000 characters is far beyond what anyone types into a search
- * box; the second bound keeps the term as it travels in the URL (UTF-8, percent-encoded: up to
- * 12 bytes per character) clear of that line limit with room for the rest of the query.
+ * come back as HTTP 414 and land in the problem history. Paperless-ngx itself is served by
+ * granian (since 2.15), whose HTTP/1 buffer (hyper's, about 400 KiB) is not what limits a URL;
+ * the reverse proxies usually in front of it are: nginx answers 414 to a request line over its
+ * 8 KiB header buffer, Apache to one over 8190 bytes (`LimitRequestLine`). 1000 characters is far
+ * beyond what anyone types into a search box; the second bound keeps the term as it travels in
+ * the URL (UTF-8, percent-encoded: up to 12 bytes per character) well inside those lines with room
+ * for the rest of the query, and below Paperless-ngx 3.2's own cap (below).
  */
 export const TERM_MAX_CHARACTERS = 1000;
 export const TERM_MAX_URL_BYTES = 3000;

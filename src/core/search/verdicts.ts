@@ -6,6 +6,7 @@ import { DusError } from '../errors.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountOfLogin } from '../host/account-email.js';
 import { explainObstacle } from '../host/rules/share-rules.js';
+import { teamTo, unsupportedKind, UNSUPPORTED_SHARE_TYPES } from '../host/rules/team-rules.js';
 import type { HostAccount, HostAdapter, ShareObstacle, TrashedFile, VisibleFile } from '../host/types.js';
 import { ARCHIVE_PAGE_SIZE } from './limits.js';
 import { reportSearchFailure, reportSearchWorked, secretsOf } from './failure.js';
@@ -38,7 +39,9 @@ export type VerdictCause =
   /** `no file`: the archive account's file with the marker is in its trash. */
   | { readonly kind: 'trash'; readonly file: TrashedFile }
   /** `no file`: the archive account has external storages whose files the database cannot answer for (a file there is shown to nobody). */
-  | { readonly kind: 'unreadable storage'; readonly storages: readonly UnreadableStorage[] };
+  | { readonly kind: 'unreadable storage'; readonly storages: readonly UnreadableStorage[] }
+  /** `not shared`: the file reaches the user, but a File access control rule blocks it (or may: rules/access-rules.ts). */
+  | { readonly kind: 'access rule'; readonly message: Message };
 
 export interface VerdictReport {
   /** Documents the archive server found for the term. */
@@ -90,12 +93,15 @@ function obstacleMessage(o: ShareObstacle, user: string, paths: boolean): Messag
     user,
     node,
     share: o.sharer === null ? msg('why.share.plain', { node }) : msg('why.share.from', { node, sharer: o.sharer }),
-    to: o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
+    to: o.team !== null ? teamTo(o.team, user, o.teamRoute) : o.group === null ? msg('why.to.user', { user }) : msg('why.to.group', { group: o.group }),
     group: o.group,
+    team: o.team,
+    unsupported: o.shareType !== null && UNSUPPORTED_SHARE_TYPES.includes(o.shareType) ? unsupportedKind(o.shareType) : null,
     expiration: o.expiration,
     account: o.disabledAccount,
     collidesWith: o.collidesWith,
     mountedFrom: o.mountedFrom,
+    renamedAtSetup: o.renamedAtSetup,
     target: paths ? o.target : null,
     assumed: o.assumed,
   });
@@ -123,7 +129,13 @@ export function explanationMessage(
   const seen = path === undefined ? msg('why.file.marker', { id }) : msg('why.file.path', { path });
   switch (verdict) {
     case 'not shared': {
-      const why = disabled ? msg('why.account_disabled', { user }) : cause?.kind === 'share' ? obstacleMessage(cause.obstacle, user, paths) : null;
+      const why = disabled
+        ? msg('why.account_disabled', { user })
+        : cause?.kind === 'share'
+          ? obstacleMessage(cause.obstacle, user, paths)
+          : cause?.kind === 'access rule'
+            ? cause.message
+            : null;
       return why === null
         ? msg('why.not_shared.unexplained', { id, archiveAccount, file: seen, user })
         : msg('why.not_shared.cause', { id, archiveAccount, file: seen, user, why });
@@ -354,6 +366,9 @@ export function rejectionMessage(rejection: SearchRejection | null, refusal: str
   if (rejection === 'exclusions_only') {
     return 'The archive server (Paperless-ngx 3.0 or 3.1) does not accept a query of only exclusions (such as -invoice or NOT invoice): no documents. Add a word to look for.';
   }
+  if (rejection === 'words_too_broad') {
+    return 'The archive server (Paperless-ngx 3.0) could not search these words together in an archive this large, and did not list the documents of each word alone: no documents. Search for fewer or longer words; Paperless-ngx 3.1 and later search every word.';
+  }
   if (rejection === 'minus_exclusion') {
     return 'The archive server (Paperless-ngx 2, or 3.2 and later) reads -word as the word itself, the opposite of an exclusion: no documents. Write NOT word instead.';
   }
@@ -383,7 +398,15 @@ async function causesOf(
     return entry?.verdict === 'not shared' && entry.file !== undefined ? [entry.file] : [];
   });
   if (notShared.length > 0) {
-    for (const [id, obstacle] of await host.shareObstacles(account.uid, archiveAccount, notShared)) causes.set(id, { kind: 'share', obstacle });
+    // A file that reaches the user and is blocked by File access control: that rule is the cause.
+    for (const [id, message] of await host.accessRuleBlocks(
+      account.uid,
+      archiveAccount,
+      notShared.map((f) => f.documentId),
+    ))
+      causes.set(id, { kind: 'access rule', message });
+    const rest = notShared.filter((f) => !causes.has(f.documentId));
+    if (rest.length > 0) for (const [id, obstacle] of await host.shareObstacles(account.uid, archiveAccount, rest)) causes.set(id, { kind: 'share', obstacle });
   }
   const noFile = unshown.filter((id) => !decided.has(id));
   if (noFile.length > 0) {

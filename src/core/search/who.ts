@@ -10,6 +10,7 @@ import type { ServiceContext } from '../context-types.js';
 import { DusError } from '../errors.js';
 import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-reach.js';
 import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
+import { routeMessage, type TeamRoute } from '../host/rules/team-rules.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { explanationMessage, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
@@ -35,6 +36,16 @@ export type WhoChain =
       /** Who shared it with the account or group: the owner, or a resharer. */
       readonly sharer: string;
       readonly group: string | null;
+    }
+  | {
+      readonly kind: 'team share';
+      readonly node: string;
+      readonly owner: string;
+      readonly sharer: string;
+      /** The team's display name. */
+      readonly team: string;
+      /** How the account is in the team (team-rules.ts); null where circles lists no route. */
+      readonly route: TeamRoute | null;
     };
 
 export interface WhoEntry {
@@ -68,6 +79,12 @@ export function chainMessage(chain: WhoChain): Message {
   if (chain.kind === 'external storage') return msg('who.external', { mountPoint: chain.mountPoint });
   const { node, owner, sharer } = chain;
   const direct = sharer === owner;
+  if (chain.kind === 'team share') {
+    const team = chain.team;
+    if (chain.route === null) return direct ? msg('who.team_share', { team, node, owner }) : msg('who.team_reshare', { team, node, sharer, owner });
+    const via = routeMessage(chain.route);
+    return direct ? msg('who.team_share_via', { team, via, node, owner }) : msg('who.team_reshare_via', { team, via, node, sharer, owner });
+  }
   if (chain.kind === 'group share') {
     const group = chain.group ?? '?';
     return direct ? msg('who.group_share', { group, node, owner }) : msg('who.group_reshare', { group, node, sharer, owner });
@@ -81,10 +98,23 @@ export function chainText(chain: WhoChain, language: string | null = null): stri
 }
 
 /** The chain of a mount: its earliest share row (whose target and owner the mount has); the owner for the account's own folders. */
-function chainOf(opener: Opener): WhoChain {
+/** `reach` names the account's route into a team; `who --all` shares one chain among a mount's accounts, so it names none. */
+function chainOf(opener: Opener, reach: ShareReach | null): WhoChain {
   if (opener.external !== null) return { kind: 'external storage', mountPoint: opener.external.mountPoint };
   const first = opener.mount?.rows[0];
   if (opener.mount === null || first === undefined) return { kind: 'owner' };
+  const node = `/${(opener.mount.root.path ?? '').slice('files/'.length)}`;
+  if (first.shareType === 7) {
+    const known = reach?.teamRoutes.get(`${first.shareWith}/${opener.account}`);
+    return {
+      kind: 'team share',
+      node,
+      owner: first.owner,
+      sharer: first.initiator ?? first.owner,
+      team: known?.team ?? first.shareWith,
+      route: known?.route ?? null,
+    };
+  }
   const group = first.shareType === 1;
   return {
     kind: group ? 'group share' : 'user share',
@@ -95,7 +125,7 @@ function chainOf(opener: Opener): WhoChain {
   };
 }
 
-/** Whom the shares reach: their users, and the direct members of their groups. */
+/** Whom the shares reach: their users, the direct members of their groups, the members of their teams. */
 function recipientsOf(reach: ShareReach): Set<string> {
   const reached = new Set<string>();
   for (const share of reach.shares) {
@@ -156,12 +186,26 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
   // Question 1 for every candidate at once: its rows and rules, a statement per 1 000 accounts.
   const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, candidates), external.views);
   const opened = new Map(index.openers(reach.files).map((o) => [o.account, o]));
+  // File access control blocks after the shares: each account they let through is asked as `why` asks it.
+  const ruled = new Map<string, Message>();
+  if (opened.size > 0 && (await host.accessControlEnabled())) {
+    for (const account of opened.keys()) {
+      const message = (await host.accessRuleBlocks(account, archiveAccount, [documentId])).get(documentId);
+      if (message !== undefined) ruled.set(account, message);
+    }
+  }
   const open: WhoEntry[] = [];
   const blocked: WhoEntry[] = [];
   for (const account of candidates) {
     const seen = opened.get(account);
-    if (seen !== undefined) open.push({ account, path: seen.path, chain: chainOf(seen), blocked: null, blockedMessage: null });
-    else if (options.includeBlocked === true) {
+    const rule = ruled.get(account);
+    if (seen !== undefined && rule === undefined) open.push({ account, path: seen.path, chain: chainOf(seen, reach), blocked: null, blockedMessage: null });
+    else if (rule !== undefined) {
+      if (options.includeBlocked === true) {
+        const cause = explanationMessage('not shared', documentId, account, archiveAccount, files[0], { kind: 'access rule', message: rule });
+        blocked.push({ account, path: null, chain: null, blocked: cause === null ? '' : render(cause), blockedMessage: cause });
+      }
+    } else if (options.includeBlocked === true) {
       const cause = await blockedCause(host, account, archiveAccount, documentId, files);
       // `not shared` always has an explanation; '' keeps a blocked account apart from one that opens it.
       blocked.push({ account, path: null, chain: null, blocked: cause === null ? '' : render(cause), blockedMessage: cause });
@@ -196,6 +240,9 @@ export interface WhoAllHooks {
   readonly pace?: Pace;
 }
 
+/** Documents per access-rule question of `who --all` (a page of the search's size). */
+const ACCESS_BATCH = 25;
+
 export async function whoAll(
   ctx: ServiceContext,
   options: Omit<WhoOptions, 'includeBlocked'>,
@@ -216,25 +263,50 @@ export async function whoAll(
   const chains = new WeakMap<Mount, WhoChain>();
   const owner: WhoChain = { kind: 'owner' };
   const chainFor = (opener: Opener): WhoChain => {
-    if (opener.external !== null) return chainOf(opener);
+    if (opener.external !== null) return chainOf(opener, null);
     if (opener.mount === null) return owner;
     const known = chains.get(opener.mount);
     if (known !== undefined) return known;
-    const chain = chainOf(opener);
+    const chain = chainOf(opener, null);
     chains.set(opener.mount, chain);
     return chain;
   };
+  // File access control on: its rules are asked per account for the documents the shares let
+  // through, so the rows are held until the archive is read (docs/host-adapter.md).
+  const ruled = await host.accessControlEnabled();
+  const held: WhoRow[] = [];
   await host.eachArchiveDocument(
     archiveAccount,
     (documentId, files) => {
       documents += 1;
       for (const opener of index.openers(files)) {
-        rows += 1;
-        onRow({ documentId, account: opener.account, path: opener.path, chain: chainFor(opener) });
+        const row = { documentId, account: opener.account, path: opener.path, chain: chainFor(opener) };
+        if (ruled) held.push(row);
+        else {
+          rows += 1;
+          onRow(row);
+        }
       }
-      hooks.onDocument?.({ documents, rows });
+      if (!ruled) hooks.onDocument?.({ documents, rows });
     },
     hooks.pace,
   );
+  if (ruled) {
+    const byAccount = new Map<string, number[]>();
+    for (const row of held) byAccount.set(row.account, [...(byAccount.get(row.account) ?? []), row.documentId]);
+    const blocked = new Set<string>();
+    for (const [account, ids] of byAccount) {
+      for (let from = 0; from < ids.length; from += ACCESS_BATCH) {
+        for (const id of (await host.accessRuleBlocks(account, archiveAccount, ids.slice(from, from + ACCESS_BATCH))).keys())
+          blocked.add(`${account}\u0000${id}`);
+      }
+    }
+    for (const row of held) {
+      if (blocked.has(`${row.account}\u0000${row.documentId}`)) continue;
+      rows += 1;
+      onRow(row);
+    }
+    hooks.onDocument?.({ documents, rows });
+  }
   return { documents, rows };
 }

@@ -17,7 +17,7 @@ export function storedHostLocation(stored: AppConfig): HostLocation {
       : { dbUrl: stored.host_db, dbUrlSource: `the stored host_db setting (${stored.host_db.replace(/\/\/[^/@]*@/, '//…@')})` }),
     ...(stored.nextcloud_dir === undefined ? {} : { nextcloudDir: stored.nextcloud_dir }),
     ...(stored.table_prefix === undefined ? {} : { tablePrefix: stored.table_prefix }),
-    ...(stored.host_url === undefined ? {} : { hostUrl: stored.host_url }),
+    ...(stored.host_url === undefined ? {} : { hostUrl: stored.host_url, hostUrlSource: 'host_url' }),
   };
 }
 
@@ -28,6 +28,8 @@ export function effectiveHostLocation(stored: AppConfig, given: HostLocation = {
   for (const [key, value] of Object.entries(given)) {
     if (typeof value === 'string' && value !== '') merged[key] = value;
   }
+  // A host URL given now is named as given, not as the stored one it replaces.
+  if (given.hostUrl !== undefined && given.hostUrl !== '' && given.hostUrlSource === undefined) delete merged.hostUrlSource;
   return merged;
 }
 

@@ -28,6 +28,9 @@ export interface AppState {
   readonly tokens: TokenBook;
   readonly today: string;
   readonly searchBroken: boolean | 'non-superusers';
+  readonly phraseMaxExpansions: number;
+  /** Archive user id → its groups now (group membership is read at every request). */
+  readonly userGroups: Readonly<Record<number, readonly number[]>>;
 }
 
 const LOGIN_PAGE =
@@ -109,8 +112,11 @@ function drf(request: AppRequest, state: AppState, route: Route): Reply {
     apiVersion: negotiation.apiVersion,
     today: state.today,
     searchBroken: state.searchBroken === true || (state.searchBroken === 'non-superusers' && identity.userId !== null),
+    // The index holds every document, whoever asks: term expansion does not see permissions.
+    phraseLimit: { max: state.phraseMaxExpansions, index: state.data.documents },
   };
-  const data = visibleTo(state.data, identity.userId);
+  const groups = identity.userId === null ? [] : (state.userGroups[identity.userId] ?? []);
+  const data = visibleTo(state.data, identity.userId, groups);
   switch (route.kind) {
     case 'documents':
       return withHeaders(listDocuments(data, list), allow);

@@ -29,10 +29,19 @@ export function dataset(
   };
 }
 
-/** What an account sees: unowned documents and its own; a superuser (null) sees all. */
-export function visibleTo(data: Dataset, userId: number | null): Dataset {
+/**
+ * What an account sees (`permitted_document_ids`, `src/documents/permissions.py` @v3.0.5; the same
+ * rule in the search index's owner_id / viewer_id / viewer_group_id): unowned documents, its own,
+ * and those granted `view_document` to it or to a group it belongs to now; a superuser (null) sees all.
+ */
+export function visibleTo(data: Dataset, userId: number | null, groups: readonly number[] = []): Dataset {
   if (userId === null) return data;
-  const visible = (d: EmulatorDocument): boolean => d.owner === undefined || d.owner === null || d.owner === userId;
+  const visible = (d: EmulatorDocument): boolean =>
+    d.owner === undefined ||
+    d.owner === null ||
+    d.owner === userId ||
+    (d.viewUsers ?? []).includes(userId) ||
+    (d.viewGroups ?? []).some((group) => groups.includes(group));
   const hidden = new Set(data.documents.filter((d) => !visible(d)).map((d) => d.id));
   if (hidden.size === 0) return data;
   return dataset(data.documents.filter(visible), data.correspondents, data.documentTypes, hidden);

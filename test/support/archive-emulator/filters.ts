@@ -110,14 +110,15 @@ function documentFilterTable(): Map<string, (value: string) => Predicate | strin
     };
     table.set(`created__${op}`, onCreated);
     table.set(`created__date__${op}`, onCreated);
-    for (const field of ['added', 'modified']) {
+    for (const field of ['added', 'modified'] as const) {
+      const moment = (d: EmulatorDocument): string => (field === 'modified' ? (d.modified ?? d.added) : d.added);
       table.set(`${field}__date__${op}`, (v) => {
         const day = parseFormDate(v);
-        return day === null ? 'Enter a valid date.' : (d) => compare(op, utcDay(d.added), day);
+        return day === null ? 'Enter a valid date.' : (d) => compare(op, utcDay(moment(d)), day);
       });
       table.set(`${field}__${op}`, (v) => {
         const ms = parseFormDateTime(v);
-        return ms === null ? 'Enter a valid date/time.' : (d) => compare(op, Date.parse(d.added), ms);
+        return ms === null ? 'Enter a valid date/time.' : (d) => compare(op, Date.parse(moment(d)), ms);
       });
     }
   }

@@ -14,6 +14,7 @@ import { dataset } from './dataset.js';
 import { faultReply, FaultBook, hugeBody } from './faults.js';
 import { hostileReply, sentToken } from './hostile.js';
 import { profileOf } from './profiles.js';
+import { DEFAULT_PHRASE_MAX_EXPANSIONS } from './search/run.js';
 import { lastValues, parseQuery } from './pyquery.js';
 import { htmlReply, type Reply } from './reply.js';
 import { sampleArchive } from './sample.js';
@@ -57,7 +58,9 @@ class Emulator implements ArchiveEmulator {
   forbiddenTokens: string[];
   tokenUsers: Record<string, number>;
   tokenPermissions: Record<string, ViewModel[]>;
+  userGroups: Record<number, number[]>;
   searchBroken: boolean | 'non-superusers';
+  phraseMaxExpansions: number;
   url = '';
   origin = '';
   port = 0;
@@ -83,7 +86,9 @@ class Emulator implements ArchiveEmulator {
     this.forbiddenTokens = options.forbiddenTokens ?? [];
     this.tokenUsers = options.tokenUsers ?? {};
     this.tokenPermissions = options.tokenPermissions ?? {};
+    this.userGroups = options.userGroups ?? {};
     this.searchBroken = options.searchBroken ?? false;
+    this.phraseMaxExpansions = options.phraseMaxExpansions ?? DEFAULT_PHRASE_MAX_EXPANSIONS;
     this.prefix = normalisePrefix(options.pathPrefix);
     this.scheme = options.https === true ? 'https' : 'http';
     const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -219,6 +224,8 @@ class Emulator implements ArchiveEmulator {
       tokens: { tokens: this.tokens, forbiddenTokens: this.forbiddenTokens, users: this.tokenUsers, permissions: this.tokenPermissions },
       today: new Date().toISOString().slice(0, 10),
       searchBroken: this.searchBroken,
+      phraseMaxExpansions: this.phraseMaxExpansions,
+      userGroups: this.userGroups,
     };
     const host = headers['host'] ?? this.origin.replace(/^\w+:\/\//, '');
     return handle({ method, path, fullPath, query, headers, absoluteOrigin: `${this.scheme}://${host}` }, state);

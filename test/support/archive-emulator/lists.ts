@@ -4,7 +4,7 @@ import { compareKeys, DOCUMENT_ORDERING_FIELDS, parseOrdering, sortDocuments, un
 import { paginate, type LinkBase } from './pagination.js';
 import { includesAll, type VersionProfile } from './profiles.js';
 import { jsonReply, htmlReply, type Reply } from './reply.js';
-import { isSearchRequest, runSearch } from './search/run.js';
+import { isSearchRequest, modesConflict, runSearch, type PhraseLimit } from './search/run.js';
 import { documentJson, namedObjectJson, selectFields, type Json, type JsonObject } from './serialize.js';
 import type { EmulatorDocument, NamedObject } from './types.js';
 import { parseFormNumber } from './values.js';
@@ -19,6 +19,8 @@ export interface ListRequest {
   readonly today: string;
   /** Every search fails as an exception inside Paperless does (400 text/html up to 3.1, 500 on 3.2). */
   readonly searchBroken: boolean;
+  /** 3.0.x: the expansion ceiling of a regex phrase query, and the whole index it counts terms in. */
+  readonly phraseLimit?: PhraseLimit;
 }
 
 const INVALID_PAGE = { detail: 'Invalid page.' };
@@ -38,6 +40,8 @@ function pageObject(count: number, next: string | null, previous: string | null,
 /** GET /api/documents/ (reference §3). */
 export function listDocuments(data: Dataset, request: ListRequest): Reply {
   const { params, profile, apiVersion } = request;
+  const conflict = modesConflict(params, profile);
+  if (conflict !== null) return { status: conflict.status, headers: { 'Content-Type': conflict.contentType }, body: conflict.body };
   const customField = unknownCustomFieldOrdering(params.get('ordering'));
   if (customField !== null) return jsonReply(400, { [customField]: ['Custom field not found'] });
   const filtered = filterDocuments(data, params);
@@ -53,7 +57,7 @@ export function listDocuments(data: Dataset, request: ListRequest): Reply {
     return jsonReply(200, pageObject(ordered.length, page.next, page.previous, withAll ? ordered.map((d) => d.id) : null, page.items.map(serialize)));
   }
 
-  const search = runSearch(filtered.documents, data, params, profile, request.today, request.searchBroken);
+  const search = runSearch(filtered.documents, data, params, profile, request.today, request.searchBroken, request.phraseLimit);
   if (!search.ok) {
     const { status, contentType, body } = search.refusal;
     return contentType.startsWith('application/json') ? { status, headers: { 'Content-Type': contentType }, body } : htmlReply(status, body);

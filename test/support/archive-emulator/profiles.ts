@@ -63,6 +63,23 @@ const WHOOSH_2 = {
   searchFailureStatus: 400,
 } as const;
 
+/**
+ * whoosh-compat reading `query` (3.2.1 pins 0.3.0, as 3.3.0 does: docs/archive-emulator.md
+ * "Releases 3.2.1 and 3.3.0").
+ */
+const WHOOSH_COMPAT_3_2 = {
+  allowedApiVersions: ['9', '10'],
+  defaultApiVersion: '10',
+  engine: 'tantivy',
+  queryParser: 'whoosh-compat',
+  simpleText: 'all-words',
+  textHighlight: 'quoted',
+  maxQueryLength: 4096,
+  searchFailureStatus: 500,
+  tokenChallenge: true,
+  legacyCreatedZone: '+00:00',
+} as const;
+
 /** Facts and their sources: docs/archive-emulator.md "Releases 3.1.x and 3.2.0". */
 const PROFILES: Record<EmulatedVersion, VersionProfile> = {
   '2.15': {
@@ -99,17 +116,13 @@ const PROFILES: Record<EmulatedVersion, VersionProfile> = {
     legacyCreatedZone: '+00:00',
   },
   '3.2': {
-    release: '3.2.0',
-    allowedApiVersions: ['9', '10'],
-    defaultApiVersion: '10',
-    engine: 'tantivy',
-    queryParser: 'whoosh-compat',
-    simpleText: 'all-words',
-    textHighlight: 'quoted',
-    maxQueryLength: 4096,
-    searchFailureStatus: 500,
-    tokenChallenge: true,
-    legacyCreatedZone: '+00:00',
+    release: '3.2.1',
+    ...WHOOSH_COMPAT_3_2,
+  },
+  // Newer than the releases the product was checked against; its search rules are 3.2.1's.
+  '3.3': {
+    release: '3.3.0',
+    ...WHOOSH_COMPAT_3_2,
   },
 };
 

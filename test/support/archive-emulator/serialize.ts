@@ -29,7 +29,7 @@ export function documentJson(doc: EmulatorDocument, profile: VersionProfile, api
     tags: [],
     created: createdAsDatetime(apiVersion) ? `${doc.created}T00:00:00${profile.legacyCreatedZone}` : doc.created,
     created_date: doc.created,
-    modified: doc.added,
+    modified: doc.modified ?? doc.added,
     added: doc.added,
     deleted_at: null,
     archive_serial_number: null,

@@ -5,9 +5,10 @@ export type ViewModel = 'documents' | 'correspondents' | 'document_types';
 
 /**
  * The release answered: 2.15 → 2.15.3 (API 1–8, default 8), 2.20 → 2.20.15 (1–9, default 9),
- * 3.0 → 3.0.5, 3.1 → 3.1.3, 3.2 → 3.2.0 (9 and 10, default 10). See profiles.ts for what differs.
+ * 3.0 → 3.0.5, 3.1 → 3.1.3, 3.2 → 3.2.1, 3.3 → 3.3.0 (9 and 10, default 10). See profiles.ts for what
+ * differs.
  */
-export type EmulatedVersion = '2.15' | '2.20' | '3.0' | '3.1' | '3.2';
+export type EmulatedVersion = '2.15' | '2.20' | '3.0' | '3.1' | '3.2' | '3.3';
 
 export interface EmulatorDocument {
   id: number;
@@ -21,6 +22,12 @@ export interface EmulatorDocument {
   documentType: number | null;
   /** Archive user id owning the document; absent or null = unowned, visible to every account. */
   owner?: number | null;
+  /** Archive user ids granted `view_document` on this document (a guardian user object permission). */
+  viewUsers?: number[];
+  /** Archive group ids granted `view_document` on this document (a guardian group object permission). */
+  viewGroups?: number[];
+  /** `modified` as served (ISO 8601); absent = `added`. 3.2 searches it as its own date field. */
+  modified?: string;
 }
 
 export interface NamedObject {
@@ -42,8 +49,9 @@ export interface EmulatorOptions {
   /** Tokens of an account without `documents.view_*` permissions: authenticated, answered 403. */
   forbiddenTokens?: string[];
   /**
-   * Token → archive user id. Such a token sees unowned documents and its own only
-   * (reference §7); a token not listed acts as a superuser and sees everything.
+   * Token → archive user id. Such a token sees unowned documents, its own, and those granted
+   * `view_document` to it or to one of its groups (`viewUsers`, `viewGroups`, `userGroups`;
+   * reference §7); a token not listed acts as a superuser and sees everything.
    */
   tokenUsers?: Record<string, number>;
   /**
@@ -53,12 +61,25 @@ export interface EmulatorOptions {
    */
   tokenPermissions?: Record<string, ViewModel[]>;
   /**
+   * Archive user id → the ids of the groups it belongs to, read at every request (Paperless asks
+   * `user.groups` when it searches): a document granted to one of them is visible to the user.
+   */
+  userGroups?: Record<number, number[]>;
+  /**
    * The search backend fails (paperless-ngx#13200, "Field `viewer_group_id` is not defined in the
    * schema"): every search answers 400 `text/html` "Error listing search results…", as Paperless
    * up to 3.1 does for any exception while searching; 3.2 catches only its SearchQueryError, so
    * there the answer is Django's 500. `'non-superusers'`: only for tokens in `tokenUsers`.
    */
   searchBroken?: boolean | 'non-superusers';
+  /**
+   * 3.0.x `text`/`title_search` of several words is a Tantivy regex phrase query, which refuses to
+   * run once the index terms its patterns match, summed over the words, exceed this many
+   * ("Phrase query exceeded max expansions", answered 400 text/html "Error listing…";
+   * paperless-ngx#13673). Default 16384, tantivy 0.26's `RegexPhraseQuery` default: a small
+   * archive never reaches it, a test sets it low to stand for a large one.
+   */
+  phraseMaxExpansions?: number;
   /** Serve TLS with the committed self-signed certificate of test/support/tls. */
   https?: boolean;
   /** E.g. '/paperless': the API is served under it (and 404s outside it). */
@@ -141,8 +162,12 @@ export interface ArchiveEmulator {
   tokenUsers: Record<string, number>;
   /** Settable: token → list endpoints it may view (see EmulatorOptions.tokenPermissions). */
   tokenPermissions: Record<string, ViewModel[]>;
+  /** Settable: archive user id → its groups (see EmulatorOptions.userGroups). */
+  userGroups: Record<number, number[]>;
   /** Settable: see EmulatorOptions.searchBroken. */
   searchBroken: boolean | 'non-superusers';
+  /** Settable: see EmulatorOptions.phraseMaxExpansions. */
+  phraseMaxExpansions: number;
   clearRequests(): void;
   close(): Promise<void>;
 }

@@ -102,6 +102,16 @@ export interface HostFixture {
   share(o: ShareOptions): Promise<number>;
   overrideGroupShare(groupShareId: number, user: string, o: { permissions?: number; accepted?: 0 | 1 | 2; target?: string }): Promise<number>;
   /**
+   * A team as the circles app writes it: the team (`circles_circle`), its member rows and the
+   * flattened `circles_membership` rows of its users, directly, through a group (the group's
+   * hidden team, with the group's members now) or through a nested team made before (one level).
+   * `invited` users get a member row at level 0 and no membership, as an invitation not accepted.
+   * Returns the team's single id (what a team share's `share_with` holds).
+   */
+  addTeam(name: string, o: { users?: readonly string[]; groups?: readonly string[]; teams?: readonly string[]; invited?: readonly string[] }): Promise<string>;
+  /** A member's child row of a team share (type 7, parent the share), as circles writes it when the member moves or leaves it. */
+  teamShareChild(teamShareId: number, user: string, o: { permissions?: number; target?: string }): Promise<number>;
+  /**
    * An oc_mounts row as Nextcloud 34.0.1 records a mount (UserMountCache): `mountPoint` like
    * `/anna/files/Sub/` (trailing slash), on the storage of `rootFileId`, with its mount_point_hash.
    */
@@ -328,6 +338,55 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
     return id;
   };
 
+  // circles: 31-character single ids, as `ManagedModel::ID_LENGTH` makes them.
+  let circles = 0;
+  const newCircleId = (): string => {
+    circles += 1;
+    return `t${String(circles).padStart(30, '0')}`;
+  };
+  const insertCircle = async (id: string, name: string, displayName: string, config: number, source: number): Promise<void> => {
+    const cols = ['unique_id', 'name', 'display_name', 'config', 'source'];
+    await writer.exec(`INSERT INTO ${t('circles_circle')} (${cols.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?)`, [id, name, displayName, config, source]);
+  };
+  const insertMember = async (circle: string, single: string, userId: string, userType: number, level: number, status: string): Promise<void> => {
+    const cols = ['circle_id', 'single_id', 'member_id', 'user_id', 'user_type', 'instance', 'level', 'status'];
+    await writer.exec(`INSERT INTO ${t('circles_member')} (${cols.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, '', ?, ?)`, [
+      circle,
+      single,
+      newCircleId(),
+      userId,
+      userType,
+      level,
+      status,
+    ]);
+  };
+  const insertMembership = async (circle: string, single: string, level: number, first: string, last: string, path: readonly string[]): Promise<void> => {
+    const cols = ['circle_id', 'single_id', 'level', 'inheritance_first', 'inheritance_last', 'inheritance_depth', 'inheritance_path'];
+    await writer.exec(`INSERT INTO ${t('circles_membership')} (${cols.map(q).join(', ')}) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+      circle,
+      single,
+      level,
+      first,
+      last,
+      path.length,
+      JSON.stringify(path),
+    ]);
+  };
+  const singleIds = new Map<string, string>();
+  const teamUsers = new Map<string, { uid: string; single: string; via: string | null }[]>();
+  /** A user's personal circle, made when first needed (circles makes it when the account is created). */
+  const singleOf = async (uid: string): Promise<string> => {
+    const known = singleIds.get(uid);
+    if (known !== undefined) return known;
+    const id = newCircleId();
+    singleIds.set(uid, id);
+    await insertCircle(id, `user:${uid}:${id}`, uid, 1, 1);
+    await insertMember(id, id, uid, 1, 9, 'Member');
+    await insertMembership(id, id, 9, id, id, [id]);
+    // circles caches it as a preference on first use (FederatedUserService::getLocalFederatedUser).
+    await fixture.setUserPreference(uid, 'circles', 'userSingleId', id);
+    return id;
+  };
   const upsert = async (table: string, keys: Record<string, string>, value: string): Promise<void> => {
     const cols = Object.keys(keys);
     await writer.exec(`DELETE FROM ${t(table)} WHERE ${cols.map((k) => `${q(k)} = ?`).join(' AND ')}`, Object.values(keys));
@@ -521,6 +580,54 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       });
       return id;
     },
+    async addTeam(name, o) {
+      const id = newCircleId();
+      await insertCircle(id, name, name, 0, 16);
+      const users: { uid: string; single: string; via: string | null }[] = [];
+      for (const uid of o.users ?? []) {
+        const single = await singleOf(uid);
+        await insertMember(id, single, uid, 1, 1, 'Member');
+        users.push({ uid, single, via: null });
+      }
+      for (const uid of o.invited ?? []) await insertMember(id, await singleOf(uid), uid, 1, 0, 'Invited');
+      for (const gid of o.groups ?? []) {
+        const hidden = newCircleId();
+        await insertCircle(hidden, `group:${gid}`, gid, 1540, 2);
+        await insertMember(id, hidden, gid, 16, 1, 'Member');
+        await insertMembership(id, hidden, 1, hidden, id, [hidden]);
+        for (const uid of model.groups.get(gid) ?? []) {
+          const single = await singleOf(uid);
+          await insertMember(hidden, single, uid, 1, 1, 'Member');
+          await insertMembership(hidden, single, 1, single, hidden, [single]);
+          users.push({ uid, single, via: hidden });
+        }
+      }
+      for (const sub of o.teams ?? []) {
+        await insertMember(id, sub, sub, 16, 1, 'Member');
+        await insertMembership(id, sub, 1, sub, id, [sub]);
+        for (const user of teamUsers.get(sub) ?? []) if (user.via === null) users.push({ ...user, via: sub });
+      }
+      for (const user of users) {
+        if (user.via === null) await insertMembership(id, user.single, 1, user.single, id, [user.single]);
+        else await insertMembership(id, user.single, 1, user.via, user.via, [user.via, user.single]);
+      }
+      teamUsers.set(id, users);
+      return id;
+    },
+    async teamShareChild(teamShareId, user, o) {
+      const parent = model.shares.get(teamShareId);
+      if (parent === undefined) throw new Error(`no team share ${teamShareId}`);
+      return fixture.share({
+        owner: parent.owner,
+        initiator: parent.initiator ?? undefined,
+        fileId: parent.fileSource,
+        type: 'circle',
+        with: await singleOf(user),
+        parent: teamShareId,
+        permissions: o.permissions ?? parent.permissions,
+        target: o.target ?? parent.target,
+      });
+    },
     async overrideGroupShare(groupShareId, user, o) {
       const group = model.shares.get(groupShareId);
       if (group === undefined) throw new Error(`no group share ${groupShareId}`);
@@ -692,6 +799,8 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       mimeIds.clear();
       storageOf.clear();
       storageKind.clear();
+      singleIds.clear();
+      teamUsers.clear();
       await installSharing();
     },
     async drop() {
@@ -702,8 +811,11 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
       await writer.close();
     },
   };
-  // The installer enables files_sharing; without this row the host would not load the app.
-  const installSharing = (): Promise<void> => fixture.setAppConfig('files_sharing', 'enabled', 'yes');
+  // The installer enables files_sharing and circles (Teams); without these rows the host would not load the apps.
+  const installSharing = async (): Promise<void> => {
+    await fixture.setAppConfig('files_sharing', 'enabled', 'yes');
+    await fixture.setAppConfig('circles', 'enabled', 'yes');
+  };
   await installSharing();
   return fixture;
 }

@@ -160,6 +160,8 @@ namespace {
 		/** What `Fake::bridge()` is configured with; `Fake::httpBridge()` calls that URL for real. */
 		public static string $serviceUrl = 'http://127.0.0.1:9';
 		public static string $secret = 'harness-secret';
+		/** The address the fake service's challenges name; null: its own service_url, as serve's do. */
+		public static ?string $servedAddress = null;
 		public static array $logs = [];
 		public static array $session = [];
 		public static int $now = 1_800_000_000;
@@ -178,9 +180,10 @@ namespace {
 								Fake::$challenges[] = ['method' => $method, 'url' => $url, 'headers' => $options['headers']];
 								$random = bin2hex(random_bytes(16));
 								$expires = (string)(time() + 30);
-								$challenge = $expires . '.' . $random . '.' . hash_hmac('sha256', "dus-bridge-issued\n" . $expires . "\n" . $random, Fake::$secret);
-								$proof = hash_hmac('sha256', "dus-bridge-challenge\n" . $match[1] . "\n" . $challenge, Fake::$secret);
-								return Fake::response(200, json_encode(['challenge' => $challenge, 'proof' => $proof]));
+								$service = Fake::$servedAddress ?? rtrim(Fake::$serviceUrl, '/');
+								$challenge = $expires . '.' . $random . '.' . hash_hmac('sha256', "dus-bridge-issued\n" . $service . "\n" . $expires . "\n" . $random, Fake::$secret);
+								$proof = hash_hmac('sha256', "dus-bridge-challenge\n" . $match[1] . "\n" . $challenge . "\n" . $service, Fake::$secret);
+								return Fake::response(200, json_encode(['challenge' => $challenge, 'proof' => $proof, 'service' => $service], JSON_UNESCAPED_SLASHES));
 							}
 							Fake::$sent[] = ['method' => $method, 'url' => $url, 'headers' => $options['headers']];
 							return Fake::response(Fake::$status, Fake::$body);

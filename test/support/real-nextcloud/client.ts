@@ -19,7 +19,8 @@ export interface ShareInfo {
 export interface ShareRequest {
   /** Path in the sharer's own tree, e.g. `/Docs` or `/Docs/a [P1].pdf`. */
   readonly path: string;
-  readonly type: 'user' | 'group';
+  readonly type: 'user' | 'group' | 'team';
+  /** A user, a group, or a team's id (TeamsApi.createTeam). */
   readonly with: string;
   /** Nextcloud's bit field: 1 read, 2 update, 4 create, 8 delete, 16 share (default 1 | 16 = 17). */
   readonly permissions?: number;
@@ -36,7 +37,11 @@ export class NextcloudHttpError extends Error {
   }
 }
 
-const SHARE_TYPES = { user: 0, group: 1 } as const;
+const SHARE_TYPES = { user: 0, group: 1, team: 7 } as const;
+
+/** The circles app's member types: a user, a group (it becomes the group's hidden team), a team. */
+const MEMBER_TYPES = { user: 1, group: 2, team: 16 } as const;
+export type TeamMemberType = keyof typeof MEMBER_TYPES;
 
 const encodePath = (path: string): string =>
   path
@@ -203,6 +208,12 @@ export class NextcloudUser {
     return parseMultistatus(answer.body, `/remote.php/dav/files/${encodeURIComponent(this.login)}`).filter((entry) => entry.path !== '');
   }
 
+  /** Whether a GET of the file answers 200: File access control lists a denied file but answers 404 (403 for a file share) to opening it. */
+  async opens(path: string): Promise<boolean> {
+    const answer = await this.request('GET', this.filesPath(path));
+    return answer.status === 200;
+  }
+
   /** Whether the account can log in and list its files (a disabled account gets 503). */
   async canLogIn(): Promise<boolean> {
     const answer = await this.request('PROPFIND', this.filesPath(''), { body: PROPFIND_BODY, headers: { depth: '0', 'content-type': 'application/xml' } });
@@ -272,6 +283,40 @@ export class NextcloudUser {
 
   async acceptShare(id: number): Promise<void> {
     await this.ocs(`accept share ${id}`, 'POST', `/shares/pending/${id}`);
+  }
+
+  // --- OCS Teams API (the circles app) ---------------------------------------------------
+
+  private async circles(what: string, method: string, path: string, form?: Record<string, string | number>): Promise<unknown> {
+    const body = form === undefined ? undefined : new URLSearchParams(Object.entries(form).map(([k, v]): [string, string] => [k, String(v)]));
+    const text = await this.expect(what, method, `/ocs/v2.php/apps/circles${path}?format=json`, [200], { body, headers: { accept: 'application/json' } });
+    return (JSON.parse(text) as { ocs: { data: unknown } }).ocs.data;
+  }
+
+  /** Creates a team owned by this account (a member of it at owner level); returns its id, what a team share's shareWith takes. */
+  async createTeam(name: string): Promise<string> {
+    const data = (await this.circles(`create team ${name}`, 'POST', '/circles', { name })) as { id: string };
+    return data.id;
+  }
+
+  /** Adds a user, a group or a team to the team; returns the member id (what removeTeamMember takes). */
+  async addTeamMember(teamId: string, member: string, type: TeamMemberType): Promise<string> {
+    const data = (await this.circles(`add ${type} ${member} to team ${teamId}`, 'POST', `/circles/${teamId}/members`, {
+      userId: member,
+      type: MEMBER_TYPES[type],
+    })) as {
+      id: string;
+    };
+    return data.id;
+  }
+
+  async removeTeamMember(teamId: string, memberId: string): Promise<void> {
+    await this.circles(`remove member ${memberId} from team ${teamId}`, 'DELETE', `/circles/${teamId}/members/${memberId}`);
+  }
+
+  /** The team's config bits (circles' Circle::CFG_*, e.g. 32: adding a member sends an invitation to accept). */
+  async setTeamConfig(teamId: string, value: number): Promise<void> {
+    await this.circles(`config ${value} of team ${teamId}`, 'PUT', `/circles/${teamId}/config`, { value });
   }
 
   /** There is no decline endpoint: the web UI declines a pending share by deleting it as the recipient. */

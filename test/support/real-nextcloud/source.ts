@@ -14,10 +14,11 @@ import { fileURLToPath } from 'node:url';
 export type NextcloudDb = 'sqlite' | 'pgsql' | 'mysql';
 
 /**
- * The vendored Nextcloud releases: 34.0.1 is a version the product supports and the judge;
- * 31.0.2 is older, kept to show which rules depend on the version.
+ * The vendored Nextcloud releases, both supported by the product: 34.0.1, the judge on three
+ * databases, and 33.0.1, the oldest major supported, the second judge (its rules differ where a
+ * received share's target is checked: docs/nextcloud-34.md).
  */
-export type NextcloudRelease = '34.0.1' | '31.0.2';
+export type NextcloudRelease = '34.0.1' | '33.0.1';
 export const DEFAULT_RELEASE: NextcloudRelease = '34.0.1';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -101,13 +102,14 @@ const REQUIRED_PHP_MODULES = ['pdo_sqlite', 'pdo_pgsql', 'pdo_mysql', 'xml', 'mb
  * server and command-line client.
  */
 export function realNextcloudUnavailable(db?: NextcloudDb, release: NextcloudRelease = DEFAULT_RELEASE): string | null {
-  if (!commandExists('php')) return 'php is not installed (see the README, section Tests: Debian packages php-cli php-sqlite3 php-pgsql php-mysql …)';
+  if (!commandExists('php'))
+    return 'php is not installed (see CONTRIBUTING.md, "Tests against a real Nextcloud": Debian packages php-cli php-sqlite3 php-pgsql php-mysql …)';
   const modules = spawnSync('php', ['-m'], { encoding: 'utf8' })
     .stdout.toLowerCase()
     .split('\n')
     .map((line) => line.trim());
   const missing = REQUIRED_PHP_MODULES.filter((module) => !modules.includes(module));
-  if (missing.length > 0) return `php lacks the modules ${missing.join(', ')} (see the README, section Tests)`;
+  if (missing.length > 0) return `php lacks the modules ${missing.join(', ')} (see CONTRIBUTING.md, "Tests against a real Nextcloud")`;
   if (!existsSync(INSTALL_SCRIPT)) return `no install script at ${INSTALL_SCRIPT} (../shared is not beside this repository)`;
   for (const tool of ['tar', 'curl', 'xz']) if (!commandExists(tool)) return `${tool} is not installed (the install script needs it)`;
   const source = nextcloudSource(process.env, release);

@@ -68,7 +68,7 @@ class BridgeClient {
 		}
 		$target = '/bridge' . $path . ($pairs === [] ? '' : '?' . implode('&', $pairs));
 		$payload = $body === null ? '' : json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES);
-		$challenge = $this->challenge($base, $socket, $secret, $timeout);
+		$challenge = $this->challenge($base, $socket, $secret, $timeout, $this->serviceUrl());
 		if ($challenge === null) {
 			return null;
 		}
@@ -101,9 +101,11 @@ class BridgeClient {
 
 	/**
 	 * A challenge of the service for one call, once the service proved the secret over a fresh
-	 * value of ours; null (logged) when whatever answered could not.
+	 * value of ours and named our service_url as its address; null (logged) otherwise. The
+	 * address is what binds the challenge to the process the app addressed: another process
+	 * sharing the secret (reached through whatever took a stopped one's port) names its own.
 	 */
-	private function challenge(string $base, ?string $socket, string $secret, int $timeout): ?string {
+	private function challenge(string $base, ?string $socket, string $secret, int $timeout, string $serviceUrl): ?string {
 		$mine = bin2hex(random_bytes(16));
 		$answer = $this->send('GET', $base . '/bridge/challenge?c=' . $mine, $socket, ['Accept' => 'application/json'], '', $timeout, self::MAX_CHALLENGE_BYTES, '4 KiB');
 		if (is_string($answer)) {
@@ -112,12 +114,20 @@ class BridgeClient {
 		$decoded = json_decode($answer['text'], true);
 		$challenge = is_array($decoded) ? ($decoded['challenge'] ?? null) : null;
 		$proof = is_array($decoded) ? ($decoded['proof'] ?? null) : null;
-		$proven = $answer['status'] === 200 && is_string($challenge) && is_string($proof)
+		$service = is_array($decoded) ? ($decoded['service'] ?? null) : null;
+		$proven = $answer['status'] === 200 && is_string($challenge) && is_string($proof) && is_string($service)
 			&& preg_match('/^\d{1,12}\.[0-9a-f]{32}\.[0-9a-f]{64}$/', $challenge) === 1
-			&& hash_equals(hash_hmac('sha256', "dus-bridge-challenge\n" . $mine . "\n" . $challenge, $secret), $proof);
+			&& hash_equals(hash_hmac('sha256', "dus-bridge-challenge\n" . $mine . "\n" . $challenge . "\n" . $service, $secret), $proof);
 		if (!$proven) {
 			// Not the service, or not one holding this instance's secret: nothing signed goes there.
 			return $this->failed('the answer at service_url did not prove the bridge secret (HTTP ' . $answer['status'] . '), no signed call was sent');
+		}
+		if (!hash_equals($serviceUrl, $service)) {
+			// A holder of the secret, but another process than the one at service_url: a listener on
+			// this address passes our request on to it. Its address is proven by the MAC; printable only.
+			$named = preg_match('/^[\x21-\x7e]{1,300}$/', $service) === 1 ? $service : '(not printable)';
+			return $this->failed('the service that answered at service_url serves ' . $named . ', not ' . $serviceUrl
+				. ', no signed call was sent (a second serve behind this address? if that is its address, start serve with --service-url ' . $serviceUrl . ')');
 		}
 		return $challenge;
 	}

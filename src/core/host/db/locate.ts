@@ -2,6 +2,7 @@
 import { isAbsolute, join } from 'node:path';
 import { DusError } from '../../errors.js';
 import { msg } from '../../i18n/catalog.js';
+import { normalizeHostUrl } from './host-url.js';
 import type { PhpValue } from './config-php.js';
 import { parseDbHost, type ConnectionParams } from './connection-params.js';
 import type { HostLocation } from './types.js';
@@ -13,7 +14,7 @@ export interface LocatedHost {
   readonly dataDirectory: string | null;
   readonly defaultLanguage: string | null;
   readonly forceLanguage: string | null;
-  /** config.php `version` (`31.0.2.1`): the installed Nextcloud; null when only a database URL was given. */
+  /** config.php `version` (`33.0.1.2`): the installed Nextcloud; null when only a database URL was given. */
   readonly version: string | null;
 }
 
@@ -21,7 +22,7 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
   if (location.dbUrl !== undefined && location.dbUrl !== '') {
     return {
       params: paramsFromUrl(location.dbUrl, checkedPrefix(location.tablePrefix ?? 'oc_', 'the table prefix given'), location.dbUrlSource),
-      hostUrl: cleanUrl(location.hostUrl ?? null),
+      hostUrl: hostUrlOf(location.hostUrl, location.hostUrlSource),
       instanceSecret: null,
       dataDirectory: null,
       defaultLanguage: null,
@@ -46,7 +47,13 @@ export async function locateHost(location: HostLocation, options: { usePhp?: boo
   };
   return {
     params: paramsFromConfig(location, get, join(location.nextcloudDir, 'config', 'config.php')),
-    hostUrl: cleanUrl(location.hostUrl ?? stringOrNull(get('overwrite.cli.url'))),
+    hostUrl:
+      location.hostUrl !== undefined
+        ? hostUrlOf(location.hostUrl, location.hostUrlSource)
+        : hostUrlOf(
+            stringOrNull(get('overwrite.cli.url')) ?? undefined,
+            env['NC_overwrite.cli.url'] !== undefined ? 'NC_overwrite.cli.url' : `overwrite.cli.url, ${join(location.nextcloudDir, 'config', 'config.php')}`,
+          ),
     instanceSecret: stringOrNull(get('secret')),
     dataDirectory: stringOrNull(get('datadirectory')) ?? join(location.nextcloudDir, 'data'),
     defaultLanguage: stringOrNull(get('default_language')),
@@ -61,8 +68,9 @@ function stringOrNull(value: PhpValue | undefined): string | null {
   return null;
 }
 
-function cleanUrl(url: string | null): string | null {
-  return url === null ? null : url.replace(/\/+$/, '');
+/** The host URL for links by the rule of its entry (host-url.ts): a refused one throws, never reaches a link. */
+function hostUrlOf(url: string | undefined, source = '--host-url/DUS_HOST_URL'): string | null {
+  return url === undefined || url === '' ? null : normalizeHostUrl(url, source);
 }
 
 /**

@@ -26,6 +26,11 @@ export const REQUIRED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   group_user: ['gid', 'uid'],
   preferences: ['userid', 'appid', 'configkey', 'configvalue'],
   appconfig: ['appid', 'configkey', 'configvalue'],
+  // Teams: the circles app ships with the server and its migrations run at install, so its
+  // tables are there even while it is disabled (rules/team-rules.ts).
+  circles_circle: ['unique_id', 'display_name', 'source'],
+  circles_member: ['single_id', 'circle_id', 'user_id', 'user_type', 'instance'],
+  circles_membership: ['circle_id', 'single_id', 'inheritance_last', 'inheritance_depth'],
 };
 
 const probe = (prefix: string, table: string, columns: readonly string[]): string => `SELECT ${columns.join(', ')} FROM ${prefix}${table} WHERE 1 = 0`;

@@ -57,4 +57,6 @@ export interface HostLocation {
   readonly nextcloudDir?: string;
   /** Host URL for links when config.php's `overwrite.cli.url` is absent or overridden. */
   readonly hostUrl?: string;
+  /** Where `hostUrl` came from, as a refusal names it; `--host-url/DUS_HOST_URL` when not said. */
+  readonly hostUrlSource?: string;
 }

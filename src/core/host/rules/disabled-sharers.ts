@@ -12,16 +12,15 @@ const SHOWN_DISABLED: ReadonlySet<string> = new Set(['no', 'false', '0', 'off', 
 
 /**
  * Releases whose source was read and which read the key as `getAppValue(…, 'no') === 'yes'`:
- * a missing key shows such shares, and only the literal `yes` hides them (31.0.2 and 34.0.1
- * `lib/private/Share20/Manager.php` `checkShare`). Below 30 the same line was read in older trees.
+ * a missing key shows such shares, and only the literal `yes` hides them (33.0.1 and 34.0.1
+ * `lib/private/Share20/Manager.php` `checkShare`, lines 1484 and 1502). Releases below 33 are
+ * not supported (31.0.2 read so too, but its tree is no longer at hand): read as unknown.
  */
 function readsLiteralYes(hostVersion: string | null): boolean {
   const release = releaseOf(hostVersion);
   if (release === null) return false;
   const { major, minor, patch } = release;
-  if (major < 30) return true;
-  if (major === 31 && minor === 0) return patch <= 2;
-  return major === 34 && minor === 0 && patch === 1;
+  return (major === 33 || major === 34) && minor === 0 && patch === 1;
 }
 
 /**

@@ -32,6 +32,7 @@ export function splitRows(
   viewerEnabled: boolean;
   viewerLanguage: string | null;
   syncAccount: string | null;
+  accessControl: string | null;
 } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
@@ -39,6 +40,7 @@ export function splitRows(
   const sharing = sharingFacts();
   let unsupportedShares = 0;
   let syncAccount: string | null = null;
+  let accessControl: string | null = null;
   const viewer = new Map<string, string | null>();
   const node = nodeRowOf;
   const external = externalRows();
@@ -66,6 +68,9 @@ export function splitRows(
       case 'A':
         syncAccount = text(row.t1);
         break;
+      case 'W':
+        accessControl = text(row.t1);
+        break;
       default:
         break;
     }
@@ -82,6 +87,7 @@ export function splitRows(
     viewerEnabled,
     viewerLanguage: viewer.get('lang') ?? null,
     syncAccount,
+    accessControl,
   };
 }
 

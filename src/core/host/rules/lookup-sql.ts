@@ -5,8 +5,9 @@
  * shared nodes, `F` files of the storages involved whose names may carry a marker, `C`/`D`
  * the files_sharing switches and the sharers' enabled and LDAP-deleted flags, `U` the same
  * flags of the account whose view is asked (and, for the search, its language), `A` (search) the
- * sync add-on's account, `X` the count of unsupported share types,
- * `E` (marker index on) the etag of each indexed storage's `files` folder.
+ * sync add-on's account, `X` the count of Talk room and Deck board shares (unsupported),
+ * `E` (marker index on) the etag of each indexed storage's `files` folder, `W` (questions 1
+ * and 3) File access control's `enabled` value.
  * visibility.ts then applies the host's rules to them.
  *
  * Speed (bench/host-batch.ts): a name pattern cannot use an index, so the file part reaches
@@ -29,6 +30,7 @@ import {
   sharerFlags,
   sharingSwitches,
 } from './share-sql.js';
+import { teamCandidateColumns, teamShareJoin, UNSUPPORTED_SHARE_TYPES, userTeams } from './team-rules.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
 import { externalBranches, externalProbe, externalStorageSet } from './external-storage.js';
 
@@ -174,8 +176,13 @@ export function buildLookup(spec: LookupSpec): Statement {
   if (recipient !== null) {
     ctes.push(directGroups(p));
     params.push(recipient);
-    ctes.push(`cand AS (SELECT ${candidateColumns(true)} FROM ${p}share s ${overrideJoin(p, '?')} WHERE ${fileOrFolder()} AND ${ADDRESSED_TO_USER})`);
-    params.push(spec.now, recipient, recipient);
+    ctes.push(userTeams(p));
+    params.push(recipient, recipient);
+    ctes.push(
+      `cand AS (SELECT ${candidateColumns(true)} FROM ${p}share s ${overrideJoin(p, '?')} WHERE ${fileOrFolder()} AND ${ADDRESSED_TO_USER}` +
+        ` UNION ALL SELECT ${teamCandidateColumns()} ${teamShareJoin(p, 'ut')} WHERE ${fileOrFolder()})`,
+    );
+    params.push(spec.now, recipient, recipient, spec.now);
   }
   // One folder set per source of storages, each a plain IN: MariaDB turned an IN over a
   // UNION into a subquery run for every file-cache row (seconds on 1 M rows).
@@ -234,6 +241,11 @@ export function buildLookup(spec: LookupSpec): Statement {
     // A disabled account opens nothing (it cannot log in): read with the files, no round trip more.
     selects.push(branchOf(ownFlags(p, '= ?', spec.forSearch === true), spec.dialect));
     params.push(spec.viewer);
+    // Whether File access control is on (rules/access-rules.ts reads its rules only then).
+    selects.push(
+      branch(["'W'", 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'configvalue', 'NULL', 'NULL', 'NULL'], `FROM ${p}appconfig`, spec.dialect) +
+        ` WHERE appid = 'files_accesscontrol' AND configkey = 'enabled'`,
+    );
   }
   if (spec.forSearch === true) {
     // The search resolves the archive account once per context; this row tells whether the
@@ -244,11 +256,11 @@ export function buildLookup(spec: LookupSpec): Statement {
     );
   }
   if (recipient !== null && spec.unsupportedSharesOf !== undefined) {
-    // Teams (7), Talk rooms (10), Deck (12): membership lives in other apps' tables.
+    // Talk rooms (10), Deck (12): membership lives in apps the product does not read.
     selects.push(
       branch(
         ["'X'", 'COUNT(*)', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL'],
-        `FROM ${p}share WHERE uid_owner = ? AND share_type IN (7, 10, 12)`,
+        `FROM ${p}share WHERE uid_owner = ? AND share_type IN (${UNSUPPORTED_SHARE_TYPES.join(', ')})`,
         spec.dialect,
       ),
     );

@@ -11,6 +11,7 @@ import { rowNumber as num, rowText as text, placeholders, type Statement } from 
 import { hidingAssumed } from './disabled-sharers.js';
 import { branchOf, type RowBranch } from './row-branch.js';
 import { ADDRESSED_TO_USER, directGroups, FILE_OR_FOLDER_UNINDEXED, OVERRIDDEN, overrideJoin, sharedNodes, sharerFlags, sharingSwitches } from './share-sql.js';
+import { routeJoins, TEAM_SHARE_ROW, teamRouteOf, UNSUPPORTED_SHARE_TYPES, userTeams, type TeamRoute } from './team-rules.js';
 import { mountsOf, obstacleRank, SHARE_RULES, type NodeRow, type ShareFacts, type ShareRow } from './share-rules.js';
 import type { Dialect, SqlRow, SqlValue } from '../db/types.js';
 import type { ShareObstacle, VisibleFile } from './types.js';
@@ -44,30 +45,49 @@ export function buildShareObstacles(dialect: Dialect, prefix: string, user: stri
   const p = prefix;
   const paths = [...new Set(files.flatMap((f) => pathsUp(f.path)))];
   const asText = dialect === 'mysql' ? 'CHAR' : 'TEXT';
-  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, now, user, user, now, user, user];
+  const params: SqlValue[] = [...files.map((f) => f.fileId), ...paths, user, user, user, now, user, user, now, user, user, now, now];
   const columns =
     `s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, ${OVERRIDDEN},` +
     ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration` +
     ` FROM ${p}share s ${overrideJoin(p, '?')}`;
+  // A team share: on these nodes to any team ('not in team'), or to one of the user's teams
+  // (targets may collide); the user's child row applied (team-rules.ts).
+  const teamColumns =
+    `s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime,` +
+    ` CASE WHEN o.permissions IS NOT NULL AND o.permissions < s.permissions THEN o.permissions ELSE s.permissions END AS perms, 1 AS accepted,` +
+    ` COALESCE(o.file_target, s.file_target) AS target,` +
+    ` CASE WHEN s.expiration IS NOT NULL AND s.expiration <= ? THEN 1 ELSE 0 END AS expired, CAST(s.expiration AS ${asText}) AS expiration` +
+    ` FROM ${p}share s LEFT JOIN ${p}share o ON o.share_type = 7 AND o.parent = s.id AND o.share_with = (SELECT MIN(single_id) FROM ut)`;
   // The first branch (S) types every column: the others' NULLs stay bare.
   const row = (b: RowBranch): string => branchOf(b, undefined, OBSTACLE_COLUMNS);
   const sql =
     `WITH nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n` +
     ` WHERE n.storage IN (SELECT f.storage FROM ${p}filecache f WHERE f.fileid IN (${placeholders(files.length)})) AND ${pathMatch(dialect, paths.length)}),` +
-    ` ${directGroups(p)},` +
+    ` ${directGroups(p)}, ${userTeams(p)},` +
     // The shares on these nodes, to the user or to any group ('not member'), and every share
     // addressed to the user, whose targets may collide. The item type is tested in a CASE
     // (share-sql.ts FILE_OR_FOLDER_UNINDEXED), so that shares are reached by file.
     ` sh AS (SELECT ${columns}` +
     ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED}` +
-    ` AND ((s.share_type = 0 AND s.share_with = ?) OR s.share_type = 1)` +
+    ` AND ((s.share_type = 0 AND s.share_with = ?) OR s.share_type IN (1, ${UNSUPPORTED_SHARE_TYPES.join(', ')}))` +
     ` UNION SELECT ${columns}` +
-    ` WHERE ${FILE_OR_FOLDER_UNINDEXED} AND ${ADDRESSED_TO_USER})` +
+    ` WHERE ${FILE_OR_FOLDER_UNINDEXED} AND ${ADDRESSED_TO_USER}` +
+    ` UNION SELECT ${teamColumns} WHERE s.file_source IN (SELECT fileid FROM nodes) AND s.share_type = 7 AND ${TEAM_SHARE_ROW} AND ${FILE_OR_FOLDER_UNINDEXED}` +
+    ` UNION SELECT ${teamColumns} WHERE s.share_with IN (SELECT circle_id FROM ut) AND s.share_type = 7 AND ${TEAM_SHARE_ROW} AND ${FILE_OR_FOLDER_UNINDEXED})` +
     ` SELECT 'S' AS k, id AS a, share_type AS b, perms AS c, accepted AS d, file_source AS e, stime AS g, expired AS h,` +
     ` share_with AS t1, uid_owner AS t2, uid_initiator AS t3, expiration AS t4, target AS t5 FROM sh` +
     ` UNION ALL ${row({ kind: 'N', fills: { a: 'fileid', t1: 'path' }, rest: 'FROM nodes' })}` +
     ` UNION ALL ${row(sharedNodes(p, 'sh'))}` +
     ` UNION ALL ${row({ kind: 'G', fills: { t1: 'gid' }, rest: 'FROM ug' })}` +
+    ` UNION ALL ${row({ kind: 'M', fills: { t1: 'circle_id' }, rest: 'FROM ut' })}` +
+    // The teams of the team shares: their names, and how the user is in each (team-rules.ts).
+    ` UNION ALL ${row({
+      kind: 'T',
+      fills: { a: 'ms.inheritance_depth', b: 'via.source', t1: 'tc.unique_id', t2: 'tc.display_name', t3: 'via.display_name' },
+      rest:
+        `FROM ${p}circles_circle tc LEFT JOIN ${p}circles_membership ms ON ms.circle_id = tc.unique_id AND ms.single_id IN (SELECT single_id FROM ut)` +
+        ` ${routeJoins(p)} WHERE tc.unique_id IN (SELECT share_with FROM sh WHERE share_type = 7)`,
+    })}` +
     ` UNION ALL ${row(sharerFlags(p, 'sh'))}` +
     ` UNION ALL ${row(sharingSwitches(p))}`;
   return { sql, params };
@@ -79,11 +99,14 @@ function factsOf(
   user: string,
   dataDirectory: string | null,
   hostVersion: string | null,
-): { facts: ShareFacts; nodes: Map<number, string> } {
+  takenTargets: ReadonlySet<string> | null,
+): { facts: ShareFacts; nodes: Map<number, string>; teamNames: Map<string, { readonly name: string; readonly route: TeamRoute | null }> } {
   const shares: ShareRow[] = [];
   const roots = new Map<number, NodeRow>();
   const nodes = new Map<number, string>();
   const groups = new Set<string>();
+  const teams = new Set<string>();
+  const teamNames = new Map<string, { readonly name: string; readonly route: TeamRoute | null }>();
   const sharing = sharingFacts();
   for (const row of rows) {
     if (addSharingRow(row, sharing)) continue;
@@ -113,13 +136,27 @@ function factsOf(
       case 'G':
         groups.add(text(row.t1) ?? '');
         break;
+      case 'M':
+        teams.add(text(row.t1) ?? '');
+        break;
+      case 'T': {
+        const depth = row.a === null || row.a === undefined ? null : num(row.a);
+        const via = row.b === null || row.b === undefined ? null : num(row.b);
+        teamNames.set(text(row.t1) ?? '', { name: text(row.t2) ?? '', route: depth === null ? null : teamRouteOf(depth, via, text(row.t3)) });
+        break;
+      }
       default:
         break;
     }
   }
   // Several rows of one share (a UNION of identical rows is one; keep the first of any other).
   const unique = [...new Map(shares.map((s) => [s.id, s])).values()];
-  return { facts: { user, groups, shares: unique, roots, ...sharing, dataDirectory, hostVersion }, nodes };
+  return { facts: { user, groups, teams, shares: unique, roots, ...sharing, dataDirectory, hostVersion, takenTargets }, nodes, teamNames };
+}
+
+/** The targets of the statement's share rows, as `readTakenTargets` asks them for `user`. */
+export function obstacleTargets(rows: readonly SqlRow[], user: string): { account: string; target: string }[] {
+  return rows.filter((row) => text(row.k) === 'S').map((row) => ({ account: user, target: text(row.t5) ?? '' }));
 }
 
 /** document id → the nearest cause, for the files given (a document without one is absent). */
@@ -129,8 +166,9 @@ export function nearestObstacles(
   user: string,
   hostVersion: string | null,
   dataDirectory: string | null,
+  takenTargets: ReadonlySet<string> | null,
 ): Map<number, ShareObstacle> {
-  const { facts, nodes } = factsOf(rows, user, dataDirectory, hostVersion);
+  const { facts, nodes, teamNames } = factsOf(rows, user, dataDirectory, hostVersion, takenTargets);
   const result = new Map<number, ShareObstacle>();
   const hostRule = SHARE_RULES.find((r) => r.level === 'host' && r.blocks(facts));
   if (hostRule !== undefined) {
@@ -138,11 +176,15 @@ export function nearestObstacles(
       nodePath: null,
       nodeIsFile: false,
       sharer: null,
+      shareType: null,
       group: null,
+      team: null,
+      teamRoute: null,
       expiration: null,
       disabledAccount: null,
       collidesWith: [],
       mountedFrom: null,
+      renamedAtSetup: false,
       target: null,
       assumed: null,
     };
@@ -153,7 +195,7 @@ export function nearestObstacles(
   for (const file of files) {
     const filePath = `files${file.path}`;
     let best: { obstacle: ShareObstacle; rank: number; depth: number } | null = null;
-    for (const { kind, share, account, collidesWith, mountedFrom } of blocked) {
+    for (const { kind, share, account, collidesWith, mountedFrom, renamedAtSetup } of blocked) {
       const nodePath = nodes.get(share.fileSource);
       if (nodePath === undefined || (nodePath !== filePath && !filePath.startsWith(`${nodePath}/`))) continue;
       const obstacle: ShareObstacle = {
@@ -161,12 +203,16 @@ export function nearestObstacles(
         nodePath: `/${nodePath.slice('files/'.length)}`,
         nodeIsFile: share.fileSource === file.fileId,
         sharer: share.initiator ?? share.owner,
+        shareType: share.shareType,
         group: share.shareType === 1 ? share.shareWith : null,
+        team: share.shareType === 7 ? (teamNames.get(share.shareWith)?.name ?? share.shareWith) : null,
+        teamRoute: share.shareType === 7 ? (teamNames.get(share.shareWith)?.route ?? null) : null,
         expiration: kind === 'expired' ? share.expiration : null,
         disabledAccount: kind === 'disabled sharer' ? account : null,
         collidesWith,
         mountedFrom,
-        target: kind === 'colliding target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
+        renamedAtSetup,
+        target: kind === 'colliding target' || kind === 'taken target' ? `/${share.target.replace(/^\/+|\/+$/g, '')}` : null,
         assumed:
           kind === 'disabled sharer' && account !== null && !facts.goneUsers.has(account)
             ? hidingAssumed(facts.sharingConfig.get('hide_disabled_user_shares'), hostVersion)

@@ -15,15 +15,16 @@ import { LIKE_ESCAPE } from './marker.js';
 import { ACCOUNT_COLUMNS, branch, branchOf, type RowBranch } from './row-branch.js';
 import { candidateColumns, fileOrFolder, FILE_OR_FOLDER_UNINDEXED, overrideJoin, ownFlags, sharedNodes, sharerFlags, sharingSwitches } from './share-sql.js';
 import type { Mount, NodeRow } from './share-rules.js';
+import { LOCAL_USER_SINGLE, routeJoins, TEAM_SHARE_ROW, teamCandidateColumns, teamRouteOf, teamShareJoin, type TeamRoute } from './team-rules.js';
 import type { VisibleFile } from './types.js';
 import { mountCovers, mountPath, preferred } from './visibility.js';
 import { externalPath, type ExternalView } from './external-storage.js';
 
-/** A user or group share on a file of the archive account or a folder holding it. */
+/** A user, group or team share on a file of the archive account or a folder holding it. */
 export interface ReachShare {
   readonly id: number;
-  readonly shareType: 0 | 1;
-  /** The user, or the group. */
+  readonly shareType: 0 | 1 | 7;
+  /** The user, the group, or the team's single id. */
   readonly shareWith: string;
   readonly owner: string;
   readonly initiator: string | null;
@@ -36,8 +37,10 @@ export interface ReachShare {
 
 export interface ShareReach {
   readonly shares: readonly ReachShare[];
-  /** Group → its direct members (the share provider asks direct groups only). */
+  /** Group → its direct members (the share provider asks direct groups only); team → its members by every route (team-rules.ts). */
   readonly members: ReadonlyMap<string, readonly string[]>;
+  /** `team/user` → the team's name and how the user is in it (`who`'s chain). */
+  readonly teamRoutes: ReadonlyMap<string, { readonly team: string; readonly route: TeamRoute }>;
   /** `share id/user` → the target of that user's override row (a group share the user moved). */
   readonly overrideTargets: ReadonlyMap<string, string>;
   /** The files themselves, as the rules read nodes. */
@@ -58,10 +61,14 @@ export function buildShareReach(prefix: string, files: readonly VisibleFile[]): 
     // A folder on a Local external storage (external-storage.ts) can be shared wherever it lies.
     ` OR n.storage IN (SELECT xs.numeric_id FROM ${p}storages xs WHERE xs.id LIKE 'local::%'))),` +
     ` sh AS (SELECT s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.file_target FROM ${p}share s` +
-    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED} AND s.share_type IN (0, 1))` +
+    ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED} AND (s.share_type IN (0, 1) OR (s.share_type = 7 AND ${TEAM_SHARE_ROW})))` +
     ` SELECT 'S' AS k, sh.id AS a, sh.share_type AS b, sh.file_source AS c, sh.stime AS d, sh.share_with AS t1, sh.uid_owner AS t2, sh.uid_initiator AS t3, sh.file_target AS t4, nodes.path AS t5` +
     ` FROM sh JOIN nodes ON nodes.fileid = sh.file_source` +
     ` UNION ALL SELECT 'M', ${nulls(4)}, gid, uid, ${nulls(3)} FROM ${p}group_user WHERE gid IN (SELECT share_with FROM sh WHERE share_type = 1)` +
+    // The local users circles lists in each team, with the route (kind N).
+    ` UNION ALL SELECT 'N', ms.inheritance_depth, via.source, ${nulls(2)}, ms.circle_id, m.user_id, tc.display_name, via.display_name, NULL` +
+    ` FROM ${p}circles_membership ms JOIN ${p}circles_member m ON m.single_id = ms.single_id AND ${LOCAL_USER_SINGLE('m')}` +
+    ` JOIN ${p}circles_circle tc ON tc.unique_id = ms.circle_id ${routeJoins(p)} WHERE ms.circle_id IN (SELECT share_with FROM sh WHERE share_type = 7)` +
     ` UNION ALL SELECT 'O', o.parent, ${nulls(3)}, o.share_with, o.file_target, ${nulls(3)} FROM ${p}share o WHERE o.share_type = 2 AND o.parent IN (SELECT id FROM sh WHERE share_type = 1)` +
     // The files again, in the columns of a node row (kind F), for ReachIndex.
     ` UNION ALL SELECT 'F', f.fileid, f.storage, f.permissions, NULL, f.path, f.name, fm.mimetype, fs.id, NULL FROM ${p}filecache f` +
@@ -74,6 +81,7 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
   const shares: ReachShare[] = [];
   const members = new Map<string, string[]>();
   const overrideTargets = new Map<string, string>();
+  const teamRoutes = new Map<string, { readonly team: string; readonly route: TeamRoute }>();
   const files: NodeRow[] = [];
   for (const row of rows) {
     switch (text(row.k)) {
@@ -81,7 +89,7 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
         const nodePath = text(row.t5) ?? '';
         shares.push({
           id: num(row.a),
-          shareType: num(row.b) === 1 ? 1 : 0,
+          shareType: num(row.b) === 1 ? 1 : num(row.b) === 7 ? 7 : 0,
           nodeId: num(row.c),
           stime: num(row.d),
           shareWith: text(row.t1) ?? '',
@@ -99,6 +107,16 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
         else list.push(text(row.t2) ?? '');
         break;
       }
+      case 'N': {
+        const team = text(row.t1) ?? '';
+        const uid = text(row.t2) ?? '';
+        const list = members.get(team);
+        if (list === undefined) members.set(team, [uid]);
+        else list.push(uid);
+        const via = row.b === null || row.b === undefined ? null : num(row.b);
+        teamRoutes.set(`${team}/${uid}`, { team: text(row.t3) ?? team, route: teamRouteOf(num(row.a), via, text(row.t4)) });
+        break;
+      }
       case 'O':
         overrideTargets.set(`${num(row.a)}/${text(row.t1) ?? ''}`, text(row.t2) ?? '');
         break;
@@ -109,7 +127,7 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
         break;
     }
   }
-  return { shares, members, overrideTargets, files };
+  return { shares, members, teamRoutes, overrideTargets, files };
 }
 
 /** Accounts asked per statement: three parameters each, far below every dialect's limit, and a few statements for 10 000 members. */
@@ -129,26 +147,32 @@ export function buildAccountShares(dialect: Dialect, prefix: string, accounts: r
   const own = ownFlags(p, `IN (${list})`);
   const sql =
     `WITH ug (uid, gid) AS (SELECT uid, gid FROM ${p}group_user WHERE uid IN (${list})),` +
+    ` ut (uid, single_id, circle_id) AS (SELECT m.user_id, m.single_id, ms.circle_id FROM ${p}circles_member m` +
+    ` JOIN ${p}circles_membership ms ON ms.single_id = m.single_id JOIN ${p}circles_circle tc ON tc.unique_id = ms.circle_id` +
+    ` WHERE m.user_id IN (${list}) AND ${LOCAL_USER_SINGLE('m')}),` +
     ` cand AS (SELECT ug.uid AS rcp, s.share_with AS gid, ${candidateColumns(true)}` +
     ` FROM ug JOIN ${p}share s ON s.share_type = 1 AND s.share_with = ug.gid ${overrideJoin(p, 'ug.uid')} WHERE ${fileOrFolder()}` +
     ` UNION ALL SELECT s.share_with, NULL, ${candidateColumns(false)}` +
-    ` FROM ${p}share s WHERE s.share_type = 0 AND s.share_with IN (${list}) AND ${fileOrFolder()})` +
+    ` FROM ${p}share s WHERE s.share_type = 0 AND s.share_with IN (${list}) AND ${fileOrFolder()}` +
+    ` UNION ALL SELECT ut.uid, s.share_with, ${teamCandidateColumns()} ${teamShareJoin(p, 'ut')} WHERE ${fileOrFolder()})` +
     ` ${branch(["'S'", 'id', 'share_type', 'file_source', 'stime', 'perms', 'accepted', 'uid_owner', 'uid_initiator', 'target', 'expired', 'rcp', 'gid'], 'FROM cand', dialect, ACCOUNT_COLUMNS)}` +
     ` UNION ALL ${row(sharedNodes(p, 'cand'))}` +
     ` UNION ALL ${row(sharingSwitches(p))}` +
     ` UNION ALL ${row(sharerFlags(p, 'cand'))}` +
     ` UNION ALL ${row({ ...own, fills: { ...own.fills, u: 'userid' } })}`;
-  return { sql, params: [...accounts, now, now, ...accounts, ...accounts] };
+  return { sql, params: [...accounts, ...accounts, now, now, ...accounts, now, ...accounts] };
 }
 
-/** Every account a user or group share of the archive account's reaches: the users, and the direct members of the groups. */
+/** Every account a user, group or team share of the archive account's reaches: the users, the direct members of the groups, the teams' members. */
 export function buildReachedAccounts(prefix: string, archiveAccount: string): Statement {
   const p = prefix;
   return {
     sql:
       `SELECT share_with AS uid FROM ${p}share WHERE uid_owner = ? AND share_type = 0 AND ${fileOrFolder('item_type')}` +
-      ` UNION SELECT gu.uid FROM ${p}group_user gu WHERE gu.gid IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 1 AND ${fileOrFolder('item_type')})`,
-    params: [archiveAccount, archiveAccount],
+      ` UNION SELECT gu.uid FROM ${p}group_user gu WHERE gu.gid IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 1 AND ${fileOrFolder('item_type')})` +
+      ` UNION SELECT m.user_id FROM ${p}circles_membership ms JOIN ${p}circles_member m ON m.single_id = ms.single_id AND ${LOCAL_USER_SINGLE('m')}` +
+      ` WHERE ms.circle_id IN (SELECT share_with FROM ${p}share WHERE uid_owner = ? AND share_type = 7 AND COALESCE(parent, 0) = 0 AND ${fileOrFolder('item_type')})`,
+    params: [archiveAccount, archiveAccount, archiveAccount],
   };
 }
 

@@ -10,18 +10,23 @@
  * and the user's mounts together (two mounts at one path).
  */
 import { homeStorageIds, isInUserFiles } from './storages.js';
-import { mountedAmong } from './collision-order.js';
+import { mountedAmong, settlingOf } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 import { msg, type Message } from '../../i18n/catalog.js';
+import { UNSUPPORTED_SHARE_TYPES } from './team-rules.js';
 
 const READ = 1;
 const SHARE = 16;
 
-/** One share row as the rules read it: a user or group share, the recipient's override row applied. */
+/**
+ * One share row as the rules read it: a user, group or team share, the recipient's override row
+ * (group) or child row (team, team-rules.ts) applied; Talk room and Deck board shares only where
+ * `why` names them as the reason.
+ */
 export interface ShareRow {
   readonly id: number;
   readonly shareType: number;
-  /** The user or group it is shared with. */
+  /** The user, group or team (its single id) it is shared with. */
   readonly shareWith: string;
   readonly fileSource: number;
   readonly stime: number;
@@ -52,9 +57,11 @@ export interface ShareFacts {
   readonly user: string;
   /** The user's direct groups; null when the statement already kept only shares addressed to the user. */
   readonly groups: ReadonlySet<string> | null;
+  /** The teams the user is in (team-rules.ts); absent or null when the statement already kept only the user's teams' shares. */
+  readonly teams?: ReadonlySet<string> | null;
   readonly shares: readonly ShareRow[];
   readonly roots: ReadonlyMap<number, NodeRow>;
-  /** files_sharing app config: `enabled`, `hide_disabled_user_shares`. */
+  /** files_sharing app config: `enabled`, `hide_disabled_user_shares`; circles' `enabled` as `circles.enabled`. */
   readonly sharingConfig: ReadonlyMap<string, string>;
   /** Owners and initiators whose `core` `enabled` preference is set to anything but 'true'. */
   readonly disabledUsers: ReadonlySet<string>;
@@ -65,10 +72,29 @@ export interface ShareFacts {
   readonly hostVersion: string | null;
   /** The external storages (stored ids) mounted for an account that the product answers for (external-storage.ts); none when absent. */
   readonly externalOf?: (uid: string) => ReadonlySet<string>;
+  /**
+   * The user's share targets (slashes trimmed) that a file or folder of the user's own holds,
+   * where the release checks targets only at the user's setup (taken-targets.ts); null where it
+   * does not, or they were not read.
+   */
+  readonly takenTargets: ReadonlySet<string> | null;
 }
 
 export type ObstacleKind =
-  'sharing off' | 'colliding target' | 'left' | 'declined' | 'pending' | 'expired' | 'disabled sharer' | 'no read' | 'broken share' | 'not member';
+  | 'sharing off'
+  | 'teams off'
+  | 'taken target'
+  | 'colliding target'
+  | 'left'
+  | 'declined'
+  | 'pending'
+  | 'expired'
+  | 'disabled sharer'
+  | 'no read'
+  | 'broken share'
+  | 'not member'
+  | 'not in team'
+  | 'unsupported share';
 
 export interface Mount {
   readonly root: NodeRow;
@@ -88,6 +114,8 @@ export interface Blocked {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share the host mounts there instead, where its order tells (collision-order.ts). */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (33.0.1) instead of hiding them. */
+  readonly renamedAtSetup: boolean;
 }
 
 /**
@@ -103,11 +131,17 @@ export interface ObstacleWords {
   /** Whom it is shared with: the user or the group (`why.to.*`). */
   readonly to: Message;
   readonly group: string | null;
+  /** The team of a team share (its display name). */
+  readonly team: string | null;
+  /** `unsupported share`: what it goes through (a Talk room, a Deck board). */
+  readonly unsupported: Message | null;
   readonly expiration: string | null;
   readonly account: string | null;
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share is mounted there instead, when known. */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (collision-order.ts). */
+  readonly renamedAtSetup: boolean;
   /** The path the share has in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (the release), or null (`why.assumed.*`). */
@@ -154,7 +188,7 @@ interface NodeRule extends RuleText {
 /** A rule on the user's mounts together: the groups of mounts it concerns, and the one of a group it lets through (else none). */
 interface MountsRule extends RuleText {
   readonly level: 'mounts';
-  readonly blocks: (mounts: readonly Candidate[]) => Candidate[][];
+  readonly blocks: (mounts: readonly Candidate[], facts: ShareFacts) => Candidate[][];
   readonly letsThrough: (group: readonly Candidate[], facts: ShareFacts) => Candidate | null;
 }
 
@@ -170,6 +204,7 @@ function dayOfExpiry(expiration: string): string {
 }
 
 const noRead = (w: ObstacleWords): Message => msg('why.obstacle.no_read', { share: w.share, to: w.to });
+const TEAM = 7;
 
 /**
  * Every rule. The lookup applies them level by level (host, row, node, mounts), in this order
@@ -188,10 +223,50 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: () => msg('why.obstacle.sharing_off'),
   },
   {
-    // Nextcloud keeps one mount per mount point (34.0.1 MountProvider::getMountsFromSuperShares):
-    // the last of the shares its queries return. Where that order is known (a lone group share
-    // among user shares, on a release read) that one is let through; else none, the side that
-    // cannot leak, since among shares of one kind the order is the database's.
+    // Team shares come from circles' share provider, registered only while circles is
+    // loaded (ProviderFactory::getProviderForType throws for type 7 otherwise). Enabled for some
+    // groups only is taken as off: the side that cannot leak.
+    kind: 'teams off',
+    rank: 0,
+    level: 'row',
+    blocks: (s, c) => (s.shareType === TEAM && c.facts.sharingConfig.get('circles.enabled') !== 'yes' ? '' : null),
+    explain: (w) => msg('why.obstacle.teams_off', { node: w.node, team: w.team ?? '?', user: w.user }),
+  },
+  {
+    // Talk rooms and Deck boards: their members live in those apps' tables, which the product
+    // does not read, so such a share never shows a file (docs/host-adapter.md, "Teams").
+    kind: 'unsupported share',
+    rank: 10,
+    level: 'row',
+    blocks: (s) => (UNSUPPORTED_SHARE_TYPES.includes(s.shareType) ? '' : null),
+    explain: (w) => msg('why.obstacle.unsupported', { node: w.node, what: w.unsupported ?? msg('why.unsupported.deck'), user: w.user }),
+  },
+  {
+    // 33.0.1 checks a received share's target only while it sets up the user's files, and moves
+    // a share whose target one of the user's own files or folders holds to a free name beside it
+    // (taken-targets.ts): until then the database holds a path where the share will not be, and
+    // not yet the one where it will. None is let through, the side that cannot leak.
+    kind: 'taken target',
+    rank: 1,
+    level: 'mounts',
+    blocks: (mounts, facts) => {
+      const taken = facts.takenTargets;
+      return taken === null ? [] : mounts.filter((m) => taken.has(trimSlashes(m.mount.target))).map((m) => [m]);
+    },
+    letsThrough: () => null,
+    explain: (w) =>
+      w.target === null
+        ? msg('why.obstacle.taken_target_no_path', { share: w.share, user: w.user })
+        : msg('why.obstacle.taken_target', { share: w.share, user: w.user, target: w.target }),
+  },
+  {
+    // Nextcloud mounts one share per mount point (MountProvider::getMountsFromSuperShares): 34.0.1
+    // the last of the shares its queries return (user shares first, then group, then team
+    // shares), 33.0.1 the first, moving the others to a free name at the user's next setup.
+    // Where that order is known (collision-order.ts: a lone group-only node among user-shared
+    // ones on 34.0.1, the first in id order on 33.0.1, never where a team share may be moved
+    // apart first) that one is let through; else none, the side that cannot leak. The others'
+    // new names are not in the database yet: omitted.
     kind: 'colliding target',
     rank: 1,
     level: 'mounts',
@@ -207,6 +282,12 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => {
       const others = msg(w.collidesWith.length === 1 ? 'why.others.one' : 'why.others.many', { sharers: w.collidesWith.join(', ') });
       const words = { share: w.share, others, user: w.user };
+      // 33.0.1 without a known first node (a team share takes part): the general sentences.
+      if (w.renamedAtSetup && w.mountedFrom !== null) {
+        return w.target === null
+          ? msg('why.obstacle.colliding_renamed_no_path', { ...words, mountedFrom: w.mountedFrom })
+          : msg('why.obstacle.colliding_renamed', { ...words, target: w.target, mountedFrom: w.mountedFrom });
+      }
       if (w.target === null) {
         return w.mountedFrom === null
           ? msg('why.obstacle.colliding_no_path', words)
@@ -226,12 +307,24 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => msg('why.obstacle.not_member', { node: w.node, group: w.group ?? '?', user: w.user }),
   },
   {
-    // The user removed a group share from their files: the override row has permissions 0.
+    // A team share reaches the members circles' flattened membership lists (team-rules.ts).
+    kind: 'not in team',
+    rank: 9,
+    level: 'row',
+    blocks: (s, c) => (s.shareType === TEAM && c.facts.teams !== undefined && c.facts.teams !== null && !c.facts.teams.has(s.shareWith) ? '' : null),
+    explain: (w) => msg('why.obstacle.not_in_team', { node: w.node, team: w.team ?? '?', user: w.user }),
+  },
+  {
+    // The user removed a group or team share from their files: the override row (group) or
+    // the child row (team, ShareByCircleProvider::deleteFromSelf) has permissions 0.
     kind: 'left',
     rank: 2,
     level: 'row',
-    blocks: (s) => (s.shareType === 1 && s.permissions <= 0 ? '' : null),
-    explain: (w) => msg('why.obstacle.left', { user: w.user, node: w.node, group: w.group ?? '?' }),
+    blocks: (s) => ((s.shareType === 1 || s.shareType === TEAM) && s.permissions <= 0 ? '' : null),
+    explain: (w) =>
+      w.team === null
+        ? msg('why.obstacle.left', { user: w.user, node: w.node, group: w.group ?? '?' })
+        : msg('why.obstacle.left_team', { user: w.user, node: w.node, team: w.team }),
   },
   {
     // The super share's status is the highest of its rows: 1 accepted, 2 declined, 0 pending.
@@ -277,7 +370,7 @@ export const SHARE_RULES: readonly ShareRule[] = [
     kind: 'no read',
     rank: 7,
     level: 'row',
-    blocks: (s) => (s.shareType !== 1 && s.permissions <= 0 ? '' : null),
+    blocks: (s) => (s.shareType === 0 && s.permissions <= 0 ? '' : null),
     explain: noRead,
   },
   {
@@ -311,6 +404,9 @@ export const SHARE_RULES: readonly ShareRule[] = [
     explain: (w) => msg('why.obstacle.broken', { share: w.share }),
   },
 ];
+
+/** The share types the rules read: user, group, team, and the unsupported ones `why` names. */
+const READ_TYPES = new Set([0, 1, TEAM, ...UNSUPPORTED_SHARE_TYPES]);
 
 const rulesAt = <L extends ShareRule['level']>(level: L): Extract<ShareRule, { level: L }>[] =>
   SHARE_RULES.filter((r): r is Extract<ShareRule, { level: L }> => r.level === level);
@@ -347,6 +443,7 @@ function sharerOf(rows: readonly ShareRow[]): string {
  */
 export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked[] } {
   const blocked: Blocked[] = [];
+  const renamedAtSetup = settlingOf(facts.hostVersion) === 'renamed at setup';
   const block = (
     kind: ObstacleKind,
     share: ShareRow,
@@ -354,10 +451,10 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
     collidesWith: readonly string[] = [],
     mountedFrom: string | null = null,
   ): void => {
-    blocked.push({ kind, share, account, collidesWith, mountedFrom });
+    blocked.push({ kind, share, account, collidesWith, mountedFrom, renamedAtSetup: kind === 'colliding target' && renamedAtSetup });
   };
-  // Types 0 and 1 only: circles, rooms, deck need other apps' tables (reported unsupported).
-  const addressed = facts.shares.filter((s) => (s.shareType === 0 || s.shareType === 1) && !notForUser(s, facts.user));
+  // Users, groups, teams; Talk rooms and Deck boards only to be named (the rule above blocks them).
+  const addressed = facts.shares.filter((s) => READ_TYPES.has(s.shareType) && !notForUser(s, facts.user));
   const hostRule = LEVELS.host.find((r) => r.blocks(facts));
   if (hostRule !== undefined) {
     for (const share of addressed) block(hostRule.kind, share);
@@ -388,7 +485,7 @@ export function mountsOf(facts: ShareFacts): { mounts: Mount[]; blocked: Blocked
   }
   for (const rule of LEVELS.mounts) {
     const kept = new Set<Candidate>(candidates);
-    for (const group of rule.blocks(candidates)) {
+    for (const group of rule.blocks(candidates, facts)) {
       const through = rule.letsThrough(group, facts);
       for (const candidate of group) {
         if (candidate === through) continue;

@@ -71,8 +71,11 @@ export function sharedNodes(prefix: string, shares: string): RowBranch {
 export function sharingSwitches(prefix: string): RowBranch {
   return {
     kind: 'C',
-    fills: { t1: 'configkey', t2: 'configvalue' },
-    rest: `FROM ${prefix}appconfig WHERE appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares')`,
+    // circles' `enabled` comes as `circles.enabled`: team shares mount only while it is on.
+    fills: { t1: `CASE WHEN appid = 'circles' THEN 'circles.enabled' ELSE configkey END`, t2: 'configvalue' },
+    rest:
+      `FROM ${prefix}appconfig WHERE (appid = 'files_sharing' AND configkey IN ('enabled', 'hide_disabled_user_shares'))` +
+      ` OR (appid = 'circles' AND configkey = 'enabled')`,
   };
 }
 

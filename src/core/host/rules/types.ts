@@ -1,6 +1,7 @@
 /** What the rules answer: a file a user can open, and what keeps a share from mounting. */
 import type { Message } from '../../i18n/catalog.js';
 import type { ObstacleKind } from './share-rules.js';
+import type { TeamRoute } from './team-rules.js';
 
 /** A file the user can open, as that user sees it. */
 export interface VisibleFile {
@@ -27,8 +28,14 @@ export interface ShareObstacle {
   readonly nodeIsFile: boolean;
   /** Who shared it: the initiator, else the owner. */
   readonly sharer: string | null;
+  /** The share's type (0 user, 1 group, 7 team, 10 Talk room, 12 Deck board); null for `sharing off`. */
+  readonly shareType: number | null;
   /** The group of a group share; null for a user share. */
   readonly group: string | null;
+  /** The team of a team share (its display name); null for other shares. */
+  readonly team: string | null;
+  /** How the user is in that team, where the user is (team-rules.ts); null otherwise. */
+  readonly teamRoute: TeamRoute | null;
   /** Naive UTC `YYYY-MM-DD HH:MM:SS` (`expired`). */
   readonly expiration: string | null;
   /** The disabled owner or resharer (`disabled sharer`). */
@@ -37,6 +44,8 @@ export interface ShareObstacle {
   readonly collidesWith: readonly string[];
   /** `colliding target`: the sharer whose share the host mounts there instead, when its order tells. */
   readonly mountedFrom: string | null;
+  /** `colliding target`: the release moves the others to a free name at the user's next setup (33.0.1), instead of hiding them. */
+  readonly renamedAtSetup: boolean;
   /** `colliding target`: the path those shares have in the user's files. */
   readonly target: string | null;
   /** What the rule assumed for want of a fact (an unknown release), or null (`why.assumed.*`). */

@@ -38,15 +38,20 @@ export function isEnabledAccount(enabled: string | null, ldapDeleted: string | n
 /** A (document, file, path) the rules admit: already the shape of the answer. */
 export type Candidate = VisibleFile;
 
-/** The user's valid share mounts: one per shared node, as the host's MountProvider builds them (rules/share-rules.ts). */
+/**
+ * The user's valid share mounts: one per shared node, as the host's MountProvider builds them
+ * (rules/share-rules.ts). `takenTargets`: the user's targets its own files hold, where the
+ * release checks targets at setup (taken-targets.ts), else null.
+ */
 export function shareMounts(
   user: string,
   rows: LookupRows,
   dataDirectory: string | null,
   hostVersion: string | null,
+  takenTargets: ReadonlySet<string> | null,
   external: ExternalFacts = NO_EXTERNAL,
 ): Mount[] {
-  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion, externalOf: externalLookup(external) }).mounts;
+  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion, takenTargets, externalOf: externalLookup(external) }).mounts;
 }
 
 /** `externalStorageIds` per account, each worked out once. */
@@ -73,13 +78,16 @@ export function questionMounts(
   rows: LookupRows,
   dataDirectory: string | null,
   hostVersion: string | null,
+  takenTargets: ReadonlySet<string> | null,
   external: ExternalFacts = NO_EXTERNAL,
 ): Mount[] {
   // A share of a folder on an external storage mounted for the archive account gives the
   // archive account's files, whoever shared it (external-storage.ts).
   const archives = externalLookup(external)(archive);
   const archiveOwns = (m: Mount): boolean => m.owner === archive || archives.has(m.root.storageId);
-  return shareMounts(recipient, rows, dataDirectory, hostVersion, external).filter((m) => (question === 'visible' ? archiveOwns(m) : !archiveOwns(m)));
+  return shareMounts(recipient, rows, dataDirectory, hostVersion, takenTargets, external).filter((m) =>
+    question === 'visible' ? archiveOwns(m) : !archiveOwns(m),
+  );
 }
 
 function trimSlashes(s: string): string {

@@ -117,7 +117,8 @@ export class Matcher {
         return freqs.reduce((sum, [field, tf]) => sum + (this.boost[field] * idf * tf * 2.2) / (tf + 1.2), 0);
       }
       case 'date': {
-        const day = node.field === 'created' ? indexed.doc.created : utcDay(indexed.doc.added);
+        const doc = indexed.doc;
+        const day = node.field === 'created' ? doc.created : utcDay(node.field === 'modified' ? (doc.modified ?? doc.added) : doc.added);
         return day >= node.from && day < node.to ? 1 : null;
       }
       case 'nothing':

@@ -45,7 +45,37 @@ const TEXT_FIELDS: Record<string, TextField> = {
 };
 const DATE_FIELDS: Record<string, DateField> = { created: 'created', added: 'added', modified: 'modified' };
 /** Fields that exist in the index but hold nothing in the emulator. */
-const EMPTY_FIELDS = new Set(['tag', 'tags', 'notes', 'note', 'custom_fields', 'path', 'storage_path', 'owner', 'asn', 'checksum']);
+const EMPTY_FIELDS = new Set([
+  'tag',
+  'tags',
+  'notes',
+  'note',
+  'custom_fields',
+  'path',
+  'storage_path',
+  'owner',
+  'asn',
+  'page_count',
+  'num_notes',
+  'checksum',
+  'original_filename',
+]);
+/** Unsigned fields of 3.0's Tantivy schema (`_schema.py` @v3.0.5): its parser refuses a value that is no number. */
+const TANTIVY_NUMERIC_FIELDS = new Set(['asn', 'page_count', 'num_notes']);
+/**
+ * whoosh-compat's registry in 3.2 (`PUBLIC_FIELDS`, `src/documents/search/_fields.py` @d0869bec):
+ * text fields the emulator leaves empty (`path` is `storage_path`'s alias), the keyword `checksum`,
+ * the JSON fields; `owner` is none of them, so `owner:x` is text again (FieldsPlugin).
+ */
+const COMPAT_EMPTY_FIELDS = new Set(['storage_path', 'path', 'original_filename', 'tag', 'checksum', 'notes', 'custom_fields']);
+/** whoosh-compat U64 fields (`FieldKind.U64`): a value that is no whole number is an InvalidNumberQuery. */
+const COMPAT_NUMERIC_FIELDS = new Set(['asn', 'page_count', 'num_notes']);
+/**
+ * The six multi-word keywords whoosh-compat reads without quotes on a date field (0.1.0,
+ * CHANGELOG "Added"); any further plain word makes the value multi-word again.
+ */
+const UNQUOTED_KEYWORDS = new Set(['previous week', 'previous month', 'previous quarter', 'previous year', 'this month', 'this year']);
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 type Token =
   | { readonly t: 'lparen' }
@@ -56,6 +86,12 @@ type Token =
 
 class QuerySyntaxError extends Error {}
 class QueryRefusedError extends Error {}
+/** InvalidNumberQuery (`_errors.py` @c673c81b): "Invalid numeric value {value!r} for field {field!r}." */
+class QueryNumberError extends QueryRefusedError {
+  constructor(field: string, value: string) {
+    super(`Invalid numeric value ${pyRepr(value)} for field ${pyRepr(field)}.`);
+  }
+}
 class QueryDateError extends Error {
   constructor(
     readonly field: DateField,
@@ -186,6 +222,8 @@ function checkTantivyWord(word: string, next: string | undefined): void {
 }
 
 const RELATIVE_DAYS: Record<string, (today: string) => [string, string]> = {
+  // `now` is an instant; at the emulator's day precision it is today.
+  now: (t) => [t, addDays(t, 1)],
   today: (t) => [t, addDays(t, 1)],
   yesterday: (t) => [addDays(t, -1), t],
   'this week': (t) => [mondayOf(t), addDays(t, 1)],
@@ -210,11 +248,38 @@ function monthBefore(day: string): string {
   return month === 1 ? `${year - 1}-12-01` : `${year}-${String(month - 1).padStart(2, '0')}-01`;
 }
 
-/** One date value: a day, a month, a year, 8 digits, or a relative keyword → [from, to). */
-function dateSpan(value: string, today: string): [string, string] | null {
-  const v = value.trim().toLowerCase();
+/** A month by name (`december`, `dec`) → its number 1–12, or null. */
+function monthNumber(word: string): number | null {
+  const at = MONTHS.findIndex((name) => name === word || (word.length >= 3 && name.startsWith(word)));
+  return at === -1 ? null : at + 1;
+}
+
+function monthSpan(year: number, month: number): [string, string] | null {
+  const first = isoDate(year, month, 1);
+  if (first === null) return null;
+  return [first, month === 12 ? `${year + 1}-01-01` : `${year}-${String(month + 1).padStart(2, '0')}-01`];
+}
+
+/**
+ * One date value: a day, a month, a year, 8 digits, or a relative keyword → [from, to). `words`
+ * (the Whoosh grammars: Whoosh's `dateparse` and whoosh-compat's fork of it) adds month names
+ * (`december` this year, `december 2019`) and a range written `a to b`.
+ */
+function dateSpan(value: string, today: string, words = false): [string, string] | null {
+  const v = value.trim().toLowerCase().replace(/\s+/g, ' ');
   const relative = RELATIVE_DAYS[v];
   if (relative !== undefined) return relative(today);
+  if (words) {
+    const range = /^(.+?) to (.+)$/.exec(v);
+    if (range !== null) {
+      const from = dateSpan(range[1] ?? '', today, true);
+      const to = dateSpan(range[2] ?? '', today, true);
+      return from === null || to === null ? null : [from[0], to[1]];
+    }
+    const named = /^([a-z]+)(?: (\d{4}))?$/.exec(v);
+    const month = named === null ? null : monthNumber(named[1] ?? '');
+    if (named !== null && month !== null) return monthSpan(named[2] === undefined ? Number(today.slice(0, 4)) : Number(named[2]), month);
+  }
   let m = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(v);
   if (m !== null) {
     const day = isoDate(Number(m[1]), Number(m[2]), Number(m[3]));
@@ -232,20 +297,30 @@ function dateSpan(value: string, today: string): [string, string] | null {
   return null;
 }
 
-function dateNode(field: DateField, value: string, today: string): QueryNode {
+function dateNode(field: DateField, value: string, today: string, words = false): QueryNode {
   const range = /^\[(.*?)\s+to\s+(.*?)\]$/i.exec(value.trim());
   if (range !== null) {
     const fromText = range[1] ?? '';
     const toText = range[2] ?? '';
-    const from = fromText === '' || fromText === '*' ? ['0001-01-01', ''] : dateSpan(fromText, today);
-    const to = toText === '' || toText === '*' ? ['', '9999-12-31'] : dateSpan(toText, today);
+    const from = fromText === '' || fromText === '*' ? ['0001-01-01', ''] : dateSpan(fromText, today, words);
+    const to = toText === '' || toText === '*' ? ['', '9999-12-31'] : dateSpan(toText, today, words);
     if (from === null) throw new QueryDateError(field, fromText);
     if (to === null) throw new QueryDateError(field, toText);
     return { kind: 'date', field, from: from[0] ?? '', to: to[1] ?? '' };
   }
-  const span = dateSpan(value, today);
+  const span = dateSpan(value, today, words);
   if (span === null) throw new QueryDateError(field, value);
   return { kind: 'date', field, from: span[0], to: span[1] };
+}
+
+/** Whether a date value parses (whoosh-compat's test for joining the words after it). */
+function parsesAsDate(value: string, today: string): boolean {
+  try {
+    dateNode('created', value, today, true);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -378,10 +453,44 @@ class Parser {
       else if (this.strict) throw new QuerySyntaxError('unbalanced parenthesis');
       return inner;
     }
-    if (token.t === 'word') return this.clause(token.field, token.value, token.quoted);
+    if (token.t === 'word') {
+      if (this.dialect === 'whoosh-compat' && token.field !== null && DATE_FIELDS[token.field] !== undefined && !token.quoted && !token.value.startsWith('[')) {
+        return this.clause(token.field, this.dateRun(DATE_FIELDS[token.field] ?? 'created', token.value), false);
+      }
+      return this.clause(token.field, token.value, token.quoted);
+    }
     // An operator or parenthesis where a clause belongs.
     if (this.strict) throw new QuerySyntaxError('misplaced operator');
     return null;
+  }
+
+  /**
+   * whoosh-compat 0.2.0 on (CHANGELOG 0.2.0 "Changed", DIVERGENCES.md entry 61; pinned by
+   * Paperless-ngx 3.2.1 and 3.3.0): the plain words after an unquoted date value (no field of
+   * their own, no operator, no wildcard) are joined to it as far as the joined value still parses
+   * as a date, and such a value of several words is refused as a whole ("Invalid date value
+   * 'december 2019' …"); a word the joined value cannot take stays a search term
+   * (`created:2020 invoice`). The six multi-word keywords are one value (`created:previous month`).
+   */
+  private dateRun(field: DateField, value: string): string {
+    const run: string[] = [];
+    for (let at = this.pos; ; at++) {
+      const next = this.tokens[at];
+      if (next?.t !== 'word' || next.field !== null || next.quoted || /[*?]/.test(next.value)) break;
+      run.push(next.value);
+    }
+    let head = value;
+    let used = 0;
+    if (run.length > 0 && UNQUOTED_KEYWORDS.has(`${value} ${run[0] ?? ''}`.toLowerCase())) {
+      head = `${value} ${run[0] ?? ''}`;
+      used = 1;
+    }
+    for (let k = run.length; k > used; k--) {
+      const joined = [head, ...run.slice(used, k)].join(' ');
+      if (parsesAsDate(joined, this.today)) throw new QueryDateError(field, joined);
+    }
+    this.pos += used;
+    return head;
   }
 
   private clause(field: string | null, value: string, quoted: boolean): QueryNode | null {
@@ -391,6 +500,15 @@ class Parser {
       if (this.strict) throw new QuerySyntaxError('field without value');
       // Whoosh's FieldsPlugin (remove_unknown) turns an unknown `name:` back into text.
       return TEXT_FIELDS[field] === undefined && DATE_FIELDS[field] === undefined && !EMPTY_FIELDS.has(field) ? textNode(null, field, false, dialect) : null;
+    }
+    if (dialect === 'whoosh-compat') {
+      if (COMPAT_NUMERIC_FIELDS.has(field)) {
+        // The emulated documents have no ASN, page count or notes: a valid number matches nothing.
+        if (!/^\d+$/.test(value.trim()) && !/^\[\s*(\d+|\*)?\s+to\s+(\d+|\*)?\s*\]$/i.test(value.trim())) throw new QueryNumberError(field, value);
+        return { kind: 'nothing' };
+      }
+      if (COMPAT_EMPTY_FIELDS.has(field)) return { kind: 'nothing' };
+      if (field === 'owner') return textNode(null, `${field} ${value}`, quoted, dialect);
     }
     const textField = TEXT_FIELDS[field];
     if (textField !== undefined) {
@@ -406,7 +524,7 @@ class Parser {
     const dateField = DATE_FIELDS[field];
     if (dateField !== undefined) {
       try {
-        return dateNode(dateField, value, this.today);
+        return dateNode(dateField, value, this.today, dialect !== 'tantivy');
       } catch (e) {
         // Whoosh's date plugin turns an unreadable date into a clause that matches nothing;
         // whoosh-compat reports it as a diagnostic, which Paperless answers as InvalidDateQuery.
@@ -414,6 +532,8 @@ class Parser {
         throw e;
       }
     }
+    if (this.strict && TANTIVY_NUMERIC_FIELDS.has(field) && !/^\d+$/.test(value) && !value.startsWith('['))
+      throw new QuerySyntaxError(`${field} needs a number`);
     if (EMPTY_FIELDS.has(field)) return { kind: 'nothing' };
     if (this.strict) throw new QuerySyntaxError(`unknown field ${field}`);
     return textNode(null, `${field} ${value}`, quoted, dialect);

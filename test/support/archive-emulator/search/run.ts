@@ -63,8 +63,28 @@ const SERVER_ERROR: SearchRefusal = {
   body: '<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n',
 };
 
+/** tantivy 0.26 `RegexPhraseQuery::new`: `max_expansions: 1 << 14`. */
+export const DEFAULT_PHRASE_MAX_EXPANSIONS = 16_384;
+
+/** 3.0.x's regex phrase ceiling and the index whose terms it counts (every document, not the filtered ones). */
+export interface PhraseLimit {
+  readonly max: number;
+  readonly index: readonly EmulatorDocument[];
+}
+
 function json(status: number, body: unknown): SearchRefusal {
   return { status, contentType: 'application/json', body: JSON.stringify(body) };
+}
+
+/**
+ * 3.x answers two search modes at once with 400 before anything else of the request is read: the
+ * view's `list` checks them before `filter_queryset` applies the filters and the ordering
+ * (`views.py` `UnifiedSearchViewSet.list` @v3.0.5, lines 2363–2516; `views/documents.py`
+ * `parse_search_params` @2104fd50 for 3.2).
+ */
+export function modesConflict(params: ReadonlyMap<string, string>, profile: VersionProfile): SearchRefusal | null {
+  if (profile.engine !== 'tantivy' || SEARCH_PARAMS_3X.filter((p) => params.has(p)).length <= 1) return null;
+  return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
 }
 
 /** Whether the request is in search mode at all (2.x: `query` or `more_like_id`; 3.x: any of four). */
@@ -195,6 +215,30 @@ function simpleText(value: string, titleOnly: boolean, corpus: readonly IndexedD
   return { hits, terms, correctedQuery: null, zeroScores: false };
 }
 
+/**
+ * Whether 3.0.5's regex phrase query (`_build_simple_field_query`, one per simple field, for two
+ * tokens or more) refuses to run: tantivy's `RegexPhraseWeight` adds up, word after word, the index
+ * terms of the field each word's pattern matches (the first `.*tok.*`, later ones `tok.*`), stops
+ * without error at a word matching none, and fails with "Phrase query exceeded max expansions" once
+ * the sum passes the ceiling. The view turns that exception into its 400 "Error listing…".
+ */
+function exceedsExpansions(tokens: readonly string[], titleOnly: boolean, limit: PhraseLimit): boolean {
+  if (tokens.length < 2) return false;
+  const fields: Array<'title' | 'content'> = titleOnly ? ['title'] : ['title', 'content'];
+  return fields.some((field) => {
+    const terms = new Set(limit.index.flatMap((doc) => simpleFields(doc)[field]));
+    let expansions = 0;
+    for (const [k, token] of tokens.entries()) {
+      let matched = 0;
+      for (const term of terms) if (k === 0 ? term.includes(token) : term.startsWith(token)) matched += 1;
+      if (matched === 0) return false;
+      expansions += matched;
+      if (expansions > limit.max) return true;
+    }
+    return false;
+  });
+}
+
 /** `{"query": [message]}`: a SearchQueryError as the view answers it (DRF ValidationError, 400). */
 function queryError(message: string): SearchRefusal {
   return json(400, { query: [message] });
@@ -220,19 +264,23 @@ function match(
   corpus: readonly IndexedDocument[],
   data: Dataset,
   today: string,
+  phraseLimit: PhraseLimit | undefined,
 ): Matched | SearchRefusal {
   const tantivy = profile.engine === 'tantivy';
-  if (tantivy && SEARCH_PARAMS_3X.filter((p) => params.has(p)).length > 1) {
-    return json(400, { detail: 'Specify only one of text, title_search, query, or more_like_id.' });
-  }
+  const conflict = modesConflict(params, profile);
+  if (conflict !== null) return conflict;
   const overlong = tooLong(params, profile);
   if (overlong !== null) return overlong;
   const query = params.get('query');
   if (query === undefined) {
     const text = tantivy ? params.get('text') : undefined;
-    if (text !== undefined) return simpleText(text, false, corpus, today, profile);
     const title = tantivy ? params.get('title_search') : undefined;
-    if (title !== undefined) return simpleText(title, true, corpus, today, profile);
+    const simple = text ?? title;
+    if (simple !== undefined) {
+      const titleOnly = text === undefined;
+      if (profile.simpleText === 'phrase' && phraseLimit !== undefined && exceedsExpansions(simpleChunks(simple), titleOnly, phraseLimit)) return LISTING_ERROR;
+      return simpleText(simple, titleOnly, corpus, today, profile);
+    }
     const raw = params.get('more_like_id') ?? '';
     const target = /^\d+$/.test(raw) ? data.documents.find((d) => d.id === Number(raw)) : undefined;
     if (target === undefined) {
@@ -280,9 +328,10 @@ export function runSearch(
   profile: VersionProfile,
   today: string,
   broken = false,
+  phraseLimit?: PhraseLimit,
 ): SearchOutcome {
   const corpus = candidates.map((d) => indexDocument(d, data, profile.engine === 'tantivy'));
-  const matched = match(params, profile, corpus, data, today);
+  const matched = match(params, profile, corpus, data, today, phraseLimit);
   // The mode check, the length cap and the query's own errors (answered as JSON) come before the
   // search itself; any other exception inside it is a 400 up to 3.1 and a 500 on 3.2.
   if (broken && !('status' in matched && matched.status === 400 && matched.contentType.startsWith('application/json'))) {
