@@ -20,9 +20,9 @@ import {
   accessFactsOf,
   accessOutcome,
   accessRuleMessage,
-  ancestorPaths,
   appEnabled,
   buildAccessFacts,
+  storagePaths,
   viewsOf,
   type AccessOutcome,
 } from './rules/access-rules.js';
@@ -158,7 +158,7 @@ export class HostQuestions {
    */
   async #access(user: string, looked: Looked): Promise<Judged> {
     if (looked.access === null || looked.list.length === 0) return { open: looked.list, blocked: [] };
-    const { files, mounts } = looked.access;
+    const { files, mounts, externalStorages } = looked.access;
     const byId = new Map<number, NodeRow>(files.map((f) => [f.fileId, f]));
     const nodes = new Map<number, Set<string>>();
     const subjects = looked.list.map((candidate) => {
@@ -166,7 +166,7 @@ export class HostQuestions {
       const mount = file === undefined ? undefined : mounts.find((m) => mountCovers(m, file) && mountPath(m, file.path ?? '') === candidate.path);
       if (file !== undefined) {
         const paths = nodes.get(file.storage) ?? new Set<string>();
-        for (const path of ancestorPaths(file.path ?? '')) paths.add(path);
+        for (const path of storagePaths(file.path ?? '', externalStorages.has(file.storageId))) paths.add(path);
         nodes.set(file.storage, paths);
       }
       return { candidate, file, mount };
@@ -183,7 +183,7 @@ export class HostQuestions {
       let outcome: AccessOutcome = { kind: 'open' };
       if (facts.rules !== null) {
         // A file row the statement did not give back cannot be judged: not shown.
-        const views = file === undefined ? [] : viewsOf(facts, file.storage, file.path ?? '', sharedRootOf(mount));
+        const views = file === undefined ? [] : viewsOf(facts, file.storage, file.path ?? '', sharedRootOf(mount), externalStorages.has(file.storageId));
         outcome =
           views.length === 0 && facts.rules.rules.length > 0
             ? { kind: 'blocked', rule: facts.rules.rules[0] ?? unknownRule, certain: false }
@@ -294,7 +294,8 @@ export class HostQuestions {
       rows.files,
     );
     // Question 2 asks what the archive account holds, not what it may open (docs/host-adapter.md).
-    const access = question !== 'owned' && appEnabled(rows.accessControl) ? { files: rows.files, mounts } : null;
+    const externalStorages = new Set(external.mounts.flatMap((m) => (m.storageId === null ? [] : [m.storageId])));
+    const access = question !== 'owned' && appEnabled(rows.accessControl) ? { files: rows.files, mounts, externalStorages } : null;
     return { list, access };
   }
 }
@@ -302,7 +303,12 @@ export class HostQuestions {
 /** A lookup's candidates, and what File access control needs to judge them when it is on. */
 interface Looked {
   readonly list: Candidate[];
-  readonly access: { readonly files: readonly NodeRow[]; readonly mounts: readonly Mount[] } | null;
+  readonly access: {
+    readonly files: readonly NodeRow[];
+    readonly mounts: readonly Mount[];
+    /** The external storages' ids (rules/external-storage.ts): their roots' tags count (access-rules.ts `viewsOf`). */
+    readonly externalStorages: ReadonlySet<string>;
+  } | null;
 }
 
 /** Candidates the access rules let through, and those they block with the sentence `why` says. */
