@@ -67,6 +67,7 @@ describe('check command', () => {
         examplesWithoutFile: withoutFile().slice(0, 10),
         percent: Math.round((withFile() / 60) * 1000) / 10,
         minimum: null,
+        unreadableStorages: [],
       },
       failures: [],
     });
@@ -192,6 +193,7 @@ describe('check command', () => {
           examplesWithoutFile: [],
           percent: null,
           minimum: null,
+          unreadableStorages: [],
         },
         error: { code: 'unreachable', message: expect.any(String) },
         failures: [{ part: 'connection', code: 'unreachable', kind: 'unreachable', message: expect.any(String) }],

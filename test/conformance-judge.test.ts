@@ -21,11 +21,14 @@ import {
 import { usersWithCollidingTargets, type ReceivedShare } from './conformance/recorded.js';
 import type { DavEntry } from './support/real-nextcloud/index.js';
 
+/** One file id per path, as Nextcloud gives one per file. */
+const fileIds = new Map<string, number>();
+const idOf = (path: string): number => fileIds.get(path) ?? fileIds.set(path, fileIds.size + 1).get(path) ?? 0;
 const file = (path: string, ownerId: string): DavEntry => ({
   path,
   name: path.split('/').pop() ?? path,
   isFolder: false,
-  fileId: 1,
+  fileId: idOf(path),
   ownerId,
   etag: null,
   trashName: null,
@@ -42,6 +45,13 @@ describe('the truth read from Nextcloud', () => {
     expect(truthOf(anna, archiveFiles, 'arch', 3).verdict).toBe('not owned');
     expect(truthOf(anna, archiveFiles, 'arch', 4).verdict).toBe('not owned');
     expect(truthOf(anna, archiveFiles, 'arch', 5).verdict).toBe('no file');
+  });
+
+  it("takes a file another owner-id names as the archive account's when it is the same file (file id) as one of its own: a Local external storage", () => {
+    const ext = file('Ext/E [P6].pdf', 'arch');
+    const seenByAnna: UserView = { login: 'anna', files: [{ ...ext, ownerId: 'anna' }, file('Ext/Other [P7].pdf', 'anna')] };
+    expect(truthOf(seenByAnna, [...archiveFiles, ext], 'arch', 6)).toEqual({ verdict: 'shown', paths: ['/Ext/E [P6].pdf'] });
+    expect(truthOf(seenByAnna, [...archiveFiles, ext], 'arch', 7).verdict).toBe('not owned');
   });
 
   it("names a file by its owner's name: a received file share keeps its target name in the recipient's tree", () => {

@@ -199,3 +199,44 @@ describe.each(dialects)('who and why under a File access control rule on %s', (d
     expect((await verdictOfDocument(world.ctx, 'bob', 1)).item.verdict).toBe('shown');
   });
 });
+
+describe.each(dialects)('File access control on an external storage on %s', (dialect) => {
+  const storage = { id: 0, root: 0, sub: 0 };
+  const world = useHostWorld(dialect, async (fx) => {
+    for (const uid of [ARCH, 'anna']) await fx.addUser(uid);
+    const ext = await fx.addExternalStorage({ mountPoint: '/Ext', datadir: '/srv/acl-ext', users: [ARCH, 'anna'] });
+    storage.id = ext.storage;
+    await fx.addExternalFile(ext.storage, 'E [P5].pdf');
+    await fx.addExternalFile(ext.storage, 'Sub/F [P6].pdf');
+    const node = async (path: string): Promise<number> =>
+      Number((await fx.all(`SELECT fileid FROM ${fx.prefix}filecache WHERE storage = ? AND path = ?`, [ext.storage, path]))[0]?.fileid);
+    storage.root = await node('');
+    storage.sub = await node('Sub');
+    await fx.exec("INSERT INTO oc_systemtag (name) VALUES ('secret')");
+    await fx.setAppConfig('files_accesscontrol', 'enabled', 'yes');
+    await fx.setAppConfig('files_accesscontrol', 'installed_version', '5.0.0');
+  });
+  const shown = async (user: string): Promise<number[]> => Object.keys(await askPaths(world.host, 'visible', user, ARCH, [5, 6])).map(Number);
+
+  beforeEach(async () => {
+    for (const table of ['oc_flow_operations', 'oc_flow_checks', 'oc_flow_operations_scope', 'oc_systemtag_object_mapping'])
+      await world.fx.exec(`DELETE FROM ${table}`);
+    const [tag] = await world.fx.all("SELECT id FROM oc_systemtag WHERE name = 'secret'");
+    await rule(world.fx, 'Secret', [['FileSystemTags', 'is', String(tag?.id)]]);
+  });
+
+  it('untagged, both files open at the mount point', async () => {
+    expect(await shown('anna')).toEqual([5, 6]);
+  });
+
+  it("a tag on the storage's root counts (the workflow engine stops below the root only on a home storage)", async () => {
+    await tagged(world.fx, storage.root);
+    expect(await shown('anna')).toEqual([]);
+    expect(await shown(ARCH)).toEqual([]);
+  });
+
+  it('a tag on a folder of the storage blocks what lies under it', async () => {
+    await tagged(world.fx, storage.sub);
+    expect(await shown('anna')).toEqual([5]);
+  });
+});

@@ -77,6 +77,8 @@ async function counting(ctx: ServiceContext): Promise<{ ctx: ServiceContext; cal
     shareReach: (account, id) => host.shareReach(account, id),
     reachedMounts: (account, accounts) => host.reachedMounts(account, accounts),
     reachedAccounts: (account) => host.reachedAccounts(account),
+    externalReach: (account) => host.externalReach(account),
+    unreadableExternal: (account) => host.unreadableExternal(account),
     eachArchiveDocument: (account, onDocument, pace) => host.eachArchiveDocument(account, onDocument, pace),
     groupMembers: (gid) => host.groupMembers(gid),
     close: () => host.close(),

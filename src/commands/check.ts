@@ -115,12 +115,27 @@ function printPlain(report: CoverageReport, judgement: Judgement, globals: Globa
     const good = judgement.fix === null && judgement.belowMinimum === null;
     lines.push(good ? success(globals, coverage + examples) : failure(globals, coverage + examples));
   }
+  for (const storage of report.unreadableStorages)
+    lines.push(
+      warning(
+        globals,
+        render(
+          msg('cli.check.external_unreadable', { mountPoint: storage.mountPoint, reason: msg(`cli.check.external_reason.${storage.reason}`) }),
+          globals.language ?? null,
+          'cli',
+        ),
+      ),
+    );
   for (const d of report.directories) {
     if (d.bound && d.error === null)
       lines.push(
         success(
           globals,
-          `The directory of user_ldap's configuration ${d.prefix} (${d.url}) answers and binds as the agent: its filters find ${d.accounts ?? 0} account(s) and ${d.groups ?? 0} group(s).`,
+          render(
+            msg('cli.check.directory', { prefix: d.prefix, url: d.url, accounts: d.accounts ?? 0, groups: d.groups ?? 0 }),
+            globals.language ?? null,
+            'cli',
+          ),
         ),
       );
   }
@@ -173,6 +188,7 @@ function jsonOf(report: CoverageReport, judgement: Judgement, minimum: number | 
       examplesWithoutFile: report.examplesWithoutFile,
       percent: judgement.percent,
       minimum,
+      unreadableStorages: report.unreadableStorages,
     },
     accessRules: report.accessRules,
     ...(report.directories.length === 0 ? {} : { directories: report.directories }),

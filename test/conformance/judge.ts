@@ -5,6 +5,9 @@
  *
  * Truth for user U and document N (the spec's verdict table, answered by Nextcloud itself):
  *   Q1 U's tree holds a file of the archive account whose name carries [PN]   → shown
+ *      (a file of the archive account: owner-id = archive, or the same file — file id — as
+ *      one the archive account's own tree lists with owner-id = itself: on a Local external
+ *      storage the owner-id is whoever looks, and a share of a folder on it is its sharer's)
  *      (with File access control on: and U's GET of it answers 200, see world.ts)
  *   Q2 else the archive account's own tree holds such a file (owner = itself) → not shared
  *   Q3 else U's tree holds a file with [PN] of another owner                  → not owned
@@ -62,7 +65,8 @@ export function truthOf(
   const marked = (entry: DavEntry): boolean => markerIds(nameOf(entry)).includes(id);
   // A file File access control denies still lists; it is not opened (its GET failed: `refused`).
   const seen = (view.files ?? []).filter(marked).filter((entry) => !refused.has(entry.path));
-  const fromArchive = seen.filter((entry) => entry.ownerId === archive);
+  const archiveIds = new Set(archiveFiles.filter((entry) => entry.ownerId === archive && entry.fileId !== null).map((entry) => entry.fileId));
+  const fromArchive = seen.filter((entry) => entry.ownerId === archive || (entry.fileId !== null && archiveIds.has(entry.fileId)));
   if (fromArchive.length > 0) return { verdict: 'shown', paths: fromArchive.map((entry) => `/${entry.path}`) };
   if (archiveFiles.some((entry) => entry.ownerId === archive && marked(entry))) return { verdict: 'not shared', paths: [] };
   if (seen.length > 0) return { verdict: 'not owned', paths: [] };

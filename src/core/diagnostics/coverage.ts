@@ -7,6 +7,7 @@ import type { DirectoryReport } from '../host/types.js';
 import { msg } from '../i18n/catalog.js';
 import type { UnsupportedShares } from '../host/types.js';
 import { testStoredConnection } from './connection-test.js';
+import type { UnreadableStorage } from '../host/rules/external-storage.js';
 
 /** Example ids of documents without a file that `check` names. */
 export const EXAMPLES = 10;
@@ -47,6 +48,8 @@ export interface CoverageReport {
   readonly unsupportedShares?: UnsupportedShares | null;
   /** Every part that failed, in the order of the parts. */
   readonly failures: readonly PartFailure[];
+  /** External storages mounted for the archive account whose files the database cannot answer for: their files are never shown. */
+  readonly unreadableStorages: readonly UnreadableStorage[];
   /** File access control's rules (they may keep shared files from users); null when it is off, has none, or the host was not read. */
   readonly accessRules: AccessRulesSummary | null;
 }
@@ -115,6 +118,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
   let unsupported: UnsupportedShares | null = null;
   // One read (the marker index, or one scan), not a scan per page: a page of 500 out of 1 M
   // marked files used to scan them all again each time.
+  let unreadableStorages: readonly UnreadableStorage[] = [];
   const documents =
     archiveAccount === null
       ? null
@@ -123,6 +127,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
           const host = await ctx.host();
           const marked = await host.markedDocuments(archiveAccount);
           unsupported = await host.unsupportedShares(archiveAccount);
+          unreadableStorages = await host.unreadableExternal(archiveAccount);
           return marked;
         });
   const accessRules = documents === null ? null : await part('coverage', hostFailures, async () => (await ctx.host()).accessRules());
@@ -160,6 +165,7 @@ export async function checkCoverage(ctx: ServiceContext, progress?: CoverageProg
     directories,
     unsupportedShares: unsupported,
     failures,
+    unreadableStorages,
     accessRules,
   };
 }

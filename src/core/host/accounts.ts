@@ -42,6 +42,17 @@ export class HostAccounts {
     return this.#statements.prefix;
   }
 
+  /** Every account of the database backend and of the other backends present, unsorted (`who` for an external storage mounted for every user). */
+  async everyAccount(): Promise<string[]> {
+    const p = this.#prefix;
+    const branches = [`SELECT uid FROM ${p}users`, ...this.#otherBackends.map((b) => `SELECT ${b.uidColumn} AS uid FROM ${p}${b.table}`)];
+    const rows = await this.#statements.query(branches.join(' UNION '), []);
+    return rows.flatMap((r) => {
+      const uid = text(r.uid);
+      return uid === null ? [] : [uid];
+    });
+  }
+
   async findAccount(uid: string): Promise<HostAccount | null> {
     const p = this.#prefix;
     const rows = await this.#statements.query(

@@ -15,6 +15,23 @@ import { homeStorageIds, isInUserFiles } from './rules/storages.js';
 import { FOLDER_MIMETYPE, pickPerDocument, type Candidate } from './rules/visibility.js';
 import { buildUnsupportedShares } from './rules/team-rules.js';
 import type { MarkedFilesPage, Pace, UnsupportedShares } from './types.js';
+import { readExternal } from './external.js';
+import { externalPath, externalRows, externalViews, type ExternalRows, type ExternalView } from './rules/external-storage.js';
+
+/** The archive account's Local external storages (rules/external-storage.ts): their marked files are its files too. */
+async function archiveViews(host: HostContext, archiveAccount: string, probed?: ExternalRows): Promise<Map<string, ExternalView>> {
+  const views = new Map<string, ExternalView>();
+  for (const view of externalViews(await readExternal(host, probed), archiveAccount)) if (!views.has(view.storageId)) views.set(view.storageId, view);
+  return views;
+}
+
+/** Where the archive account sees a marked file: under `files/` of a home storage, or on one of its external storages; null for neither. */
+function seenAt(path: string | null, mimetype: string | null, storageId: string | null, views: ReadonlyMap<string, ExternalView>): string | null {
+  if (path === null || mimetype === FOLDER_MIMETYPE) return null;
+  const view = storageId === null ? undefined : views.get(storageId);
+  if (view !== undefined) return externalPath(view, path);
+  return isOwnFile(path, mimetype) ? `/${path.slice('files/'.length)}` : null;
+}
 
 /** A row of `buildMarkedFiles` that stands for documents: a file (not a folder) under the account's `files/`. */
 function isOwnFile(path: string | null, mimetype: string | null): path is string {
@@ -22,16 +39,17 @@ function isOwnFile(path: string | null, mimetype: string | null): path is string
 }
 
 export async function markedFiles(host: HostContext, archiveAccount: string, offset: number, limit: number): Promise<MarkedFilesPage> {
-  const statement = buildMarkedFiles(host.statements.prefix, homeStorageIds(archiveAccount, host.located.dataDirectory));
+  const views = await archiveViews(host, archiveAccount);
+  const statement = buildMarkedFiles(host.statements.prefix, [...homeStorageIds(archiveAccount, host.located.dataDirectory), ...views.keys()]);
   const rows = await host.statements.query(statement.sql, statement.params);
   const list: Candidate[] = [];
   for (const row of rows) {
-    const path = text(row.t1);
     const name = text(row.t2) ?? '';
     const mimetype = text(row.t3) ?? '';
-    if (!isOwnFile(path, mimetype)) continue;
+    const path = seenAt(text(row.t1), mimetype, text(row.t4), views);
+    if (path === null) continue;
     for (const documentId of markersIn(name)) {
-      list.push({ documentId, fileId: num(row.a), path: `/${path.slice('files/'.length)}`, name, mimetype, owner: archiveAccount });
+      list.push({ documentId, fileId: num(row.a), path, name, mimetype, owner: archiveAccount });
     }
   }
   const picked = [...pickPerDocument(list).values()].sort((a, b) => a.documentId - b.documentId);
@@ -44,13 +62,17 @@ export async function markedFiles(host: HostContext, archiveAccount: string, off
 
 /** `indexes`: null after the spec's fallback (the index is read only where the batched form runs). */
 export async function markedDocuments(host: HostContext, indexes: MarkerIndexes | null, archiveAccount: string): Promise<readonly number[]> {
-  const indexed = indexes === null ? null : await indexes.markedDocuments(archiveAccount);
-  if (indexed !== null) return indexed;
-  const statement = buildMarkedFiles(host.statements.prefix, homeStorageIds(archiveAccount, host.located.dataDirectory));
-  const documents = new Set<number>();
+  const probe = externalRows();
+  const indexed = indexes === null ? null : await indexes.markedDocuments(archiveAccount, probe);
+  const views = await archiveViews(host, archiveAccount, indexed === null ? undefined : probe);
+  // The marker index covers the home storages; external storages are read by name beside it.
+  if (indexed !== null && views.size === 0) return indexed;
+  const storages = [...(indexed === null ? homeStorageIds(archiveAccount, host.located.dataDirectory) : []), ...views.keys()];
+  const statement = buildMarkedFiles(host.statements.prefix, storages);
+  const documents = new Set<number>(indexed ?? []);
   await host.statements.each(statement.sql, statement.params, (rows) => {
     for (const row of rows) {
-      if (!isOwnFile(text(row.t1), text(row.t3))) continue;
+      if (seenAt(text(row.t1), text(row.t3), text(row.t4), views) === null) continue;
       for (const id of markersIn(text(row.t2) ?? '')) documents.add(id);
     }
   });
@@ -71,7 +93,11 @@ export async function eachArchiveDocument(
   pace?: Pace,
 ): Promise<void> {
   const { statements } = host;
-  const statement = buildFilesByMarker(statements.sql.dialect, statements.prefix, homeStorageIds(archiveAccount, host.located.dataDirectory));
+  const views = await archiveViews(host, archiveAccount);
+  const statement = buildFilesByMarker(statements.sql.dialect, statements.prefix, [
+    ...homeStorageIds(archiveAccount, host.located.dataDirectory),
+    ...views.keys(),
+  ]);
   // Names with several markers come first and are few: kept, sorted, and merged into the stream.
   const several: { documentId: number; file: NodeRow }[] = [];
   let sorted = false;
@@ -109,7 +135,7 @@ export async function eachArchiveDocument(
     (rows) => {
       for (const row of rows) {
         const file = nodeRowOf(row);
-        if (!isOwnFile(file.path, file.mimetype)) continue;
+        if (seenAt(file.path, file.mimetype, file.storageId, views) === null) continue;
         const ids = markersIn(file.name);
         if (num(row.m) === 0) {
           for (const documentId of new Set(ids)) several.push({ documentId, file });

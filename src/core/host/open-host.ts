@@ -20,7 +20,9 @@ import { HostQuestions } from './questions.js';
 import { accessFactsOf, accessRulesSummary, appEnabled, buildAccessControlSwitch, buildAccessFacts, type AccessRulesSummary } from './rules/access-rules.js';
 import { rowText } from './rules/lookup-sql.js';
 import type { Message } from '../i18n/catalog.js';
-import { reachedAccounts, reachedMounts, shareReach } from './reach.js';
+import { externalReach, reachedAccounts, reachedMounts, shareReach } from './reach.js';
+import { unreadableMounts, type ExternalView, type UnreadableStorage } from './rules/external-storage.js';
+import { readExternal } from './external.js';
 import { directoryLetsIn } from './rules/directory-accounts.js';
 import type { ShareReach } from './rules/share-reach.js';
 import type { Mount, NodeRow } from './rules/share-rules.js';
@@ -177,6 +179,14 @@ class DatabaseHost implements HostAdapter {
 
   directoryReport(count: boolean): Promise<readonly DirectoryReport[]> {
     return this.#directory.report(count);
+  }
+
+  async unreadableExternal(archiveAccount: string): Promise<readonly UnreadableStorage[]> {
+    return unreadableMounts(await readExternal(this.#host), archiveAccount);
+  }
+
+  externalReach(archiveAccount: string): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }> {
+    return externalReach(this.#host, archiveAccount, () => this.#accounts.everyAccount());
   }
 
   eachArchiveDocument(archiveAccount: string, onDocument: (documentId: number, files: readonly NodeRow[]) => void, pace?: Pace): Promise<void> {

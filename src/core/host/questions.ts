@@ -17,13 +17,14 @@ import { splitRows, syncAccountOf, type SearchProbe } from './rules/lookup-rows.
 import { buildLookup, type LookupSpec } from './rules/lookup-sql.js';
 import { cleanIds } from './rules/marker.js';
 import { homeStorageIds } from './rules/storages.js';
+import { externalFactsOf, externalViews, mountedFor, NO_EXTERNAL, type ExternalView } from './rules/external-storage.js';
 import {
   accessFactsOf,
   accessOutcome,
   accessRuleMessage,
-  ancestorPaths,
   appEnabled,
   buildAccessFacts,
+  storagePaths,
   viewsOf,
   type AccessOutcome,
 } from './rules/access-rules.js';
@@ -41,6 +42,8 @@ export class HostQuestions {
   #batched = true;
   #warned = false;
   #reportedUnsupported = false;
+  /** files_external was seen installed: its tables exist and every statement reads them (external-storage.ts). */
+  #externalTables = false;
   readonly #host: HostContext;
   readonly #accounts: HostAccounts;
   /** When `markerIndex` or `markerIndexFile` is on: the archive accounts' marker indexes. */
@@ -159,7 +162,7 @@ export class HostQuestions {
    */
   async #access(user: string, looked: Looked): Promise<Judged> {
     if (looked.access === null || looked.list.length === 0) return { open: looked.list, blocked: [] };
-    const { files, mounts } = looked.access;
+    const { files, mounts, externalStorages } = looked.access;
     const byId = new Map<number, NodeRow>(files.map((f) => [f.fileId, f]));
     const nodes = new Map<number, Set<string>>();
     const subjects = looked.list.map((candidate) => {
@@ -167,7 +170,7 @@ export class HostQuestions {
       const mount = file === undefined ? undefined : mounts.find((m) => mountCovers(m, file) && mountPath(m, file.path ?? '') === candidate.path);
       if (file !== undefined) {
         const paths = nodes.get(file.storage) ?? new Set<string>();
-        for (const path of ancestorPaths(file.path ?? '')) paths.add(path);
+        for (const path of storagePaths(file.path ?? '', externalStorages.has(file.storageId))) paths.add(path);
         nodes.set(file.storage, paths);
       }
       return { candidate, file, mount };
@@ -184,7 +187,7 @@ export class HostQuestions {
       let outcome: AccessOutcome = { kind: 'open' };
       if (facts.rules !== null) {
         // A file row the statement did not give back cannot be judged: not shown.
-        const views = file === undefined ? [] : viewsOf(facts, file.storage, file.path ?? '', sharedRootOf(mount));
+        const views = file === undefined ? [] : viewsOf(facts, file.storage, file.path ?? '', sharedRootOf(mount), externalStorages.has(file.storageId));
         outcome =
           views.length === 0 && facts.rules.rules.length > 0
             ? { kind: 'blocked', rule: facts.rules.rules[0] ?? unknownRule, certain: false }
@@ -226,9 +229,16 @@ export class HostQuestions {
         breakStatement: fast && options.breakBatchedQuery === true,
         ...(recipient !== null && !this.#reportedUnsupported ? { unsupportedSharesOf: archive } : {}),
         ...(index !== null && snapshot !== undefined ? { indexed: { fileIds: snapshot.fileIds, storageIds: index.storageIds } } : {}),
+        external: { accounts: [...new Set([user, archive])], read: this.#externalTables },
       };
       const statement = buildLookup(spec);
       rows = splitRows(await statements.query(statement.sql, statement.params), recipient ?? '');
+      if (!this.#externalTables && rows.external.installed) {
+        // Once per host: files_external's tables exist, so the statement can read them; asked again with them.
+        this.#externalTables = true;
+        attempt -= 1;
+        continue;
+      }
       if (spec.unsupportedSharesOf !== undefined) {
         this.#reportedUnsupported = true;
         if (rows.unsupportedShares > 0) {
@@ -252,16 +262,48 @@ export class HostQuestions {
     // asks what the archive account has in its folders, whether or not it can log in.
     if (question !== 'owned' && !rows.viewerEnabled) return { list: [], access: null };
     if (ldap !== null && !directoryLetsIn(ldap.presence)) return { list: [], access: null };
+    const external = this.#externalTables ? externalFactsOf(rows.external) : NO_EXTERNAL;
     let mounts: Mount[] = [];
     if (recipient !== null) {
       const asked = rows.shares.map((share) => ({ account: recipient, target: share.target }));
       const taken = await readTakenTargets((sql, params) => statements.query(sql, params), statements.prefix, asked, dataDirectory, located.version);
       const takenOfRecipient = taken === null ? null : (taken.get(recipient) ?? new Set<string>());
-      mounts = questionMounts(question === 'visible' ? 'visible' : 'foreign', recipient, archive, rows, dataDirectory, located.version, takenOfRecipient);
+      mounts = questionMounts(
+        question === 'visible' ? 'visible' : 'foreign',
+        recipient,
+        archive,
+        rows,
+        dataDirectory,
+        located.version,
+        takenOfRecipient,
+        external,
+      );
     }
-    const list = candidates({ documentIds: new Set(ids), ownFilesOf: ownOf, mounts, dataDirectory }, rows.files);
+    // External storages: the archive account's are those mounted for it; the user sees them at her own mount points.
+    const archiveViews = externalViews(external, archive);
+    const archiveIds = new Set(archiveViews.map((v) => v.storageId));
+    let views: ExternalView[];
+    if (question === 'owned' || sameUser) views = question === 'foreign' ? [] : archiveViews;
+    else {
+      const mine = externalViews(external, user);
+      views = mine.filter((v) => archiveIds.has(v.storageId) === (question === 'visible'));
+    }
+    const hiddenUnder = ownOf === null ? [] : external.mounts.filter((m) => mountedFor(external, m, ownOf)).map((m) => m.mountPoint);
+    const list = candidates(
+      {
+        documentIds: new Set(ids),
+        ownFilesOf: ownOf,
+        mounts,
+        dataDirectory,
+        external: views,
+        externalOwner: question === 'foreign' ? user : archive,
+        hiddenUnder,
+      },
+      rows.files,
+    );
     // Question 2 asks what the archive account holds, not what it may open (docs/host-adapter.md).
-    const access = question !== 'owned' && appEnabled(rows.accessControl) ? { files: rows.files, mounts } : null;
+    const externalStorages = new Set(external.mounts.flatMap((m) => (m.storageId === null ? [] : [m.storageId])));
+    const access = question !== 'owned' && appEnabled(rows.accessControl) ? { files: rows.files, mounts, externalStorages } : null;
     return { list, access };
   }
 }
@@ -269,7 +311,12 @@ export class HostQuestions {
 /** A lookup's candidates, and what File access control needs to judge them when it is on. */
 interface Looked {
   readonly list: Candidate[];
-  readonly access: { readonly files: readonly NodeRow[]; readonly mounts: readonly Mount[] } | null;
+  readonly access: {
+    readonly files: readonly NodeRow[];
+    readonly mounts: readonly Mount[];
+    /** The external storages' ids (rules/external-storage.ts): their roots' tags count (access-rules.ts `viewsOf`). */
+    readonly externalStorages: ReadonlySet<string>;
+  } | null;
 }
 
 /** Candidates the access rules let through, and those they block with the sentence `why` says. */

@@ -12,6 +12,8 @@ import { ACCOUNTS_PER_STATEMENT, buildAccountShares, buildReachedAccounts, build
 import type { Mount } from './rules/share-rules.js';
 import { readTakenTargets } from './rules/taken-targets.js';
 import { questionMounts } from './rules/visibility.js';
+import { readExternal } from './external.js';
+import { externalViews, mountedFor, NO_EXTERNAL, type ExternalFacts, type ExternalView } from './rules/external-storage.js';
 import type { SqlRow, VisibleFile } from './types.js';
 
 /** An `S` row's values but the recipient: two accounts with the same keys have the same share rows. A user share's id is the recipient's own. */
@@ -51,6 +53,7 @@ export async function reachedMounts(host: HostContext, archiveAccount: string, a
   const result = new Map<string, readonly Mount[]>();
   const now = hostNow(host.options);
   const unique = [...new Set(accounts)];
+  const external = unique.length === 0 ? NO_EXTERNAL : await readExternal(host);
   for (let from = 0; from < unique.length; from += ACCOUNTS_PER_STATEMENT) {
     const chunk = unique.slice(from, from + ACCOUNTS_PER_STATEMENT);
     const directoryGroups = [...(await host.directory.accountsOf(chunk))].flatMap(([uid, a]) => a.groups.map((gid): [string, string] => [uid, gid]));
@@ -101,10 +104,39 @@ export async function reachedMounts(host: HostContext, archiveAccount: string, a
         continue;
       }
       const rows = { ...shared, shares: sharesOf(account) };
-      const mounts = questionMounts('visible', account, archiveAccount, rows, located.dataDirectory, located.version, takenOfAccount);
+      const mounts = questionMounts('visible', account, archiveAccount, rows, located.dataDirectory, located.version, takenOfAccount, external);
       if (key !== null) same.set(key, mounts);
       result.set(account, mounts);
     }
   }
   return result;
+}
+
+/**
+ * `who`: the accounts the archive account's external storages are mounted for (applicable users,
+ * members of applicable groups, every account for a storage mounted for every user), and where
+ * each of them sees those storages (external-storage.ts).
+ */
+export async function externalReach(
+  host: HostContext,
+  archiveAccount: string,
+  everyAccount: () => Promise<readonly string[]>,
+): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }> {
+  const external: ExternalFacts = await readExternal(host);
+  const archiveIds = new Set(externalViews(external, archiveAccount).map((v) => v.storageId));
+  if (archiveIds.size === 0) return { accounts: [], views: new Map() };
+  const accounts = new Set<string>([archiveAccount]);
+  for (const mount of external.mounts) {
+    if (mount.storageId === null || !archiveIds.has(mount.storageId)) continue;
+    // Mounted for every user: every account is asked (a statement more, only then).
+    if (mount.everyone) for (const uid of await everyAccount()) accounts.add(uid);
+    for (const uid of mount.users) accounts.add(uid);
+    for (const [uid, groups] of external.groupsOf) if (mount.groups.some((g) => groups.has(g))) accounts.add(uid);
+  }
+  const views = new Map<string, readonly ExternalView[]>();
+  for (const uid of accounts) {
+    const mine = externalViews(external, uid).filter((v) => archiveIds.has(v.storageId) && mountedFor(external, v.mount, uid));
+    if (mine.length > 0) views.set(uid, mine);
+  }
+  return { accounts: [...views.keys()].sort(), views };
 }

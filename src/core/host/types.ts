@@ -3,6 +3,7 @@
  * file questions of the verdict table. Implemented read-only over the host database
  * (`open-host.ts`); see reference/nextcloud-db.md §3 and §10 for the rules it follows.
  */
+import type { ExternalView, UnreadableStorage } from './rules/external-storage.js';
 import type { Message } from '../i18n/catalog.js';
 import type { AccountBackend } from './account-backends.js';
 import type { AccessRulesSummary } from './rules/access-rules.js';
@@ -131,6 +132,13 @@ export interface HostAdapter {
   reachedMounts(archiveAccount: string, accounts: readonly string[]): Promise<ReadonlyMap<string, readonly Mount[]>>;
   /** `who --all`: every account a user or group share of the archive account's reaches, sorted. */
   reachedAccounts(archiveAccount: string): Promise<readonly string[]>;
+  /**
+   * `who`: the accounts the archive account's external storages are mounted for, and where each
+   * sees them (rules/external-storage.ts); none without files_external.
+   */
+  /** `check`: the external storages mounted for the archive account whose files the database cannot answer for (never shown; rules/external-storage.ts). */
+  unreadableExternal(archiveAccount: string): Promise<readonly UnreadableStorage[]>;
+  externalReach(archiveAccount: string): Promise<{ readonly accounts: readonly string[]; readonly views: ReadonlyMap<string, readonly ExternalView[]> }>;
   /**
    * `who --all`: the archive account's marked files in its own folders, streamed from one
    * statement in document order, handed over one document at a time (a file carrying two

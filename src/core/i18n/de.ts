@@ -202,12 +202,18 @@ export function de(): Catalog {
       'Dokument {id}: Das Archivkonto {archiveAccount} hat seine Datei mit [P{id}] gelöscht; {name} liegt in seinem Papierkorb: die Datei wiederherstellen (Dateien, Gelöschte Dateien), damit das Dokument erscheint{besides}.',
     'why.no_file.trash':
       'Dokument {id}: Das Archivkonto {archiveAccount} hat seine Datei mit [P{id}] gelöscht; sie liegt in seinem Papierkorb: die Datei wiederherstellen (Dateien, Gelöschte Dateien), damit das Dokument erscheint{besides}.',
+    'why.no_file.unreadable':
+      'Dokument {id}: Keine Datei des Archivkontos {archiveAccount}, für die die Datenbank antworten kann, trägt [P{id}] im Namen; {storages}: Eine Datei dort wird niemandem angezeigt{besides}.',
+    'why.no_file.storage': 'sein externer Speicher {mountPoint} kann aus der Datenbank nicht gelesen werden ({reason})',
+    'why.no_file.storages': '{first}; {next}',
     'why.no_file.none':
       'Dokument {id}: Keine Datei des Archivkontos {archiveAccount} trägt [P{id}] im Namen: Die Synchronisierung hat keine solche Datei angelegt oder benennt Dateien ohne die Markierung{besides}.',
     'why.file.path': 'die Datei {path}',
     'why.file.marker': 'eine Datei mit [P{id}]',
     'why.account_disabled':
       'das Konto von {user} ist deaktiviert, und ein deaktiviertes Konto kann sich nicht anmelden und öffnet keine Datei: es zuerst aktivieren',
+    'cli.check.directory':
+      'Das Verzeichnis der user_ldap-Konfiguration {prefix} ({url}) antwortet und lässt die Anmeldung als Agent zu: Seine Filter finden {accounts} Konto/Konten und {groups} Gruppe(n).',
     'cli.check.unsupported_shares':
       'Das Archivkonto teilt {rooms} Datei(en) oder Ordner mit Talk-Räumen und {boards} mit Deck-Boards: Solche Freigaben werden nicht unterstützt, und niemandem wird darüber ein Dokument angezeigt (stattdessen mit Benutzern, Gruppen oder Teams teilen).',
     'cli.check.access_rules':
@@ -299,6 +305,13 @@ export function de(): Catalog {
       '; das Verhalten von Nextcloud {version} ist hier nicht bekannt, daher wird ein nicht gesetztes hide_disabled_user_shares als Ausblenden gewertet, damit nichts erscheint, was Nextcloud ausblendet; erscheinen die Freigaben in Nextcloud doch, occ config:app:set files_sharing hide_disabled_user_shares --value no ausführen',
 
     'who.owner': 'Besitzer (die eigenen Ordner des Archivkontos)',
+    'cli.check.external_unreadable':
+      'Für den externen Speicher {mountPoint} des Archivkontos kann die Datenbank nicht antworten ({reason}): seine Dateien werden niemandem angezeigt.',
+    'cli.check.external_reason.backend': 'ein anderes Backend als Lokal, dessen Inhalt auf einem anderen Server liegt',
+    'cli.check.external_reason.credentials': 'eine Anmeldung mit eigenen oder Login-Zugangsdaten jedes Benutzers',
+    'cli.check.external_reason.placeholder': 'ein Platzhalter wie $user in seiner Konfiguration: jeder Benutzer erhält einen anderen Speicher',
+    'cli.check.external_reason.no datadir': 'kein Ort eingerichtet',
+    'who.external': 'externer Speicher, eingebunden unter {mountPoint}',
     'who.user_share': 'direkte Freigabe von {node} durch {owner}',
     'who.user_reshare': 'direkte Freigabe von {node} (von {sharer} weitergeteilt aus der Freigabe durch {owner})',
     'who.group_share': 'Gruppe {group}: Freigabe von {node} durch {owner}',

@@ -195,11 +195,17 @@ export const en = {
     'Document {id}: the archive account {archiveAccount} deleted its file with [P{id}]: {name} is in its trash; restore it (Files, Deleted files) to show it{besides}.',
   'why.no_file.trash':
     'Document {id}: the archive account {archiveAccount} deleted its file with [P{id}]: its file with [P{id}] is in its trash; restore it (Files, Deleted files) to show it{besides}.',
+  'why.no_file.unreadable':
+    'Document {id}: no file of the archive account {archiveAccount} that the database can answer for carries [P{id}] in its name; {storages}: a file there is shown to nobody{besides}.',
+  'why.no_file.storage': 'its external storage {mountPoint} cannot be read from the database ({reason})',
+  'why.no_file.storages': '{first}; {next}',
   'why.no_file.none':
     'Document {id}: no file of the archive account {archiveAccount} carries [P{id}] in its name: the synchronization has not written one, or names files without the marker{besides}.',
   'why.file.path': '{path}',
   'why.file.marker': 'a file with [P{id}]',
   'why.account_disabled': "{user}'s account is disabled, and a disabled account cannot log in and opens no file: enable it first",
+  'cli.check.directory':
+    "The directory of user_ldap's configuration {prefix} ({url}) answers and binds as the agent: its filters find {accounts} account(s) and {groups} group(s).",
   'cli.check.unsupported_shares':
     'The archive account shares {rooms} file(s) or folder(s) with Talk rooms and {boards} with Deck boards: such shares are not supported, and no one is shown a document through them (share with users, groups or teams instead).',
   'cli.check.access_rules':
@@ -289,6 +295,13 @@ export const en = {
 
   // who's chains: how an account reaches the file
   'who.owner': "owner (the archive account's own folders)",
+  'cli.check.external_unreadable':
+    "The archive account's external storage {mountPoint} cannot be answered for from the database ({reason}): its files are shown to nobody.",
+  'cli.check.external_reason.backend': 'a backend other than Local, whose content lies on another server',
+  'cli.check.external_reason.credentials': "an authentication with each user's own or login credentials",
+  'cli.check.external_reason.placeholder': 'a placeholder such as $user in its configuration: each user gets another storage',
+  'cli.check.external_reason.no datadir': 'no location configured',
+  'who.external': 'external storage mounted at {mountPoint}',
   'who.user_share': 'user share of {node} from {owner}',
   'who.user_reshare': "user share of {node} (a re-share by {sharer} of {owner}'s share)",
   'who.group_share': 'group {group}: share of {node} from {owner}',

@@ -1,3 +1,4 @@
+import type { UnreadableStorage } from '../host/rules/external-storage.js';
 import type { SearchHit, SearchPage, SearchRejection } from '../archive/types.js';
 import { archiveAccountMissing } from '../admin/archive-account-missing.js';
 import type { ServiceContext } from '../context-types.js';
@@ -41,6 +42,8 @@ export type VerdictCause =
   | { readonly kind: 'share'; readonly obstacle: ShareObstacle }
   /** `no file`: the archive account's file with the marker is in its trash. */
   | { readonly kind: 'trash'; readonly file: TrashedFile }
+  /** `no file`: the archive account has external storages whose files the database cannot answer for (a file there is shown to nobody). */
+  | { readonly kind: 'unreadable storage'; readonly storages: readonly UnreadableStorage[] }
   /** `not shared`: the file reaches the user, but a File access control rule blocks it (or may: rules/access-rules.ts). */
   | { readonly kind: 'access rule'; readonly message: Message };
 
@@ -156,6 +159,17 @@ export function explanationMessage(
         return paths
           ? msg('why.no_file.trash_name', { id, archiveAccount, name: cause.file.name, besides })
           : msg('why.no_file.trash', { id, archiveAccount, besides });
+      }
+      if (cause?.kind === 'unreadable storage') {
+        const storages = cause.storages.map((s) =>
+          msg('why.no_file.storage', { mountPoint: s.mountPoint, reason: msg(`cli.check.external_reason.${s.reason}`) }),
+        );
+        return msg('why.no_file.unreadable', {
+          id,
+          archiveAccount,
+          storages: storages.reduce<Message | string>((all, one) => (all === '' ? one : msg('why.no_file.storages', { first: all, next: one })), ''),
+          besides,
+        });
       }
       return msg('why.no_file.none', { id, archiveAccount, besides });
     }
@@ -422,6 +436,9 @@ async function causesOf(
   const noFile = unshown.filter((id) => !decided.has(id));
   if (noFile.length > 0) {
     for (const [id, file] of await host.trashedArchiveFiles(archiveAccount, noFile)) causes.set(id, { kind: 'trash', file });
+    const unexplained = noFile.filter((id) => !causes.has(id));
+    const storages = unexplained.length === 0 ? [] : await host.unreadableExternal(archiveAccount);
+    if (storages.length > 0) for (const id of unexplained) causes.set(id, { kind: 'unreadable storage', storages });
   }
   return causes;
 }

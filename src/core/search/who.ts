@@ -26,6 +26,8 @@ export interface WhoOptions {
 /** How an account reaches the file: its own folders, or a share (the earliest row, by (stime, id), of the mount that shows it). */
 export type WhoChain =
   | { readonly kind: 'owner' }
+  /** An external storage mounted for the account (rules/external-storage.ts), at its mount point. */
+  | { readonly kind: 'external storage'; readonly mountPoint: string }
   | {
       readonly kind: 'user share' | 'group share';
       /** The shared node as its owner sees it. */
@@ -74,6 +76,7 @@ export interface WhoAnswer {
 /** The words of a chain, as a message: a share of the owner, or a re-share. */
 export function chainMessage(chain: WhoChain): Message {
   if (chain.kind === 'owner') return msg('who.owner');
+  if (chain.kind === 'external storage') return msg('who.external', { mountPoint: chain.mountPoint });
   const { node, owner, sharer } = chain;
   const direct = sharer === owner;
   if (chain.kind === 'team share') {
@@ -97,6 +100,7 @@ export function chainText(chain: WhoChain, language: string | null = null): stri
 /** The chain of a mount: its earliest share row (whose target and owner the mount has); the owner for the account's own folders. */
 /** `reach` names the account's route into a team; `who --all` shares one chain among a mount's accounts, so it names none. */
 function chainOf(opener: Opener, reach: ShareReach | null): WhoChain {
+  if (opener.external !== null) return { kind: 'external storage', mountPoint: opener.external.mountPoint };
   const first = opener.mount?.rows[0];
   if (opener.mount === null || first === undefined) return { kind: 'owner' };
   const node = `/${(opener.mount.root.path ?? '').slice('files/'.length)}`;
@@ -177,9 +181,10 @@ export async function whoCanOpen(ctx: ServiceContext, documentId: number, option
     const noFile = explanationMessage('no file', documentId, '', archiveAccount, undefined);
     return { documentId, archiveAccount, files: [], accounts: [], noFile: noFile === null ? null : render(noFile), noFileMessage: noFile };
   }
-  const candidates = await narrowed(host, [archiveAccount, ...recipientsOf(reach)], only, options.group);
+  const external = await host.externalReach(archiveAccount);
+  const candidates = await narrowed(host, [archiveAccount, ...recipientsOf(reach), ...external.accounts], only, options.group);
   // Question 1 for every candidate at once: its rows and rules, a statement per 1 000 accounts.
-  const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, candidates));
+  const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, candidates), external.views);
   const opened = new Map(index.openers(reach.files).map((o) => [o.account, o]));
   // File access control blocks after the shares: each account they let through is asked as `why` asks it.
   const ruled = new Map<string, Message>();
@@ -249,14 +254,16 @@ export async function whoAll(
   const archiveAccount = await requiredArchiveAccount(ctx);
   const only = await resolvedUser(host, options.user);
   if (admin !== undefined) ctx.audit.record({ action: 'who_can_open', admin, detail: { document: 'all' } });
-  const accounts = await narrowed(host, [archiveAccount, ...(await host.reachedAccounts(archiveAccount))], only, options.group);
-  const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, accounts));
+  const external = await host.externalReach(archiveAccount);
+  const accounts = await narrowed(host, [archiveAccount, ...(await host.reachedAccounts(archiveAccount)), ...external.accounts], only, options.group);
+  const index = new ReachIndex(archiveAccount, await host.reachedMounts(archiveAccount, accounts), external.views);
   let documents = 0;
   let rows = 0;
   // One chain per mount, however many files and accounts it serves.
   const chains = new WeakMap<Mount, WhoChain>();
   const owner: WhoChain = { kind: 'owner' };
   const chainFor = (opener: Opener): WhoChain => {
+    if (opener.external !== null) return chainOf(opener, null);
     if (opener.mount === null) return owner;
     const known = chains.get(opener.mount);
     if (known !== undefined) return known;

@@ -11,7 +11,8 @@ import bcrypt from 'bcryptjs';
 import { argon2id, xxhash128 } from 'hash-wasm';
 import { homeStorageIds, storedStorageId } from '../../../src/core/host/rules/storages.js';
 import { configKey, emptyModel, preferenceKey, type FixtureModel, type ModelFile } from './model.js';
-import { createTableStatements, NESTED_GROUPS_TABLE, quoteIdent, TABLES } from './schema.js';
+import { createTableStatements, EXTERNAL_TABLES, NESTED_GROUPS_TABLE, quoteIdent, TABLES } from './schema.js';
+import { localStorageId } from '../../../src/core/host/rules/external-storage.js';
 import { mysqlWriter, pgWriter, sqliteWriter, type Writer } from './writer.js';
 
 export type FixtureDialect = 'sqlite' | 'pgsql' | 'mysql';
@@ -66,6 +67,19 @@ export interface ShareOptions {
   parent?: number | null;
 }
 
+export interface ExternalStorageOptions {
+  readonly mountPoint: string;
+  readonly datadir: string;
+  readonly users?: readonly string[];
+  readonly groups?: readonly string[];
+  readonly backend?: string;
+  readonly auth?: string;
+  /** Mount options as files_external stores them (JSON-encoded by the caller's value). */
+  readonly options?: Readonly<Record<string, string>>;
+  /** 1 admin mount (default), 2 personal mount. */
+  readonly type?: 1 | 2;
+}
+
 export interface HostFixture {
   readonly dialect: FixtureDialect;
   readonly dbUrl: string;
@@ -103,6 +117,16 @@ export interface HostFixture {
    */
   addMount(user: string, mountPoint: string, rootFileId: number, o?: { provider?: string; mountId?: number | null }): Promise<void>;
   setAppConfig(app: string, key: string, value: string): Promise<void>;
+  /**
+   * An external storage as `occ files_external:create` and `files_external:applicable` write it
+   * (files_external's tables are created on first use, the app marked installed and enabled):
+   * a Local storage on `datadir` unless `backend`/`auth` say otherwise; mounted for every user
+   * when no user and no group is given. Returns the mount id and the numeric storage (created
+   * with its root folder, as a first listing does).
+   */
+  addExternalStorage(o: ExternalStorageOptions): Promise<{ mountId: number; storage: number }>;
+  /** A file (and its folders) on an external storage, `path` relative to the storage's root. */
+  addExternalFile(storage: number, path: string): Promise<number>;
   setUserPreference(uid: string, app: string, key: string, value: string): Promise<void>;
   exec(sql: string, params?: unknown[]): Promise<void>;
   /** Rows of a statement on the fixture's own connection (the benches count what they generated). */
@@ -209,6 +233,7 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
   const storageOf = new Map<string, number>();
   const storageKind = new Map<string, 'home' | 'object'>();
   let stimeCounter = 0;
+  let externalTables = false;
 
   const mimeId = async (mimetype: string): Promise<number> => {
     const known = mimeIds.get(mimetype);
@@ -670,6 +695,49 @@ export async function createHostFixture(dialect: FixtureDialect, options: Fixtur
         'id',
       );
       model.shares.set(id, { id, ...row });
+      return id;
+    },
+    async addExternalStorage(o) {
+      if (!externalTables) {
+        for (const table of EXTERNAL_TABLES) for (const statement of createTableStatements(dialect, table, prefix, true)) await writer.exec(statement);
+        externalTables = true;
+        await fixture.setAppConfig('files_external', 'installed_version', '1.25.0');
+        await fixture.setAppConfig('files_external', 'enabled', 'yes');
+      }
+      const mountId = await writer.insert(
+        `INSERT INTO ${t('external_mounts')} (${['mount_point', 'storage_backend', 'auth_backend', 'priority', 'type'].map(q).join(', ')}) VALUES (?, ?, ?, 100, ?)`,
+        [o.mountPoint, o.backend ?? 'local', o.auth ?? 'null::null', o.type ?? 1],
+        'mount_id',
+      );
+      const applicable = async (type: number, value: string | null): Promise<void> => {
+        await writer.exec(`INSERT INTO ${t('external_applicable')} (${['mount_id', 'type', 'value'].map(q).join(', ')}) VALUES (?, ?, ?)`, [
+          mountId,
+          type,
+          value,
+        ]);
+      };
+      for (const uid of o.users ?? []) await applicable(3, uid);
+      for (const gid of o.groups ?? []) await applicable(2, gid);
+      if ((o.users ?? []).length === 0 && (o.groups ?? []).length === 0) await applicable(1, null);
+      await writer.exec(`INSERT INTO ${t('external_config')} (${['mount_id', 'key', 'value'].map(q).join(', ')}) VALUES (?, 'datadir', ?)`, [
+        mountId,
+        o.datadir,
+      ]);
+      for (const [key, value] of Object.entries(o.options ?? {}))
+        await writer.exec(`INSERT INTO ${t('external_options')} (${['mount_id', 'key', 'value'].map(q).join(', ')}) VALUES (?, ?, ?)`, [mountId, key, value]);
+      const id = localStorageId(o.datadir);
+      const known = [...model.storages].find(([, sid]) => sid === id)?.[0];
+      if (known !== undefined) return { mountId, storage: known };
+      const storage = await writer.insert(`INSERT INTO ${t('storages')} (${q('id')}, ${q('available')}) VALUES (?, 1)`, [id], 'numeric_id');
+      model.storages.set(storage, id);
+      await insertNode(storage, '', -1, MIME_FOLDER, 31);
+      return { mountId, storage };
+    },
+    async addExternalFile(storage, path) {
+      const clean = path.replace(/^\/+/, '');
+      const parent = await ensureFolders(storage, dirname(clean) === '.' ? '' : dirname(clean));
+      const id = await insertNode(storage, clean, parent, mimeOf(clean), 27, 1234, BASE_TIME);
+      await propagate(storage, clean);
       return id;
     },
     async setAppConfig(app, key, value) {

@@ -373,6 +373,36 @@ export const NESTED_GROUPS_TABLE: Table = {
   indexes: [{ name: 'gg_child_idx', columns: ['child_gid'] }],
 };
 
+/**
+ * files_external's tables (its migration Version1011Date20200630192246): created only when a
+ * fixture adds an external storage, as a real install has them only once the app was enabled.
+ */
+export const EXTERNAL_TABLES: readonly Table[] = [
+  {
+    name: 'external_mounts',
+    columns: [
+      c('mount_id', 'bigauto', true),
+      c('mount_point', 'varchar(128)', true),
+      c('storage_backend', 'varchar(64)', true),
+      c('auth_backend', 'varchar(64)', true),
+      c('priority', 'int', true, 100),
+      c('type', 'int', true),
+    ],
+  },
+  {
+    name: 'external_applicable',
+    columns: [c('applicable_id', 'bigauto', true), c('mount_id', 'bigint', true), c('type', 'int', true), c('value', 'varchar(64)')],
+  },
+  {
+    name: 'external_config',
+    columns: [c('config_id', 'bigauto', true), c('mount_id', 'bigint', true), c('key', 'varchar(64)', true), c('value', 'varchar(4000)')],
+  },
+  {
+    name: 'external_options',
+    columns: [c('option_id', 'bigauto', true), c('mount_id', 'bigint', true), c('key', 'varchar(64)', true), c('value', 'varchar(256)')],
+  },
+];
+
 export function quoteIdent(dialect: FixtureDialect, name: string): string {
   return dialect === 'mysql' ? `\`${name}\`` : `"${name}"`;
 }

@@ -9,6 +9,7 @@ import type { HostStatements } from '../db/host-statements.js';
 import type { LocatedHost } from '../db/locate.js';
 import { buildRootEtags, rootEtagsOf } from '../rules/lookup-sql.js';
 import { homeStorageIds } from '../rules/storages.js';
+import { addExternalRow, type ExternalRows } from '../rules/external-storage.js';
 import { MarkerIndexFile, markerIndexIdentity } from './marker-index-file.js';
 import { MarkerIndex, sameRoots } from './marker-index.js';
 import type { MarkerIndexSize } from './types.js';
@@ -61,12 +62,15 @@ export class MarkerIndexes {
   }
 
   /** The archive account's marked documents from its index, brought to the host's current etags; null without a usable index. */
-  async markedDocuments(archive: string): Promise<readonly number[] | null> {
+  async markedDocuments(archive: string, external?: ExternalRows): Promise<readonly number[] | null> {
     const index = await this.usableFor(archive);
     if (index === null) return null;
     // The same freshness rule as a lookup's: the `files` etags now, and a refresh when they moved.
-    const statement = buildRootEtags(this.#statements.prefix, index.storageIds);
-    const seen = rootEtagsOf(await this.#statements.query(statement.sql, statement.params));
+    // files_external's flags come with them: its storages are not in the index (marked-files.ts).
+    const statement = buildRootEtags(this.#statements.prefix, index.storageIds, external !== undefined);
+    const rows = await this.#statements.query(statement.sql, statement.params);
+    if (external !== undefined) for (const row of rows) addExternalRow(row, external);
+    const seen = rootEtagsOf(rows);
     if (!sameRoots(seen, index.snapshot([]).roots)) await index.catchUp(seen);
     return index.documentIds();
   }

@@ -265,6 +265,13 @@ export function ancestorPaths(path: string): string[] {
   return out;
 }
 
+/** `ancestorPaths`, and the storage's root ('') last where its tags count (`viewsOf`'s `storageRoot`). */
+export function storagePaths(path: string, storageRoot: boolean): string[] {
+  const out = ancestorPaths(path);
+  if (storageRoot) out.push('');
+  return out;
+}
+
 /**
  * The statement that reads the rules and, for the nodes asked (storage → paths, md5 hashed),
  * each node with its tags: rows `V` (the app's switches), `O` (rules of the admin scope), `K`
@@ -419,11 +426,13 @@ export function accessFactsOf(rows: readonly SqlRow[]): AccessFacts {
  * to `top` (the shared node, or the owner's first folder below `files`) with the tags of all
  * nodes above it to `files`; through a share, the same nodes in the shared storage, the shared
  * node named '' and tags counted from it down. A node the host lacks makes no view: the access
- * would fail in Nextcloud too.
+ * would fail in Nextcloud too. `storageRoot`: the storage is not a home storage (an external
+ * storage), whose root's tags the workflow engine counts too (`FileSystemTags::getFileIds` stops
+ * below the root only on a home storage); ask its path '' with the others (`storagePaths`).
  */
-export function viewsOf(facts: AccessFacts, storage: number, filePath: string, sharedRoot: string | null): NodeView[] {
+export function viewsOf(facts: AccessFacts, storage: number, filePath: string, sharedRoot: string | null, storageRoot = false): NodeView[] {
   const byPath = facts.nodes.get(storage) ?? new Map<string, StoredNode>();
-  const chain = ancestorPaths(filePath);
+  const chain = storagePaths(filePath, storageRoot);
   const views: NodeView[] = [];
   const top = sharedRoot ?? chain.filter((p) => p.includes('/')).at(-1) ?? filePath;
   const tagsFrom = (paths: readonly string[]): Set<number> => {

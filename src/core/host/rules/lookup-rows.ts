@@ -6,6 +6,7 @@
  */
 import type { SqlRow } from '../db/types.js';
 import { rootEtagsOf, rowNumber as num, rowText as text, type RootEtag } from './lookup-sql.js';
+import { addExternalRow, externalRows, type ExternalRows } from './external-storage.js';
 import { isEnabledAccount, type LookupRows, type NodeRow, type ShareRow } from './visibility.js';
 
 /** What the search's question 1 reads besides the files (searchArchiveFiles). */
@@ -25,6 +26,7 @@ export function splitRows(
   rows: readonly SqlRow[],
   recipient: string,
 ): LookupRows & {
+  external: ExternalRows;
   unsupportedShares: number;
   rootEtags: RootEtag[];
   viewerEnabled: boolean;
@@ -41,8 +43,10 @@ export function splitRows(
   let accessControl: string | null = null;
   const viewer = new Map<string, string | null>();
   const node = nodeRowOf;
+  const external = externalRows();
   for (const row of rows) {
     if (addSharingRow(row, sharing)) continue;
+    if (addExternalRow(row, external)) continue;
     switch (text(row.k)) {
       case 'S':
         shares.push(shareRowOf(row, recipient));
@@ -77,6 +81,7 @@ export function splitRows(
     roots,
     files,
     ...sharing,
+    external,
     unsupportedShares,
     rootEtags: rootEtagsOf(rows),
     viewerEnabled,

@@ -32,6 +32,7 @@ import {
 } from './share-sql.js';
 import { teamCandidateColumns, teamShareJoin, UNSUPPORTED_SHARE_TYPES, userTeams } from './team-rules.js';
 import { FOLDER_MIMETYPE } from './visibility.js';
+import { externalBranches, externalProbe, externalStorageSet } from './external-storage.js';
 
 export interface LookupSpec {
   readonly dialect: Dialect;
@@ -61,6 +62,14 @@ export interface LookupSpec {
    * is checked against. `ownStorageIds`' scan and the share folders' scan are not built.
    */
   readonly indexed?: { readonly fileIds: readonly number[]; readonly storageIds: readonly string[] };
+  /**
+   * External storage (external-storage.ts): `xy` rows tell whether files_external is installed;
+   * with `read` (its tables exist) the mounts come back as `x*` rows, with the memberships of
+   * `accounts` (and the candidate shares' owners) in applicable groups, and the marked files of
+   * the Local storages mounted for one of `accounts` join the file rows (scanned also when
+   * `indexed`: the marker index covers home storages only).
+   */
+  readonly external?: { readonly accounts: readonly string[]; readonly read: boolean };
 }
 
 export interface Statement {
@@ -120,10 +129,11 @@ export function rootEtagsOf(rows: readonly SqlRow[]): RootEtag[] {
     .sort((x, y) => x.storage - y.storage);
 }
 
-/** The `E` rows alone, as the marker index reads them before a refresh. */
-export function buildRootEtags(prefix: string, storageIds: readonly string[]): Statement {
+/** The `E` rows alone, as the marker index reads them before a refresh; with `probeExternal`, files_external's `xy` rows too (coverage asks whether to read its storages). */
+export function buildRootEtags(prefix: string, storageIds: readonly string[], probeExternal = false): Statement {
   const params: SqlValue[] = [];
-  return { sql: rootEtagBranch(prefix, storageIds, params, false), params };
+  const probe = probeExternal ? ` UNION ALL ${branchOf(externalProbe(prefix))}` : '';
+  return { sql: rootEtagBranch(prefix, storageIds, params, false) + probe, params };
 }
 
 export const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
@@ -200,7 +210,24 @@ export function buildLookup(spec: LookupSpec): Statement {
     );
     dirSets.push('sdirs');
   }
+  const external = spec.external;
+  if (external !== undefined && external.read && external.accounts.length > 0) {
+    ctes.push(
+      `xdirs (fileid) AS (SELECT d.fileid FROM ${p}filecache d WHERE d.storage IN (${externalStorageSet(p, spec.dialect, external.accounts.length)}) AND ${folder})`,
+    );
+    params.push(...external.accounts, ...external.accounts);
+    dirSets.push('xdirs');
+  }
   const selects: string[] = [];
+  if (external !== undefined) {
+    selects.push(branchOf(externalProbe(p), spec.dialect));
+    if (external.read) {
+      const list = placeholders(external.accounts.length);
+      const owners = recipient === null ? '' : ' OR gu.uid IN (SELECT uid_owner FROM cand)';
+      for (const b of externalBranches(p, spec.dialect, `(gu.uid IN (${list})${owners})`)) selects.push(branchOf(b, spec.dialect));
+      params.push(...external.accounts);
+    }
+  }
   if (recipient !== null) {
     selects.push(
       branch(

@@ -18,6 +18,7 @@ import type { Mount, NodeRow } from './share-rules.js';
 import { LOCAL_USER_SINGLE, routeJoins, TEAM_SHARE_ROW, teamCandidateColumns, teamRouteOf, teamShareJoin, type TeamRoute } from './team-rules.js';
 import type { VisibleFile } from './types.js';
 import { mountCovers, mountPath, preferred } from './visibility.js';
+import { externalPath, type ExternalView } from './external-storage.js';
 
 /** A user, group or team share on a file of the archive account or a folder holding it. */
 export interface ReachShare {
@@ -56,7 +57,9 @@ export function buildShareReach(prefix: string, files: readonly VisibleFile[]): 
   const sql =
     `WITH RECURSIVE up (fileid, parent) AS (SELECT fileid, parent FROM ${p}filecache WHERE fileid IN (${placeholders(files.length)})` +
     ` UNION SELECT f.fileid, f.parent FROM ${p}filecache f JOIN up ON f.fileid = up.parent),` +
-    ` nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n WHERE n.fileid IN (SELECT fileid FROM up) AND substr(n.path, 1, 6) = 'files/'),` +
+    ` nodes AS (SELECT n.fileid, n.path FROM ${p}filecache n WHERE n.fileid IN (SELECT fileid FROM up) AND (substr(n.path, 1, 6) = 'files/'` +
+    // A folder on a Local external storage (external-storage.ts) can be shared wherever it lies.
+    ` OR n.storage IN (SELECT xs.numeric_id FROM ${p}storages xs WHERE xs.id LIKE 'local::%'))),` +
     ` sh AS (SELECT s.id, s.share_type, s.share_with, s.uid_owner, s.uid_initiator, s.file_source, s.stime, s.file_target FROM ${p}share s` +
     ` WHERE s.file_source IN (SELECT fileid FROM nodes) AND ${FILE_OR_FOLDER_UNINDEXED} AND (s.share_type IN (0, 1) OR (s.share_type = 7 AND ${TEAM_SHARE_ROW})))` +
     ` SELECT 'S' AS k, sh.id AS a, sh.share_type AS b, sh.file_source AS c, sh.stime AS d, sh.share_with AS t1, sh.uid_owner AS t2, sh.uid_initiator AS t3, sh.file_target AS t4, nodes.path AS t5` +
@@ -93,7 +96,7 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
           owner: text(row.t2) ?? '',
           initiator: text(row.t3),
           target: text(row.t4) ?? '',
-          nodePath: `/${nodePath.slice('files/'.length)}`,
+          nodePath: nodePath.startsWith('files/') ? `/${nodePath.slice('files/'.length)}` : `/${nodePath}`,
         });
         break;
       }
@@ -219,6 +222,8 @@ export interface Opener {
   readonly fileId: number;
   readonly path: string;
   readonly mount: Mount | null;
+  /** The external storage it sees the file on (no share), else null. */
+  readonly external: ExternalView | null;
 }
 
 /**
@@ -231,10 +236,20 @@ export class ReachIndex {
   readonly #byRoot = new Map<string, { readonly account: string; readonly mount: Mount }[]>();
   readonly #archiveAccount: string;
   readonly #archiveOpens: boolean;
+  /** Stored storage id → the accounts that see that external storage of the archive account, and where. */
+  readonly #byStorage = new Map<string, { readonly account: string; readonly view: ExternalView }[]>();
 
-  /** `mounts`: the accounts that can log in, each with its mounts whose owner is the archive account. */
-  constructor(archiveAccount: string, mounts: ReadonlyMap<string, readonly Mount[]>) {
+  /**
+   * `mounts`: the accounts that can log in, each with its mounts whose owner is the archive
+   * account; `external`: where accounts see the archive account's external storages (only
+   * those that can log in count).
+   */
+  constructor(archiveAccount: string, mounts: ReadonlyMap<string, readonly Mount[]>, external: ReadonlyMap<string, readonly ExternalView[]> = new Map()) {
     this.#archiveAccount = archiveAccount;
+    for (const [account, views] of external) {
+      if (!mounts.has(account)) continue;
+      for (const view of views) this.#byStorage.set(view.storageId, [...(this.#byStorage.get(view.storageId) ?? []), { account, view }]);
+    }
     // Question 1 for the archive account itself asks its own folders only, when it can log in.
     this.#archiveOpens = mounts.has(archiveAccount);
     for (const [account, list] of mounts) {
@@ -259,11 +274,16 @@ export class ReachIndex {
     };
     for (const file of files) {
       const path = file.path ?? '';
-      if (this.#archiveOpens) offer({ account: this.#archiveAccount, fileId: file.fileId, path: `/${path.slice('files/'.length)}`, mount: null });
-      for (let at = path.length; at > 0; at = path.lastIndexOf('/', at - 1)) {
+      const onExternal = this.#byStorage.get(file.storageId);
+      if (this.#archiveOpens && onExternal === undefined && path.startsWith('files/'))
+        offer({ account: this.#archiveAccount, fileId: file.fileId, path: `/${path.slice('files/'.length)}`, mount: null, external: null });
+      for (const { account, view } of onExternal ?? []) offer({ account, fileId: file.fileId, path: externalPath(view, path), mount: null, external: view });
+      // Down to the storage's root (''), which a share of an external storage's root has.
+      for (let at = path.length; at >= 0; at = at === 0 ? -1 : Math.max(path.lastIndexOf('/', at - 1), 0)) {
         const entries = this.#byRoot.get(`${file.storage}/${path.slice(0, at)}`);
         if (entries === undefined) continue;
-        for (const { account, mount } of entries) if (mountCovers(mount, file)) offer({ account, fileId: file.fileId, path: mountPath(mount, path), mount });
+        for (const { account, mount } of entries)
+          if (mountCovers(mount, file)) offer({ account, fileId: file.fileId, path: mountPath(mount, path), mount, external: null });
       }
     }
     return [...best.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));

@@ -70,6 +70,8 @@ export interface ShareFacts {
   readonly dataDirectory: string | null;
   /** config.php `version`; null when unknown (`--host-db`). */
   readonly hostVersion: string | null;
+  /** The external storages (stored ids) mounted for an account that the product answers for (external-storage.ts); none when absent. */
+  readonly externalOf?: (uid: string) => ReadonlySet<string>;
   /**
    * The user's share targets (slashes trimmed) that a file or folder of the user's own holds,
    * where the release checks targets only at the user's setup (taken-targets.ts); null where it
@@ -381,16 +383,24 @@ export const SHARE_RULES: readonly ShareRule[] = [
   },
   {
     // The node must exist under the owner's `files/` (not be `files` itself), carry the share
-    // bit and lie in a home storage of the owner: else Nextcloud mounts a failed storage.
+    // bit and lie in a home storage of the owner: else Nextcloud mounts a failed storage. A
+    // node on an external storage mounted for the owner counts too (files_sharing's
+    // SharedStorage::init looks the node up in the owner's folders, mounts included;
+    // external-storage.ts).
     kind: 'broken share',
     rank: 8,
     level: 'node',
-    blocks: (rows, root, facts) =>
-      root === undefined ||
-      !isInUserFiles(root.path) ||
-      root.path === 'files' ||
-      (root.permissions & SHARE) === 0 ||
-      !homeStorageIds(rows[0]?.owner ?? '', facts.dataDirectory).includes(root.storageId),
+    blocks: (rows, root, facts) => {
+      if (root === undefined) return true;
+      const owner = rows[0]?.owner ?? '';
+      if (facts.externalOf?.(owner).has(root.storageId) === true) return false;
+      return (
+        !isInUserFiles(root.path) ||
+        root.path === 'files' ||
+        (root.permissions & SHARE) === 0 ||
+        !homeStorageIds(owner, facts.dataDirectory).includes(root.storageId)
+      );
+    },
     explain: (w) => msg('why.obstacle.broken', { share: w.share }),
   },
 ];

@@ -6,6 +6,7 @@
 import { markersIn } from './marker.js';
 import { mountsOf, type Mount, type NodeRow, type ShareRow } from './share-rules.js';
 import { homeStorageIds } from './storages.js';
+import { externalPath, externalStorageIds, NO_EXTERNAL, type ExternalFacts, type ExternalView } from './external-storage.js';
 import type { VisibleFile } from './types.js';
 
 export const FOLDER_MIMETYPE = 'httpd/unix-directory';
@@ -48,8 +49,22 @@ export function shareMounts(
   dataDirectory: string | null,
   hostVersion: string | null,
   takenTargets: ReadonlySet<string> | null,
+  external: ExternalFacts = NO_EXTERNAL,
 ): Mount[] {
-  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion, takenTargets }).mounts;
+  return mountsOf({ user, groups: null, ...rows, dataDirectory, hostVersion, takenTargets, externalOf: externalLookup(external) }).mounts;
+}
+
+/** `externalStorageIds` per account, each worked out once. */
+export function externalLookup(external: ExternalFacts): (uid: string) => ReadonlySet<string> {
+  const known = new Map<string, ReadonlySet<string>>();
+  return (uid) => {
+    let ids = known.get(uid);
+    if (ids === undefined) {
+      ids = external.mounts.length === 0 ? new Set<string>() : externalStorageIds(external, uid);
+      known.set(uid, ids);
+    }
+    return ids;
+  };
 }
 
 /**
@@ -64,9 +79,14 @@ export function questionMounts(
   dataDirectory: string | null,
   hostVersion: string | null,
   takenTargets: ReadonlySet<string> | null,
+  external: ExternalFacts = NO_EXTERNAL,
 ): Mount[] {
-  return shareMounts(recipient, rows, dataDirectory, hostVersion, takenTargets).filter((m) =>
-    question === 'visible' ? m.owner === archive : m.owner !== archive,
+  // A share of a folder on an external storage mounted for the archive account gives the
+  // archive account's files, whoever shared it (external-storage.ts).
+  const archives = externalLookup(external)(archive);
+  const archiveOwns = (m: Mount): boolean => m.owner === archive || archives.has(m.root.storageId);
+  return shareMounts(recipient, rows, dataDirectory, hostVersion, takenTargets, external).filter((m) =>
+    question === 'visible' ? archiveOwns(m) : !archiveOwns(m),
   );
 }
 
@@ -76,12 +96,18 @@ function trimSlashes(s: string): string {
 
 /** Where a file under a mount's root (or the root itself) appears in the recipient's files. */
 export function mountPath(mount: Mount, filePath: string): string {
-  return `/${trimSlashes(mount.target)}${filePath.slice((mount.root.path ?? '').length)}`;
+  const root = mount.root.path ?? '';
+  // The root of an external storage has the path '' (external-storage.ts): its files lie right under it.
+  const rest = root === '' && filePath !== '' ? `/${filePath}` : filePath.slice(root.length);
+  return `/${trimSlashes(mount.target)}${rest}`;
 }
 
 /** Whether a file under the mount: the root itself, or under its path in the same storage. */
 export function mountCovers(mount: Mount, file: NodeRow): boolean {
-  return mount.root.storage === file.storage && (file.fileId === mount.root.fileId || (file.path ?? '').startsWith(`${mount.root.path ?? ''}/`));
+  const root = mount.root.path ?? '';
+  return (
+    mount.root.storage === file.storage && (file.fileId === mount.root.fileId || (root === '' ? file.path !== null : (file.path ?? '').startsWith(`${root}/`)))
+  );
 }
 
 /** The file a document's answer names when several qualify: the oldest file (smallest id), then the smallest path. */
@@ -95,6 +121,11 @@ export interface CandidateSpec {
   readonly ownFilesOf: string | null;
   readonly mounts: readonly Mount[];
   readonly dataDirectory: string | null;
+  /** External storages the user sees (external-storage.ts), their files owned by `externalOwner`. */
+  readonly external?: readonly ExternalView[];
+  readonly externalOwner?: string;
+  /** Mount points of every external storage mounted for `ownFilesOf`: its own folders there are hidden under the mount. */
+  readonly hiddenUnder?: readonly string[];
 }
 
 /** Every (document, file, path) the spec admits, before picking one file per document. */
@@ -114,7 +145,13 @@ export function candidates(spec: CandidateSpec, files: readonly NodeRow[]): Cand
     if (ids.length === 0) continue;
     const filePath = file.path;
     if (own !== null && spec.ownFilesOf !== null && own.has(file.storageId) && filePath.startsWith('files/')) {
-      for (const id of ids) add(id, file, `/${filePath.slice('files/'.length)}`, spec.ownFilesOf);
+      const seen = `/${filePath.slice('files/'.length)}`;
+      const hidden = (spec.hiddenUnder ?? []).some((point) => seen === point || seen.startsWith(`${point}/`));
+      if (!hidden) for (const id of ids) add(id, file, seen, spec.ownFilesOf);
+    }
+    for (const view of spec.external ?? []) {
+      if (view.storageId !== file.storageId) continue;
+      for (const id of ids) add(id, file, externalPath(view, filePath), spec.externalOwner ?? '');
     }
     for (const mount of spec.mounts) {
       if (!mountCovers(mount, file)) continue;
