@@ -10,8 +10,9 @@ import { describe, expect, test } from '@jest/globals';
 import { externalFactsOf, externalViews, localStorageId, mountedFor, type ExternalRows } from '../src/core/host/rules/external-storage.js';
 import { render } from '../src/core/i18n/catalog.js';
 import { explanationMessage } from '../src/core/search/verdicts.js';
+import { chainText, whoCanOpen } from '../src/core/search/who.js';
 import { reachableDialects } from './support/host-fixtures/dialects.js';
-import { askPaths, useHostWorld } from './support/host-fixtures/host-world.js';
+import { askPaths, useContextWorld, useHostWorld } from './support/host-fixtures/host-world.js';
 import type { HostFixture } from './support/host-fixtures/index.js';
 
 const A = 'archive';
@@ -165,5 +166,17 @@ describe('why names the storages it cannot answer for', () => {
         'a file there is shown to nobody.',
     );
     expect(message === null ? null : render(message, 'de')).toContain('externer Speicher /Smb');
+  });
+});
+
+describe("who's chain for a share of a folder on an external storage", () => {
+  const world = useContextWorld('sqlite', build);
+
+  test('names the folder by its path on the storage (it has no files/ to cut)', async () => {
+    world.ctx.settings.update({ archive_owner: A });
+    const answer = await whoCanOpen(world.ctx, 5);
+    const bob = answer.accounts.find((one) => one.account === 'bob');
+    expect(bob?.path).toBe('/Shared/E [P5].pdf');
+    expect(bob?.chain === null || bob?.chain === undefined ? '' : chainText(bob.chain)).toContain('share of /Shared from archive');
   });
 });

@@ -11,6 +11,7 @@ import { DusError } from '../errors.js';
 import { ReachIndex, type Opener, type ShareReach } from '../host/rules/share-reach.js';
 import type { HostAdapter, Mount, Pace, VisibleFile } from '../host/types.js';
 import { routeMessage, type TeamRoute } from '../host/rules/team-rules.js';
+import { ownerNodePath } from '../host/rules/storages.js';
 import { msg, render, type Message } from '../i18n/catalog.js';
 import { accountCause, explanationMessage, requiredArchiveAccount, type VerdictCause } from './verdicts.js';
 
@@ -103,7 +104,7 @@ function chainOf(opener: Opener, reach: ShareReach | null): WhoChain {
   if (opener.external !== null) return { kind: 'external storage', mountPoint: opener.external.mountPoint };
   const first = opener.mount?.rows[0];
   if (opener.mount === null || first === undefined) return { kind: 'owner' };
-  const node = `/${(opener.mount.root.path ?? '').slice('files/'.length)}`;
+  const node = ownerNodePath(opener.mount.root.path);
   if (first.shareType === 7) {
     const known = reach?.teamRoutes.get(`${first.shareWith}/${opener.account}`);
     return {
@@ -118,7 +119,7 @@ function chainOf(opener: Opener, reach: ShareReach | null): WhoChain {
   const group = first.shareType === 1;
   return {
     kind: group ? 'group share' : 'user share',
-    node: `/${(opener.mount.root.path ?? '').slice('files/'.length)}`,
+    node,
     owner: first.owner,
     sharer: first.initiator ?? first.owner,
     group: group ? first.shareWith : null,

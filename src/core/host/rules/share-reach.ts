@@ -19,6 +19,7 @@ import { LOCAL_USER_SINGLE, routeJoins, TEAM_SHARE_ROW, teamCandidateColumns, te
 import type { VisibleFile } from './types.js';
 import { mountCovers, mountPath, preferred } from './visibility.js';
 import { externalPath, type ExternalView } from './external-storage.js';
+import { ownerNodePath } from './storages.js';
 
 /** A user, group or team share on a file of the archive account or a folder holding it. */
 export interface ReachShare {
@@ -96,7 +97,7 @@ export function shareReachOf(rows: readonly SqlRow[]): ShareReach {
           owner: text(row.t2) ?? '',
           initiator: text(row.t3),
           target: text(row.t4) ?? '',
-          nodePath: nodePath.startsWith('files/') ? `/${nodePath.slice('files/'.length)}` : `/${nodePath}`,
+          nodePath: ownerNodePath(nodePath),
         });
         break;
       }

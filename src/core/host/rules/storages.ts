@@ -21,3 +21,12 @@ export function homeStorageIds(uid: string, dataDirectory: string | null): strin
 export function isInUserFiles(path: string | null): path is string {
   return path !== null && (path === 'files' || path.startsWith('files/'));
 }
+
+/**
+ * A shared node's path as its owner sees it, for `who`'s chains: `files/Docs` → `/Docs`; a node
+ * of an external storage keeps its path on that storage (`Sub` → `/Sub`), which has no `files/`.
+ */
+export function ownerNodePath(path: string | null): string {
+  const p = path ?? '';
+  return `/${p.startsWith('files/') ? p.slice('files/'.length) : p}`;
+}
