@@ -9,7 +9,7 @@
  * it for this user, still valid), each shared node (its rows merged into one "super share"),
  * and the user's mounts together (two mounts at one path).
  */
-import { homeStorageIds, isInUserFiles } from './storages.js';
+import { homeStorageIds, isInUserFiles, trimSlashes } from './storages.js';
 import { mountedAmong, settlingOf } from './collision-order.js';
 import { hidesDisabledUserShares } from './disabled-sharers.js';
 import { msg, type Message } from '../../i18n/catalog.js';
@@ -195,7 +195,6 @@ interface MountsRule extends RuleText {
 export type ShareRule = HostRule | RowRule | NodeRule | MountsRule;
 
 const statusOf = (rows: readonly ShareRow[]): number => Math.max(...rows.map((s) => s.accepted));
-const trimSlashes = (s: string): string => s.replace(/^\/+|\/+$/g, '');
 
 /** A naive UTC expiry as a day, with the time when it is not midnight. */
 function dayOfExpiry(expiration: string): string {

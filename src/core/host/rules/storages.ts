@@ -30,3 +30,6 @@ export function ownerNodePath(path: string | null): string {
   const p = path ?? '';
   return `/${p.startsWith('files/') ? p.slice('files/'.length) : p}`;
 }
+
+/** A share target or mount point without its leading and trailing slashes, as targets are compared. */
+export const trimSlashes = (s: string): string => s.replace(/^\/+|\/+$/g, '');

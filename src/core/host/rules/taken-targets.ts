@@ -12,7 +12,7 @@ import type { SqlRow, SqlValue } from '../db/types.js';
 import { nodeCrypto } from '../../node-crypto.js';
 import { settlingOf } from './collision-order.js';
 import { rowText } from './lookup-sql.js';
-import { homeStorageIds } from './storages.js';
+import { homeStorageIds, trimSlashes } from './storages.js';
 
 /** A received share's target, as the recipient holds it. */
 export interface TargetAsked {
@@ -20,7 +20,6 @@ export interface TargetAsked {
   readonly target: string;
 }
 
-const trimSlashes = (s: string): string => s.replace(/^\/+|\/+$/g, '');
 const homePath = (target: string): string => `files/${trimSlashes(target)}`;
 
 /** Whether the release checks a share's target only at the recipient's setup (the releases read: 33.0.1). */

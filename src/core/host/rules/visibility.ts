@@ -5,7 +5,7 @@
  */
 import { markersIn } from './marker.js';
 import { mountsOf, type Mount, type NodeRow, type ShareRow } from './share-rules.js';
-import { homeStorageIds } from './storages.js';
+import { homeStorageIds, trimSlashes } from './storages.js';
 import { externalPath, externalStorageIds, NO_EXTERNAL, type ExternalFacts, type ExternalView } from './external-storage.js';
 import type { VisibleFile } from './types.js';
 
@@ -88,10 +88,6 @@ export function questionMounts(
   return shareMounts(recipient, rows, dataDirectory, hostVersion, takenTargets, external).filter((m) =>
     question === 'visible' ? archiveOwns(m) : !archiveOwns(m),
   );
-}
-
-function trimSlashes(s: string): string {
-  return s.replace(/^\/+|\/+$/g, '');
 }
 
 /** Where a file under a mount's root (or the root itself) appears in the recipient's files. */
